@@ -1,0 +1,87 @@
+// swift-tools-version: 6.1
+//
+// The headless core of a bubble-dashboard report browser.
+//
+// Module map (see README.md, "Architecture"):
+//   BubblePhysics  – deterministic spring/collision world (standard library only)
+//   BubbleDashboard – navigation, transitions and the scene, on the physics world (standard library only)
+//   BubbleRender   – draws a scene with Cairo to PNG and SVG
+//   ReportLibrary  – the JSON report tree: positioned JSON parser, loading, validation (Foundation)
+//   PDFMetadata    – poppler-free PDF metadata reader (zlib, libcrypto)
+//   BubbleScenario – datasource → dashboard tree (with PDF metadata), scenario files (Foundation)
+//   SampleLibrary  – the deterministic generator of the shipped sample data (Cairo's PDF surface)
+//   BubblesCLI     – the `bubbles` command-line tool
+//
+// Benchmarks live in their own package under Benchmarks/ so that users of these libraries never
+// build benchmark tooling.
+import PackageDescription
+
+let package = Package(
+    name: "Bubbles",
+    products: [
+        .library(name: "BubblePhysics", targets: ["BubblePhysics"]),
+        .library(name: "ReportLibrary", targets: ["ReportLibrary"]),
+        .library(name: "BubbleDashboard", targets: ["BubbleDashboard"]),
+        .library(name: "BubbleRender", targets: ["BubbleRender"]),
+        .library(name: "PDFMetadata", targets: ["PDFMetadata"]),
+        .executable(name: "bubbles", targets: ["BubblesCLI"]),
+        .executable(name: "make-sample-library", targets: ["SampleLibraryTool"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // System libraries. `scripts/deps.sh` installs the Debian packages named here.
+        .systemLibrary(
+            name: "CCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CLibCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
+
+        // Libraries.
+        .target(name: "BubblePhysics"),
+        .target(name: "BubbleDashboard", dependencies: ["BubblePhysics"]),
+        .target(name: "ReportLibrary"),
+        .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
+        .target(name: "BubbleRender", dependencies: ["BubbleDashboard", "CCairo", "CZlib"]),
+        .target(name: "SampleLibrary", dependencies: ["CCairo"]),
+        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "ReportLibrary", "PDFMetadata"]),
+
+        // Executables.
+        .executableTarget(
+            name: "BubblesCLI",
+            dependencies: [
+                "BubblePhysics", "BubbleDashboard", "BubbleRender", "BubbleScenario", "ReportLibrary", "PDFMetadata",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "SampleLibraryTool",
+            dependencies: [
+                "SampleLibrary",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        // Tests.
+        .testTarget(
+            name: "BubblePhysicsTests",
+            dependencies: [
+                "BubblePhysics",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(name: "ReportLibraryTests", dependencies: ["ReportLibrary", "SampleLibrary"]),
+        .testTarget(name: "PDFMetadataTests", dependencies: ["PDFMetadata"], exclude: ["Fixtures"]),
+        .testTarget(name: "BubbleRenderTests", dependencies: ["BubbleRender"], exclude: ["References"]),
+        .testTarget(
+            name: "BubbleDashboardTests",
+            dependencies: [
+                "BubbleDashboard", "BubbleScenario",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(name: "CLITests", dependencies: ["BubblesCLI"]),
+    ]
+)

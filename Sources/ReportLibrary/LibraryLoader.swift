@@ -1,0 +1,373 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Documented ceilings on a datasource. Anything above them is refused with
+/// `LibraryError.Kind.limitExceeded` instead of being loaded slowly or exhausting memory.
+public struct LibraryLimits: Sendable {
+    /// The largest JSON file accepted, in bytes.
+    public var maxFileBytes = 64 << 20
+    /// The most nodes (categories and reports) in one tree.
+    public var maxNodes = 200_000
+    /// The deepest node (the root's children are at depth 1).
+    public var maxDepth = 64
+    /// The longest title, in characters.
+    public var maxTitleLength = 300
+    /// The longest id, in characters.
+    public var maxIDLength = 64
+    /// The most author-supplied keywords on one report.
+    public var maxKeywords = 200
+    /// The longest keyword, in characters.
+    public var maxKeywordLength = 200
+
+    public init() {}
+}
+
+/// Options for `LibraryLoader`.
+public struct LibraryLoadOptions: Sendable {
+    /// Check that every report's PDF exists, is readable and starts like a PDF.
+    public var checkFiles = true
+    public var limits = LibraryLimits()
+
+    public init(checkFiles: Bool = true, limits: LibraryLimits = LibraryLimits()) {
+        self.checkFiles = checkFiles
+        self.limits = limits
+    }
+}
+
+/// Loads and validates a datasource file. See README.md, "Datasource format".
+public enum LibraryLoader {
+    /// Reads the JSON file at `path` and returns the validated tree, or throws the first problem
+    /// found, in document order.
+    public static func load(_ path: String, options: LibraryLoadOptions = LibraryLoadOptions()) throws(LibraryError) -> ReportTree {
+        let bytes = try readSource(path, limit: options.limits.maxFileBytes)
+        let dataFolder = (path as NSString).deletingLastPathComponent
+        return try parse(bytes, file: path, dataFolder: dataFolder.isEmpty ? "." : dataFolder, options: options)
+    }
+
+    /// Validates JSON text as if it had been read from `file`; report paths resolve against
+    /// `dataFolder`.
+    public static func parse(
+        _ bytes: [UInt8], file: String, dataFolder: String, options: LibraryLoadOptions = LibraryLoadOptions()
+    ) throws(LibraryError) -> ReportTree {
+        let source = SourceText(bytes)
+        if bytes.count > options.limits.maxFileBytes {
+            throw LibraryError(
+                kind: .limitExceeded, file: file,
+                message: "file is \(bytes.count) bytes, more than the limit of \(options.limits.maxFileBytes)")
+        }
+        // Two JSON nesting levels per tree level (object, children array), plus slack; deeper
+        // nesting is reported as a depth problem below rather than as a syntax error.
+        let nestingLimit = 2 * options.limits.maxDepth + 8
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes, maxNesting: nestingLimit)
+        } catch {
+            let isDepth = error.isNestingLimit
+            throw LibraryError(
+                kind: isDepth ? .limitExceeded : .malformedJSON, file: file, position: source.position(of: error.offset),
+                message: isDepth
+                    ? "the tree is deeper than the limit of \(options.limits.maxDepth) levels"
+                    : "malformed JSON: \(error.message)")
+        }
+        var builder = TreeBuilder(file: file, source: source, dataFolder: dataFolder, options: options)
+        try builder.build(document)
+        return ReportTree(nodes: builder.nodes, sourceFile: file, indexByID: builder.indexByID)
+    }
+
+    private static func readSource(_ path: String, limit: Int) throws(LibraryError) -> [UInt8] {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw LibraryError(kind: .unreadableSource, file: path, message: "cannot read: \(String(cString: strerror(errno)))")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw LibraryError(kind: .unreadableSource, file: path, message: "not a regular file")
+        }
+        if Int(info.st_size) > limit {
+            throw LibraryError(
+                kind: .limitExceeded, file: path,
+                message: "file is \(info.st_size) bytes, more than the limit of \(limit)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw LibraryError(kind: .unreadableSource, file: path, message: "cannot read: permission denied or I/O error")
+        }
+        return [UInt8](data)
+    }
+}
+
+/// Walks the JSON document in order, validating as it goes, and lays the nodes out flat.
+private struct TreeBuilder {
+    let file: String
+    let source: SourceText
+    let dataFolder: String
+    let options: LibraryLoadOptions
+    var nodes: [ReportNode] = []
+    var indexByID: [String: Int] = [:]
+    private lazy var realDataFolder: String? = realPath(dataFolder)
+
+    init(file: String, source: SourceText, dataFolder: String, options: LibraryLoadOptions) {
+        self.file = file
+        self.source = source
+        self.dataFolder = dataFolder
+        self.options = options
+    }
+
+    private static let categoryFields: Set<String> = ["id", "title", "colour", "children"]
+    private static let reportFields: Set<String> = ["id", "title", "colour", "file", "keywords"]
+
+    func fail(_ kind: LibraryError.Kind, _ path: String, _ value: JSONValue?, _ message: String, otherPath: String? = nil) -> LibraryError {
+        LibraryError(
+            kind: kind, file: file, jsonPath: path, position: value.map { source.position(of: $0.offset) },
+            message: message, otherPath: otherPath)
+    }
+
+    mutating func build(_ document: JSONValue) throws(LibraryError) {
+        guard document.objectMembers != nil else {
+            throw fail(.wrongType, "", document, "the document must be an object (the root category), found \(document.typeName)")
+        }
+        if document["file"] != nil {
+            throw fail(.wrongType, "file", document["file"], "the root must be a category, not a report")
+        }
+        _ = try addNode(document, path: "", parent: nil, depth: 0, inheritedColour: nil)
+    }
+
+    /// Adds the node and, depth first, its children; returns its index.
+    private mutating func addNode(
+        _ value: JSONValue, path: String, parent: Int?, depth: Int, inheritedColour: RGBColour?
+    ) throws(LibraryError) -> Int {
+        let limits = options.limits
+        guard let members = value.objectMembers else {
+            throw fail(.wrongType, path, value, "expected an object (a category or a report), found \(value.typeName)")
+        }
+        if depth > limits.maxDepth {
+            throw fail(.limitExceeded, path, value, "the tree is deeper than the limit of \(limits.maxDepth) levels")
+        }
+        if nodes.count >= limits.maxNodes {
+            throw fail(.limitExceeded, path, value, "more than the limit of \(limits.maxNodes) nodes")
+        }
+        func field(_ name: String) -> String { path.isEmpty ? name : path + "." + name }
+
+        let isReport = value["file"] != nil
+        if isReport, let children = value["children"] {
+            throw fail(.reportWithChildren, field("children"), children, "a report (it has 'file') cannot have children")
+        }
+        let allowed = isReport ? Self.reportFields : Self.categoryFields
+        for member in members where !allowed.contains(member.key) {
+            var message = "unknown field '\(member.key)'"
+            if let suggestion = closestName(to: member.key, among: allowed.sorted()) {
+                message += " (did you mean '\(suggestion)'?)"
+            } else if !isReport && member.key == "keywords" {
+                message += " (only reports have keywords)"
+            }
+            throw fail(.unknownField, field(member.key), member.value, message)
+        }
+
+        // id
+        guard let idValue = value["id"] else { throw fail(.missingField, field("id"), value, "missing field 'id'") }
+        guard let id = idValue.stringValue else {
+            throw fail(.wrongType, field("id"), idValue, "'id' must be a string, found \(idValue.typeName)")
+        }
+        if let problem = idProblem(id, maxLength: limits.maxIDLength) {
+            throw fail(.invalidValue, field("id"), idValue, problem)
+        }
+        if let existing = indexByID[id] {
+            let other = nodes[existing].jsonPath
+            throw fail(
+                .duplicateID, field("id"), idValue,
+                "duplicate id '\(id)', first used at \(other.isEmpty ? "the root" : other)", otherPath: other)
+        }
+
+        // title
+        guard let titleValue = value["title"] else {
+            throw fail(.missingField, field("title"), value, "missing field 'title'")
+        }
+        guard let rawTitle = titleValue.stringValue else {
+            throw fail(.wrongType, field("title"), titleValue, "'title' must be a string, found \(titleValue.typeName)")
+        }
+        let title = rawTitle.trimmingCharacters(in: .whitespacesAndNewlines)
+        if title.isEmpty { throw fail(.emptyTitle, field("title"), titleValue, "the title is empty") }
+        if title.count > limits.maxTitleLength {
+            throw fail(.invalidValue, field("title"), titleValue, "the title is longer than \(limits.maxTitleLength) characters")
+        }
+        if title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw fail(.invalidValue, field("title"), titleValue, "the title contains a control character (line break or tab)")
+        }
+
+        // colour
+        var colour: RGBColour? = nil
+        if let colourValue = value["colour"] {
+            guard let text = colourValue.stringValue else {
+                throw fail(.wrongType, field("colour"), colourValue, "'colour' must be a string, found \(colourValue.typeName)")
+            }
+            guard let parsed = RGBColour(hex: text) else {
+                throw fail(.invalidValue, field("colour"), colourValue, "'colour' must look like #1E6FD9, found '\(text)'")
+            }
+            colour = parsed
+        }
+
+        let index = nodes.count
+        indexByID[id] = index
+        if isReport {
+            let (file, resolved) = try reportFile(value["file"]!, path: field("file"))
+            let keywords = try reportKeywords(value["keywords"], path: field("keywords"))
+            nodes.append(
+                ReportNode(
+                    id: id, title: title, kind: .report, colour: colour, branchColour: colour ?? inheritedColour,
+                    file: file, resolvedFile: resolved, keywords: keywords, children: [], parent: parent,
+                    depth: depth, jsonPath: path))
+            return index
+        }
+
+        guard let childrenValue = value["children"] else {
+            throw fail(.missingField, field("children"), value, "missing field 'children' (a category needs 'children'; a report needs 'file')")
+        }
+        guard let children = childrenValue.arrayValue else {
+            throw fail(.wrongType, field("children"), childrenValue, "'children' must be an array, found \(childrenValue.typeName)")
+        }
+        // Append a placeholder first so the node keeps its pre-order position; fill its children after.
+        nodes.append(
+            ReportNode(
+                id: id, title: title, kind: .category, colour: colour, branchColour: colour ?? inheritedColour,
+                file: nil, resolvedFile: nil, keywords: [], children: [], parent: parent, depth: depth, jsonPath: path))
+        var childIndices: [Int] = []
+        childIndices.reserveCapacity(children.count)
+        for (i, child) in children.enumerated() {
+            let childPath = field("children") + "[\(i)]"
+            childIndices.append(
+                try addNode(child, path: childPath, parent: index, depth: depth + 1, inheritedColour: colour ?? inheritedColour))
+        }
+        let placeholder = nodes[index]
+        nodes[index] = ReportNode(
+            id: placeholder.id, title: placeholder.title, kind: .category, colour: placeholder.colour,
+            branchColour: placeholder.branchColour, file: nil, resolvedFile: nil, keywords: [], children: childIndices,
+            parent: parent, depth: depth, jsonPath: path)
+        return index
+    }
+
+    private func idProblem(_ id: String, maxLength: Int) -> String? {
+        if id.isEmpty { return "the id is empty" }
+        if id.count > maxLength { return "the id is longer than \(maxLength) characters" }
+        let scalars = Array(id.unicodeScalars)
+        func allowed(_ s: Unicode.Scalar, first: Bool) -> Bool {
+            switch s {
+            case "a"..."z", "A"..."Z", "0"..."9": return true
+            case "-", "_", ".": return !first
+            default: return false
+            }
+        }
+        for (i, s) in scalars.enumerated() where !allowed(s, first: i == 0) {
+            return "invalid id '\(id)': use letters, digits, '-', '_' and '.', starting with a letter or digit"
+        }
+        return nil
+    }
+
+    private mutating func reportFile(_ value: JSONValue, path: String) throws(LibraryError) -> (String, String) {
+        guard let file = value.stringValue else {
+            throw fail(.wrongType, path, value, "'file' must be a string, found \(value.typeName)")
+        }
+        if file.isEmpty { throw fail(.invalidValue, path, value, "'file' is empty") }
+        if file.hasPrefix("/") || file.hasPrefix("~") {
+            throw fail(.pathEscapesData, path, value, "'\(file)' must be relative to the data folder")
+        }
+        // Lexical check first: '..' may not climb above the data folder.
+        var depth = 0
+        for component in file.split(separator: "/", omittingEmptySubsequences: true) {
+            if component == ".." { depth -= 1 } else if component != "." { depth += 1 }
+            if depth < 0 {
+                throw fail(.pathEscapesData, path, value, "'\(file)' points outside the data folder")
+            }
+        }
+        let resolved = dataFolder == "." ? file : dataFolder + "/" + file
+        guard options.checkFiles else { return (file, resolved) }
+
+        var info = stat()
+        guard stat(resolved, &info) == 0 else {
+            let reason = errno == ENOENT ? "does not exist" : "cannot be read (\(String(cString: strerror(errno))))"
+            throw fail(errno == ENOENT ? .missingFile : .unreadableFile, path, value, "PDF '\(file)' \(reason)")
+        }
+        // Symbolic links may not lead out of the data folder either.
+        if let folder = realDataFolder, let real = realPath(resolved), !real.hasPrefix(folder + "/") {
+            throw fail(.pathEscapesData, path, value, "'\(file)' leads outside the data folder through a symbolic link")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw fail(.unreadableFile, path, value, "PDF '\(file)' is not a regular file")
+        }
+        let fd = open(resolved, O_RDONLY)
+        guard fd >= 0 else {
+            throw fail(.unreadableFile, path, value, "PDF '\(file)' cannot be read (\(String(cString: strerror(errno))))")
+        }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 1024)
+        let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 1024) }
+        guard count >= 0 else {
+            throw fail(.unreadableFile, path, value, "PDF '\(file)' cannot be read (\(String(cString: strerror(errno))))")
+        }
+        // The header may follow up to 1 KB of junk (ISO 32000-1, implementation note 13).
+        let marker = Array("%PDF-".utf8)
+        let found = count >= marker.count && (0...(count - marker.count)).contains { head[$0..<$0 + marker.count].elementsEqual(marker) }
+        if !found {
+            throw fail(.unreadableFile, path, value, "'\(file)' is not a PDF (no %PDF- header in its first 1024 bytes)")
+        }
+        return (file, resolved)
+    }
+
+    private func reportKeywords(_ value: JSONValue?, path: String) throws(LibraryError) -> [String] {
+        guard let value else { return [] }
+        guard let array = value.arrayValue else {
+            throw fail(.wrongType, path, value, "'keywords' must be an array of strings, found \(value.typeName)")
+        }
+        if array.count > options.limits.maxKeywords {
+            throw fail(.limitExceeded, path, value, "more than \(options.limits.maxKeywords) keywords")
+        }
+        var keywords: [String] = []
+        for (i, element) in array.enumerated() {
+            let elementPath = path + "[\(i)]"
+            guard let text = element.stringValue else {
+                throw fail(.wrongType, elementPath, element, "a keyword must be a string, found \(element.typeName)")
+            }
+            let keyword = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if keyword.isEmpty { throw fail(.invalidValue, elementPath, element, "the keyword is empty") }
+            if keyword.count > options.limits.maxKeywordLength {
+                throw fail(.invalidValue, elementPath, element, "the keyword is longer than \(options.limits.maxKeywordLength) characters")
+            }
+            keywords.append(keyword)
+        }
+        return keywords
+    }
+}
+
+private func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
+
+/// The candidate within edit distance 2 of `name`, if exactly one is closest.
+func closestName(to name: String, among candidates: [String]) -> String? {
+    var best: (String, Int)? = nil
+    for candidate in candidates {
+        let d = editDistance(name.lowercased(), candidate)
+        if d <= 2, best == nil || d < best!.1 { best = (candidate, d) }
+    }
+    return best?.0
+}
+
+/// Levenshtein distance over characters.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}

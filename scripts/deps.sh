@@ -1,0 +1,40 @@
+# Sourced by the other scripts: installs the Debian packages the project needs, only when missing.
+#
+#   ensure_debian_packages PACKAGE...
+#
+# Uses apt-get directly as root and through sudo otherwise, and says what it installs.
+
+# Needed to build and run: Cairo (renderer, sample PDFs), zlib (PDF Flate), libcrypto (encrypted
+# PDFs), pkg-config (SwiftPM finds the system libraries with it), DejaVu (the one font every frame
+# and sample PDF uses, so output does not depend on whatever fonts a machine happens to have).
+BUILD_PACKAGES=(pkg-config libcairo2-dev zlib1g-dev libssl-dev fonts-dejavu-core)
+# Needed by the tests only: pdfinfo cross-checks the PDF reader.
+TEST_PACKAGES=(poppler-utils)
+
+ensure_debian_packages() {
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        echo "note: not a Debian system; make sure these are installed: $*" >&2
+        return 0
+    fi
+    local missing=()
+    local pkg
+    for pkg in "$@"; do
+        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$pkg")
+        fi
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null 2>&1; then
+            sudo=(sudo)
+        else
+            echo "error: missing Debian packages ${missing[*]}, and not root and no sudo to install them" >&2
+            return 1
+        fi
+    fi
+    echo "Installing missing Debian packages: ${missing[*]}" >&2
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}

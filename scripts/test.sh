@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Quick start, command 2: the whole test suite. Installs missing Debian packages first.
+#
+# Runs the determinism tests in a release build, then every test in a debug build: the pinned state
+# hashes must be the same bits in both configurations.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/deps.sh
+ensure_debian_packages "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+
+swift test -c release --filter Determinism
+swift test
