@@ -1,0 +1,46 @@
+// `World.step()` on the standard benchmark scene at several body counts, with allocation counts.
+// Setup (building the scene and the warm-up steps past the heavily overlapping start) is excluded.
+import Benchmark
+import BubblePhysics
+
+let benchmarks: @Sendable () -> Void = {
+    // The harness's own allocations per measured iteration, to subtract from the step's counts.
+    Benchmark(
+        "baseline/empty",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2), maxIterations: 200)
+    ) { benchmark in
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations { blackHole(i) }
+        benchmark.stopMeasurement()
+    }
+    // The same with a setup state, as the step benchmarks use.
+    Benchmark(
+        "baseline/setup-state",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2), maxIterations: 200)
+    ) { (benchmark: Benchmark, state: [Int]) in
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(state.count) }
+        benchmark.stopMeasurement()
+    } setup: {
+        [1, 2, 3]
+    }
+    for n in [100, 1_000, 10_000] {
+        Benchmark(
+            "step/\(n)",
+            configuration: .init(
+                metrics: [.wallClock, .mallocCountTotal, .instructions],
+                maxDuration: .seconds(5), maxIterations: 200)
+        ) { (benchmark: Benchmark, world: World) in
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                world.step()
+            }
+            benchmark.stopMeasurement()
+            blackHole(world.stateHash)
+        } setup: {
+            let world = try BenchmarkScene.standard(count: n).makeWorld()
+            world.step(count: 20)
+            return world
+        }
+    }
+}

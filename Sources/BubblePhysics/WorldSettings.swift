@@ -1,0 +1,62 @@
+// World-wide settings with units and defaults in one struct.
+
+/// Settings of a `World`. Lengths in pt (y down), times in s, frequencies in Hz.
+public struct WorldSettings: Hashable, Sendable {
+    /// Length of one `World.step()`, s. Default 1/60 (one display frame).
+    public var timeStep: Double = 1.0 / 60.0
+    /// Sub-steps per step (springs, integration and collisions run this many times per step).
+    /// `1...64`, default 2.
+    public var subSteps: Int = 2
+    /// Overlap-relaxation sweeps per sub-step (alternating forward and backward Gauss–Seidel).
+    /// `1...64`, default 4.
+    public var iterations: Int = 4
+    /// Bodies closer than this gap count as touching and support each other, pt. Default 0.1.
+    public var contactSlop: Double = 0.1
+    /// Fraction of its velocity a touching body loses per sub-step, `0...1`: the bubbles'
+    /// viscous friction, which settles piles without creep and keeps springs from squeezing
+    /// them. Higher values settle piles faster but make touching bodies sluggish (and can stop a
+    /// loose pile before it is compact). Default 0.5.
+    public var contactDamping: Double = 0.5
+    /// Constant acceleration, pt/s². Default none.
+    public var gravity: Vector2 = .zero
+    /// The canvas. When set, a soft spring (`boundsSpring`) pulls every body whose scaled shape
+    /// plus `boundsMargin` reaches outside back in. It only ever pulls inwards, so a body outside
+    /// (teleported, or pushed out) is brought back gently and is never trapped. Default nil (none).
+    public var bounds: Rect? = nil
+    /// Gap kept between a body's edge and the canvas edge, pt. Default 8.
+    public var boundsMargin: Double = 8
+    /// Spring of the keep-on-canvas pull. Default 2 Hz, critically damped.
+    public var boundsSpring = Spring(frequency: 2, dampingRatio: 1)
+    /// The world is at rest when no dynamic body moved faster than this for `restSteps` steps in a
+    /// row, pt/s. Default 1.5 pt/s (0.025 pt per step at 60 Hz, far below a pixel).
+    public var restSpeed: Double = 1.5
+    /// Consecutive quiet steps before the world reports rest. `1...10_000`, default 10.
+    public var restSteps: Int = 10
+    /// Seed of the tie-breaking random generator (coincident centres).
+    public var seed: UInt64 = 0x5EED_B0BB_1E5
+
+    /// The default settings.
+    public init() {}
+
+    /// Checks every field; throws a `PhysicsError.invalidValue` naming the first bad one.
+    public func validate() throws(PhysicsError) {
+        try Validate.range(timeStep, "settings.timeStep", 1e-6, 1)
+        try Validate.range(Double(subSteps), "settings.subSteps", 1, 64)
+        try Validate.range(Double(iterations), "settings.iterations", 1, 64)
+        try Validate.range(contactSlop, "settings.contactSlop", 0, 1000)
+        try Validate.range(contactDamping, "settings.contactDamping", 0, 1)
+        let g = PhysicsLimits.maxSpeed
+        try Validate.range(gravity.x, "settings.gravity.x", -g, g)
+        try Validate.range(gravity.y, "settings.gravity.y", -g, g)
+        if let b = bounds {
+            try Validate.coordinate(Vector2(b.x, b.y), "settings.bounds.origin")
+            try Validate.size(b.width, "settings.bounds.width")
+            try Validate.size(b.height, "settings.bounds.height")
+            try Validate.coordinate(Vector2(b.maxX, b.maxY), "settings.bounds.maxCorner")
+        }
+        try Validate.range(boundsMargin, "settings.boundsMargin", 0, PhysicsLimits.maxSize)
+        try boundsSpring.validate("settings.boundsSpring")
+        try Validate.range(restSpeed, "settings.restSpeed", 0, PhysicsLimits.maxSpeed)
+        try Validate.range(Double(restSteps), "settings.restSteps", 1, 10_000)
+    }
+}

@@ -1,0 +1,171 @@
+import ArgumentParser
+import BubblePhysics
+import Foundation
+
+/// `bubbles bench`: the layout-step benchmark on the standard scene (or a scene file).
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmark the physics step on the standard scene or a scene file.",
+        discussion: """
+            The standard scene: N bodies (90 % circles with radii uniform in [8, 30] pt, 10 % rounded \
+            rectangles of similar area) placed uniformly at random (fixed seed) in a square of two \
+            thirds of their total area, all springing to the centre. For each N: ms per step (median, \
+            min, max over --steps steps after --warmup steps), ns per body-step, the step at which the \
+            world came to rest (if within --settle-steps), the deepest overlap after settling, peak \
+            memory and bytes of physics storage per body. Build with -c release.
+            """)
+
+    @Option(help: "Comma-separated body counts.")
+    var bodies: String = "100,1000,10000,100000"
+
+    @Option(help: "Measured steps per body count.")
+    var steps: Int = 100
+
+    @Option(help: "Steps before measuring (the heavy overlaps of the start).")
+    var warmup: Int = 20
+
+    @Option(help: "Run up to this many steps in all to find the rest step and the settled overlap.")
+    var settleSteps: Int = 300
+
+    @Option(help: "Run the scene in this file instead of the standard scene (format in the README).")
+    var scene: String?
+
+    @Option(help: "Write the standard scene with the first --bodies count to this file and exit.")
+    var exportScene: String?
+
+    @Flag(help: "With --export-scene (or the standard scene): replace rectangles by circles of equal area.")
+    var circlesOnly = false
+
+    @Flag(help: "Print one JSON array.")
+    var json = false
+
+    @Flag(help: "Print CSV.")
+    var csv = false
+
+    @Option(help: "Sub-steps per step (default: the world's default).")
+    var subSteps: Int?
+
+    @Option(help: "Relaxation sweeps per sub-step (default: the world's default).")
+    var iterations: Int?
+
+    struct Row {
+        var bodies = 0
+        var median = 0.0, min = 0.0, max = 0.0
+        var nsPerBodyStep = 0.0
+        var stepsToRest: Int?
+        var maxOverlap = 0.0
+        var overlapAtStep = 0
+        var bytesPerBody = 0.0
+        var peakMemory = 0
+    }
+
+    func validate() throws {
+        if steps < 1 { throw ValidationError("--steps must be at least 1") }
+        if warmup < 0 || settleSteps < 0 { throw ValidationError("--warmup and --settle-steps must not be negative") }
+        if json && csv { throw ValidationError("choose one of --json and --csv") }
+    }
+
+    func counts() throws -> [Int] {
+        let c = bodies.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !c.isEmpty, c.allSatisfy({ ($0 ?? 0) > 0 }) else {
+            throw ValidationError("--bodies must be positive integers separated by commas")
+        }
+        return c.map { $0! }
+    }
+
+    func run() throws {
+        if let path = exportScene {
+            var s = BenchmarkScene.standard(count: try counts()[0])
+            if circlesOnly { s = s.circlesOnly() }
+            try BenchSceneFile.writeAtomically(BenchSceneFile.encode(s), to: path)
+            printError("wrote \(s.bodies.count) bodies to \(path)")
+            return
+        }
+        var scenes: [BenchmarkScene] = []
+        if let path = scene {
+            scenes = [try BenchSceneFile.decode(Data(contentsOf: URL(fileURLWithPath: path)))]
+        } else {
+            for n in try counts() {
+                let s = BenchmarkScene.standard(count: n)
+                scenes.append(circlesOnly ? s.circlesOnly() : s)
+            }
+        }
+        var rows: [Row] = []
+        for s in scenes {
+            rows.append(try measure(s))
+            if !json && !csv { printError("measured \(s.bodies.count) bodies") }
+        }
+        print(json ? jsonText(rows) : csv ? csvText(rows) : table(rows), terminator: "")
+    }
+
+    func measure(_ scene: BenchmarkScene) throws -> Row {
+        var settings = WorldSettings()
+        if let subSteps { settings.subSteps = subSteps }
+        if let iterations { settings.iterations = iterations }
+        let world = try scene.makeWorld(settings: settings)
+        var row = Row()
+        row.bodies = scene.bodies.count
+        var times: [Double] = []
+        times.reserveCapacity(steps)
+        let total = Swift.max(warmup + steps, settleSteps)
+        var clock = ContinuousClock.now
+        for k in 1...total {
+            if k > warmup && k <= warmup + steps {
+                clock = ContinuousClock.now
+                world.step()
+                let d = ContinuousClock.now - clock
+                times.append(Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) * 1e-15)
+            } else {
+                world.step()
+            }
+            if world.isAtRest && k > warmup + steps { break }
+        }
+        times.sort()
+        row.median = times[times.count / 2]
+        row.min = times.first!
+        row.max = times.last!
+        row.nsPerBodyStep = row.median * 1e6 / Double(row.bodies)
+        row.stepsToRest = world.restStep
+        row.maxOverlap = world.maxOverlap().depth
+        row.overlapAtStep = world.stepCount
+        row.bytesPerBody = Double(world.storageBytes) / Double(row.bodies)
+        row.peakMemory = BenchMemory.peakResidentBytes()
+        return row
+    }
+
+    func table(_ rows: [Row]) -> String {
+        func pad(_ s: String, _ w: Int) -> String { String(repeating: " ", count: Swift.max(0, w - s.count)) + s }
+        var out = [("bodies", 9), ("ms med", 9), ("ms min", 9), ("ms max", 9), ("ns/body-step", 13),
+                   ("rest at", 8), ("overlap pt", 11), ("at step", 8), ("B/body", 8), ("peak MB", 9)]
+            .map { pad($0.0, $0.1) }.joined(separator: " ") + "\n"
+        for r in rows {
+            out += [pad("\(r.bodies)", 9), pad(String(format: "%.3f", r.median), 9),
+                    pad(String(format: "%.3f", r.min), 9), pad(String(format: "%.3f", r.max), 9),
+                    pad(String(format: "%.1f", r.nsPerBodyStep), 13), pad(r.stepsToRest.map { "\($0)" } ?? "-", 8),
+                    pad(String(format: "%.4f", r.maxOverlap), 11), pad("\(r.overlapAtStep)", 8),
+                    pad(String(format: "%.1f", r.bytesPerBody), 8),
+                    pad(String(format: "%.1f", Double(r.peakMemory) / 1_048_576), 9)].joined(separator: " ") + "\n"
+        }
+        return out
+    }
+
+    func csvText(_ rows: [Row]) -> String {
+        var out = "bodies,ms_per_step_median,ms_per_step_min,ms_per_step_max,ns_per_body_step,steps_to_rest,max_overlap_pt,overlap_at_step,bytes_per_body,peak_memory_bytes\n"
+        for r in rows {
+            out += "\(r.bodies),\(r.median),\(r.min),\(r.max),\(r.nsPerBodyStep),\(r.stepsToRest.map { "\($0)" } ?? ""),\(r.maxOverlap),\(r.overlapAtStep),\(r.bytesPerBody),\(r.peakMemory)\n"
+        }
+        return out
+    }
+
+    func jsonText(_ rows: [Row]) -> String {
+        let items = rows.map { r in
+            "  {\"bodies\": \(r.bodies), \"ms_per_step_median\": \(r.median), \"ms_per_step_min\": \(r.min), "
+                + "\"ms_per_step_max\": \(r.max), \"ns_per_body_step\": \(r.nsPerBodyStep), "
+                + "\"steps_to_rest\": \(r.stepsToRest.map { "\($0)" } ?? "null"), \"max_overlap_pt\": \(r.maxOverlap), "
+                + "\"overlap_at_step\": \(r.overlapAtStep), \"bytes_per_body\": \(r.bytesPerBody), "
+                + "\"peak_memory_bytes\": \(r.peakMemory), \"steps_measured\": \(steps), \"warmup_steps\": \(warmup)}"
+        }
+        return "[\n" + items.joined(separator: ",\n") + "\n]\n"
+    }
+}

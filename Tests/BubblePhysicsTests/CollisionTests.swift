@@ -1,0 +1,93 @@
+import BubblePhysics
+import Testing
+
+@Suite struct CollisionTests {
+    func pair(_ a: Shape, _ pa: Vector2, _ b: Shape, _ pb: Vector2) throws -> (World, BodyID, BodyID) {
+        let w = try World()
+        let x = try w.createBody(BodyDefinition(shape: a, position: pa))
+        let y = try w.createBody(BodyDefinition(shape: b, position: pb))
+        return (w, x, y)
+    }
+
+    func depth(_ a: Shape, _ pa: Vector2, _ b: Shape, _ pb: Vector2) throws -> Double {
+        try pair(a, pa, b, pb).0.maxOverlap().depth
+    }
+
+    @Test func exactOverlapDepths() throws {
+        let eps = 1e-9
+        // circle–circle: centres 15 apart, radii 10 + 10.
+        #expect(abs(try depth(.circle(radius: 10), .zero, .circle(radius: 10), Vector2(9, 12)) - 5) < eps)
+        #expect(try depth(.circle(radius: 10), .zero, .circle(radius: 10), Vector2(12, 16)) == 0)
+        // circle against a rectangle's face: rect 40×20 at origin, circle r 5 at x = 23 → 2 deep.
+        let rect = Shape.roundedRect(width: 40, height: 20, cornerRadius: 0)
+        #expect(abs(try depth(rect, .zero, .circle(radius: 5), Vector2(23, 0)) - 2) < eps)
+        // circle against a sharp corner: corner (20, 10), circle at (23, 14), r 6 → 6 - 5 = 1.
+        #expect(abs(try depth(rect, .zero, .circle(radius: 6), Vector2(23, 14)) - 1) < eps)
+        // circle against a rounded corner (r 4): core corner (16, 6); circle at (19, 10), r 6:
+        // distance 5, minus 4 + 6 → 5 deep. The bounding boxes would say less near corners.
+        let rounded = Shape.roundedRect(width: 40, height: 20, cornerRadius: 4)
+        #expect(abs(try depth(rounded, .zero, .circle(radius: 6), Vector2(19, 10)) - 5) < eps)
+        // Near a rounded corner, a circle that overlaps the box but not the shape: no overlap.
+        #expect(try depth(rounded, .zero, .circle(radius: 1), Vector2(20.5, 10.5)) == 0)
+        // rect–rect faces: 40×20 at 0 and 20×20 at (28, 5): x overlap 20 + 10 - 28 = 2.
+        #expect(abs(try depth(rect, .zero, .roundedRect(width: 20, height: 20, cornerRadius: 0), Vector2(28, 5)) - 2) < eps)
+        // rounded rect corners: both corner 5, cores (15, 5) and core of the other at (30, 20)
+        // with half extents (5, 5): core gap (10, 10) → distance 14.142, radii 10 → no overlap…
+        #expect(try depth(.roundedRect(width: 40, height: 20, cornerRadius: 5), .zero,
+                          .roundedRect(width: 20, height: 20, cornerRadius: 5), Vector2(30, 20)) == 0)
+        // … but with the boxes alone they would overlap by 5 on each axis. Moved to (27, 17):
+        // core gap (7, 7), distance 9.899, radii 10 → 0.101 deep.
+        let d = try depth(.roundedRect(width: 40, height: 20, cornerRadius: 5), .zero,
+                          .roundedRect(width: 20, height: 20, cornerRadius: 5), Vector2(27, 17))
+        #expect(abs(d - (10 - (98.0).squareRoot())) < eps)
+    }
+
+    @Test func scaleChangesCollisionSize() throws {
+        let (w, a, _) = try pair(.circle(radius: 10), .zero, .circle(radius: 10), Vector2(25, 0))
+        #expect(w.maxOverlap().depth == 0)
+        try w.setScale(of: a, to: 2)  // radius 20 → 5 deep
+        #expect(abs(w.maxOverlap().depth - 5) < 1e-9)
+        try w.setScale(of: a, to: 0)  // no collision at all
+        #expect(w.maxOverlap().depth == 0)
+    }
+
+    @Test(arguments: [
+        (Shape.circle(radius: 10), Shape.circle(radius: 14)),
+        (Shape.circle(radius: 10), Shape.roundedRect(width: 40, height: 20, cornerRadius: 6)),
+        (Shape.roundedRect(width: 30, height: 30, cornerRadius: 0), Shape.roundedRect(width: 40, height: 20, cornerRadius: 6)),
+    ])
+    func overlapsAreResolvedWithoutAddingEnergy(a: Shape, b: Shape) throws {
+        let (w, _, _) = try pair(a, .zero, b, Vector2(7, 3))
+        #expect(w.maxOverlap().depth > 5)
+        w.step(count: 30)
+        #expect(w.maxOverlap().depth <= 1e-6)
+        #expect(w.kineticEnergy == 0)  // separating never launches anything
+    }
+
+    @Test func coincidentCentresAreSeparated() throws {
+        let w = try World()
+        for _ in 0..<5 { _ = try w.createBody(BodyDefinition(shape: .circle(radius: 10))) }
+        w.step(count: 60)
+        #expect(w.maxOverlap().depth < 0.01)
+    }
+
+    @Test func kinematicPushesAndIsNotPushed() throws {
+        let w = try World()
+        let k = try w.createBody(BodyDefinition(shape: .circle(radius: 20), isKinematic: true))
+        let d = try w.createBody(BodyDefinition(shape: .circle(radius: 10), position: Vector2(35, 0)))
+        for i in 1...30 {
+            try w.moveKinematic(k, to: Vector2(Double(i) * 2, 0))
+            w.step()
+            #expect(try w.position(of: k) == Vector2(Double(i) * 2, 0))  // exactly on the finger
+        }
+        #expect(try w.velocity(of: k) == Vector2(120, 0))
+        #expect(try w.position(of: d).x >= 60 + 30 - 1e-6)  // pushed ahead
+        #expect(w.maxOverlap().depth < 1e-6)
+    }
+
+    @Test func largeBodiesCollideWithSmallOnes() throws {
+        let w = try Scenes.hugeAmongSmall(40)
+        w.step(count: 200)
+        #expect(w.maxOverlap().depth < 0.5)
+    }
+}
