@@ -1,0 +1,92 @@
+import CLibCrypto
+
+/// The cryptographic primitives the standard security handler needs.
+///
+/// **Why the system's libcrypto (through the `CLibCrypto` system-library target):** decryption
+/// needs MD5 (algorithms 1–5), SHA-256/384/512 (revisions 5 and 6, algorithm 2.B), AES-128 and
+/// AES-256 in CBC mode *without* padding handling (we strip PDF's PKCS#7 padding ourselves and
+/// tolerate bad padding, and algorithm 2.B needs raw AES-128-CBC encryption), and RC4.
+/// libcrypto has all of them, is already on every machine we build on (Debian's `libssl-dev`),
+/// and is among the best-reviewed code there is. swift-crypto has no RC4 and no raw AES-CBC
+/// outside its underscored `_CryptoExtras` module, and costs a long build of BoringSSL.
+///
+/// **Why RC4 is written here:** in OpenSSL 3, `EVP_rc4()` lives in the *legacy* provider, which
+/// is not loaded by default (loading it changes process-wide state for every other user of
+/// libcrypto), and the low-level `RC4()` is deprecated. RC4 is ten lines, so we keep it here.
+enum Crypto {
+    static func digest(_ md: OpaquePointer?, _ parts: [[UInt8]]) -> [UInt8] {
+        guard let ctx = EVP_MD_CTX_new() else { return [] }
+        defer { EVP_MD_CTX_free(ctx) }
+        guard EVP_DigestInit_ex(ctx, md, nil) == 1 else { return [] }
+        for p in parts where !p.isEmpty {
+            _ = p.withUnsafeBytes { EVP_DigestUpdate(ctx, $0.baseAddress, $0.count) }
+        }
+        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var len: UInt32 = 0
+        _ = out.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(ctx, $0.baseAddress, &len) }
+        return Array(out[0 ..< Int(len)])
+    }
+
+    static func md5(_ parts: [UInt8]...) -> [UInt8] { digest(EVP_md5(), parts) }
+    static func sha256(_ parts: [UInt8]...) -> [UInt8] { digest(EVP_sha256(), parts) }
+    static func sha384(_ parts: [UInt8]...) -> [UInt8] { digest(EVP_sha384(), parts) }
+    static func sha512(_ parts: [UInt8]...) -> [UInt8] { digest(EVP_sha512(), parts) }
+
+    /// RC4 (ARCFOUR), encryption and decryption alike.
+    static func rc4(key: [UInt8], _ data: [UInt8]) -> [UInt8] {
+        guard !key.isEmpty else { return data }
+        var s = [UInt8](0 ... 255)
+        var j = 0
+        for i in 0 ..< 256 {
+            j = (j + Int(s[i]) + Int(key[i % key.count])) & 0xFF
+            s.swapAt(i, j)
+        }
+        var out = data
+        var i = 0
+        j = 0
+        for k in 0 ..< out.count {
+            i = (i + 1) & 0xFF
+            j = (j + Int(s[i])) & 0xFF
+            s.swapAt(i, j)
+            out[k] ^= s[(Int(s[i]) + Int(s[j])) & 0xFF]
+        }
+        return out
+    }
+
+    /// AES-CBC over whole blocks, no padding. `key` is 16 or 32 bytes; `data.count` must be a
+    /// multiple of 16 (a ragged tail is dropped). Returns nil if libcrypto refuses.
+    static func aesCBC(encrypt: Bool, key: [UInt8], iv: [UInt8], _ data: [UInt8]) -> [UInt8]? {
+        let cipher: OpaquePointer?
+        switch key.count {
+        case 16: cipher = EVP_aes_128_cbc()
+        case 32: cipher = EVP_aes_256_cbc()
+        default: return nil
+        }
+        guard iv.count == 16, let ctx = EVP_CIPHER_CTX_new() else { return nil }
+        defer { EVP_CIPHER_CTX_free(ctx) }
+        let n = data.count - data.count % 16
+        if n == 0 { return [] }
+        let ok = key.withUnsafeBufferPointer { k in
+            iv.withUnsafeBufferPointer { v in
+                EVP_CipherInit_ex(ctx, cipher, nil, k.baseAddress, v.baseAddress, encrypt ? 1 : 0)
+            }
+        }
+        guard ok == 1 else { return nil }
+        EVP_CIPHER_CTX_set_padding(ctx, 0)
+        var out = [UInt8](repeating: 0, count: n + 16)
+        var outLen: Int32 = 0
+        var finLen: Int32 = 0
+        let r1 = out.withUnsafeMutableBufferPointer { o in
+            data.withUnsafeBufferPointer { d in
+                EVP_CipherUpdate(ctx, o.baseAddress, &outLen, d.baseAddress, Int32(n))
+            }
+        }
+        guard r1 == 1 else { return nil }
+        let r2 = out.withUnsafeMutableBufferPointer { o -> Int32 in
+            guard let base = o.baseAddress else { return 0 }
+            return EVP_CipherFinal_ex(ctx, base + Int(outLen), &finLen)
+        }
+        guard r2 == 1 else { return nil }
+        return Array(out[0 ..< Int(outLen + finLen)])
+    }
+}

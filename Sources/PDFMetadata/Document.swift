@@ -1,0 +1,682 @@
+/// Where an object lives, according to the cross-reference data.
+enum XrefEntry: Sendable {
+    case free
+    case inFile(offset: Int, gen: Int)
+    case compressed(stream: Int, index: Int)
+}
+
+/// A decoded object stream: its data and the (object number, offset) pairs of its header.
+struct ObjectStreamData {
+    var data: [UInt8]
+    var first: Int
+    var pairs: [(num: Int, offset: Int)]
+    var fileOffset: Int
+}
+
+/// The lazily loaded object graph of one PDF: cross-reference data, trailer, object cache,
+/// decryption. Reads only what is asked for.
+final class Document {
+    let src: ByteSource
+    let options: PDFReadOptions
+    var warnings: [PDFWarning] = []
+
+    var headerOffset = 0
+    var headerVersion: String?
+    var xref: [Int: XrefEntry] = [:]
+    var trailer: [String: PDFObject] = [:]
+    var repaired = false
+    var repairedOffsets: [Int: (offset: Int, gen: Int)] = [:]
+    var cache: [ObjectID: PDFObject] = [:]
+    var resolving = Set<ObjectID>()
+    var objectStreams: [Int: ObjectStreamData] = [:]
+    var objectStreamBytes = 0
+    var security: SecurityHandler?
+    var encryptID: ObjectID?
+
+    init(src: ByteSource, options: PDFReadOptions) {
+        self.src = src
+        self.options = options
+    }
+
+    // MARK: Warnings
+
+    func warn(_ kind: PDFWarning.Kind, _ message: String, offset: Int? = nil) throws {
+        let w = PDFWarning(kind, message, offset: offset)
+        if options.strict {
+            throw PDFError(.strictModeViolation, "\(kind.rawValue): \(message)", offset: offset)
+        }
+        if !warnings.contains(w) { warnings.append(w) }
+    }
+
+    // MARK: Windows
+
+    /// Parses at `offset` with a window that grows until the parse completes (or a cap is hit).
+    func parseAt<T>(_ offset: Int, initial: Int = 2048, maxBytes: Int? = nil,
+                    _ body: (inout Parser) throws -> T) throws -> T {
+        let cap = maxBytes ?? options.maxObjectSize
+        var len = min(initial, cap)
+        while true {
+            let buf = try src.read(offset, len)
+            let atEOF = offset &+ buf.count >= src.size
+            var p = Parser(buf, base: offset, atEOF: atEOF, maxDepth: options.maxNestingDepth)
+            do {
+                return try body(&p)
+            } catch is NeedMoreData {
+                if atEOF { throw PDFError(.truncated, "file ends inside an object", offset: offset) }
+                if len >= cap {
+                    throw PDFError(.limitExceeded, "object larger than \(cap) bytes", offset: offset)
+                }
+                len = min(len &* 4, cap)
+            }
+        }
+    }
+
+    // MARK: Opening
+
+    func open() throws {
+        if src.size == 0 { throw PDFError(.notAPDF, "empty file", offset: 0) }
+        try readHeader()
+        var loaded = false
+        do {
+            if let start = try findStartXref() {
+                try loadXrefChain(start)
+                loaded = true
+            } else {
+                try warn(.startxrefAdjusted, "no startxref found near the end of the file", offset: src.size)
+            }
+        } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .io {
+            try warn(.brokenXrefSection, "cross-reference data unreadable: \(e.message)", offset: e.offset)
+        }
+        let rootOK = loaded ? try rootIsValid() : false
+        if !rootOK {
+            try repair(reason: loaded ? "the trailer's /Root does not lead to a catalog" : "no usable cross-reference data")
+        }
+        try setUpSecurity()
+    }
+
+    func readHeader() throws {
+        let head = try src.read(0, 1024)
+        let pat = Array("%PDF-".utf8)
+        if let i = find(pat, in: head) {
+            headerOffset = i
+            var j = i + pat.count
+            var v: [UInt8] = []
+            while j < head.count, isDigit(head[j]) || head[j] == UInt8(ascii: ".") { v.append(head[j]); j += 1 }
+            headerVersion = v.isEmpty ? nil : String(decoding: v, as: UTF8.self)
+            if i > 0 { try warn(.header, "\(i) bytes before the %PDF- header", offset: 0) }
+        } else {
+            try warn(.header, "no %PDF- header in the first 1024 bytes", offset: 0)
+        }
+    }
+
+    /// Finds the offset that the last `startxref` names, or nil.
+    func findStartXref() throws -> Int? {
+        var len = min(src.size, 1024)
+        while true {
+            let tailStart = src.size - len
+            let tail = try src.read(tailStart, len)
+            if let i = findLast(Array("startxref".utf8), in: tail) {
+                var p = Parser(tail, base: tailStart, atEOF: true, pos: i + 9)
+                try? p.skipWhitespace()
+                if let n = p.unsignedInt() { return n }
+                try warn(.startxrefAdjusted, "startxref is not followed by a number", offset: tailStart + i)
+                return nil
+            }
+            if len >= min(src.size, 64 * 1024) { return nil }
+            len = min(src.size, len * 8)
+        }
+    }
+
+    // MARK: Cross-reference loading
+
+    func loadXrefChain(_ start: Int) throws {
+        var queue = [start]
+        var seen = Set<Int>()
+        var sections = 0
+        var first = true
+        while !queue.isEmpty {
+            let off = queue.removeFirst()
+            if seen.contains(off) {
+                try warn(.brokenXrefSection, "cross-reference /Prev chain loops back to \(off)", offset: off)
+                continue
+            }
+            seen.insert(off)
+            sections += 1
+            if sections > options.maxXrefSections {
+                throw PDFError(.limitExceeded, "more than \(options.maxXrefSections) cross-reference sections", offset: off)
+            }
+            let section: XrefSection
+            do {
+                section = try readXrefSection(at: off, tolerant: first)
+            } catch let e as PDFError where !first && e.kind != .strictModeViolation && e.kind != .io {
+                try warn(.brokenXrefSection, "skipping unreadable cross-reference section: \(e.message)", offset: off)
+                continue
+            }
+            first = false
+            for (num, entry) in section.entries where xref[num] == nil { xref[num] = entry }
+            for (k, v) in section.trailer where trailer[k] == nil {
+                if k == "Prev" || k == "XRefStm" { continue }
+                trailer[k] = v
+            }
+            if let prev = section.trailer["Prev"]?.intValue, prev >= 0 { queue.append(prev) }
+        }
+    }
+
+    struct XrefSection {
+        var entries: [Int: XrefEntry]
+        var trailer: [String: PDFObject]
+    }
+
+    /// Reads a classic table or an xref stream at `offset`; when `tolerant`, searches near a
+    /// slightly wrong offset (and one shifted by junk before the header).
+    func readXrefSection(at offset: Int, tolerant: Bool) throws -> XrefSection {
+        do {
+            return try readXrefSectionExact(at: offset)
+        } catch let e as PDFError {
+            guard tolerant, e.kind != .strictModeViolation else { throw e }
+            var candidates: [Int] = []
+            if headerOffset > 0 { candidates.append(offset &+ headerOffset) }
+            // Search a window around the offset for `xref` or `N G obj` and take the nearest.
+            let lo = max(0, offset &- 1024)
+            let win = try src.read(lo, 2048 + 64)
+            var hits: [Int] = []
+            for i in 0 ..< win.count {
+                if matchWord(win, i, "xref") && (i == 0 || !isRegular(win[i - 1])) { hits.append(lo + i) }
+                if matchWord(win, i, "obj") {
+                    if let s = objHeaderStart(win, objAt: i) { hits.append(lo + s) }
+                }
+            }
+            hits.sort { abs($0 - offset) < abs($1 - offset) }
+            candidates.append(contentsOf: hits.filter { $0 != offset })
+            for c in candidates.prefix(8) {
+                if let s = try? readXrefSectionExact(at: c) {
+                    try warn(.startxrefAdjusted, "startxref points to \(offset); cross-reference data found at \(c)", offset: offset)
+                    return s
+                }
+            }
+            throw e
+        }
+    }
+
+    func readXrefSectionExact(at offset: Int) throws -> XrefSection {
+        guard offset >= 0 && offset < src.size else {
+            throw PDFError(.brokenStructure, "cross-reference offset \(offset) is outside the file", offset: offset)
+        }
+        let isTable: Bool = try parseAt(offset, initial: 64) { p in
+            try p.skipWhitespace()
+            return p.matches("xref")
+        }
+        if isTable { return try readXrefTable(at: offset) }
+        return try readXrefStream(at: offset)
+    }
+
+    func readXrefTable(at offset: Int) throws -> XrefSection {
+        var section = try parseAt(offset, initial: 4096) { p -> XrefSection in
+            try p.skipWhitespace()
+            p.pos += 4
+            var entries: [Int: XrefEntry] = [:]
+            while true {
+                try p.skipWhitespace()
+                if p.matches("trailer") {
+                    p.pos += 7
+                    try p.skipWhitespace()
+                    guard case .dict(let d) = try p.parseObject() else {
+                        throw p.fail(.syntax, "trailer is not a dictionary")
+                    }
+                    return XrefSection(entries: entries, trailer: d)
+                }
+                guard let start = p.unsignedInt() else { throw p.fail(.syntax, "bad cross-reference subsection header") }
+                try p.skipWhitespace()
+                guard let count = p.unsignedInt() else { throw p.fail(.syntax, "bad cross-reference subsection count") }
+                guard count <= 10_000_000, start <= Int(Int32.max) else {
+                    throw p.fail(.limitExceeded, "cross-reference subsection of \(count) entries")
+                }
+                for k in 0 ..< count {
+                    try p.skipWhitespace()
+                    guard let off = p.unsignedInt() else { throw p.fail(.syntax, "bad cross-reference entry") }
+                    try p.skipWhitespace()
+                    guard let gen = p.unsignedInt() else { throw p.fail(.syntax, "bad cross-reference entry") }
+                    try p.skipWhitespace()
+                    guard p.pos < p.buf.count else { throw p.endOfData("a cross-reference entry") }
+                    let t = p.buf[p.pos]
+                    p.pos += 1
+                    let num = start + k
+                    if entries[num] != nil { continue } // first entry in a section wins
+                    if t == UInt8(ascii: "n") {
+                        // Offset 0 (or past the end) cannot be an object: ignore such entries.
+                        if off > 0 && off < src.size { entries[num] = .inFile(offset: off, gen: gen) }
+                    } else if t == UInt8(ascii: "f") {
+                        entries[num] = .free
+                    } else {
+                        throw p.fail(.syntax, "bad cross-reference entry type")
+                    }
+                }
+            }
+        }
+        // Hybrid file: the table's companion xref stream fills in objects in object streams.
+        if let stm = section.trailer["XRefStm"]?.intValue, stm > 0 {
+            do {
+                let s = try readXrefStream(at: stm)
+                for (num, e) in s.entries {
+                    switch section.entries[num] {
+                    case nil, .free?: section.entries[num] = e
+                    default: break
+                    }
+                }
+            } catch let e as PDFError where e.kind != .strictModeViolation {
+                try warn(.brokenXrefSection, "unreadable /XRefStm: \(e.message)", offset: stm)
+            }
+        }
+        return section
+    }
+
+    func readXrefStream(at offset: Int) throws -> XrefSection {
+        let (id, obj) = try parseIndirect(at: offset)
+        guard case .stream(var s) = obj, s.dict["Type"]?.nameValue == "XRef" || s.dict["W"] != nil else {
+            throw PDFError(.brokenStructure, "no cross-reference stream at \(offset)", offset: offset)
+        }
+        s.id = id
+        let data = try streamData(s, decrypt: false)
+        guard let w = s.dict["W"]?.arrayValue?.compactMap({ $0.intValue }), w.count == 3,
+              w.allSatisfy({ (0 ... 8).contains($0) }) else {
+            throw PDFError(.brokenStructure, "bad /W in cross-reference stream", offset: offset)
+        }
+        let entrySize = w[0] + w[1] + w[2]
+        guard entrySize > 0 else { throw PDFError(.brokenStructure, "empty /W", offset: offset) }
+        let size = s.dict["Size"]?.intValue ?? 0
+        var index: [Int] = s.dict["Index"]?.arrayValue?.compactMap({ $0.intValue }) ?? [0, size]
+        if index.count % 2 != 0 { index.removeLast() }
+        var entries: [Int: XrefEntry] = [:]
+        var pos = 0
+        func field(_ width: Int, _ at: Int) -> Int {
+            var v = 0
+            for k in 0 ..< width { v = (v << 8) | Int(data[at + k]) }
+            return v
+        }
+        var i = 0
+        while i < index.count {
+            let start = index[i], count = index[i + 1]
+            i += 2
+            guard start >= 0, count >= 0 else { continue }
+            var k = 0
+            while k < count && pos + entrySize <= data.count {
+                let type = w[0] == 0 ? 1 : field(w[0], pos)
+                let f2 = field(w[1], pos + w[0])
+                let f3 = field(w[2], pos + w[0] + w[1])
+                pos += entrySize
+                let (num, ovf) = start.addingReportingOverflow(k)
+                k += 1
+                if ovf || entries[num] != nil { continue }
+                switch type {
+                case 0: entries[num] = .free
+                case 1: if f2 > 0 && f2 < src.size { entries[num] = .inFile(offset: f2, gen: f3) }
+                case 2: entries[num] = .compressed(stream: f2, index: f3)
+                default: break // unknown types are null references
+                }
+            }
+        }
+        var d = s.dict
+        d.removeValue(forKey: "Length")
+        d.removeValue(forKey: "Filter")
+        d.removeValue(forKey: "DecodeParms")
+        return XrefSection(entries: entries, trailer: d)
+    }
+
+    // MARK: Objects
+
+    /// Parses `N G obj …` at an absolute offset.
+    func parseIndirect(at offset: Int, maxBytes: Int? = nil) throws -> (ObjectID, PDFObject) {
+        try parseAt(offset, maxBytes: maxBytes) { p in
+            guard let id = try p.indirectHeader() else {
+                throw PDFError(.badObject, "no `N G obj` header", offset: offset)
+            }
+            let obj = try p.parseObject(allowStream: true)
+            if case .stream(var s) = obj {
+                s.id = id
+                return (id, .stream(s))
+            }
+            return (id, obj)
+        }
+    }
+
+    /// Returns the value of an indirect object (decrypted, references inside left unresolved).
+    func object(_ id: ObjectID, chain: Int = 0) throws -> PDFObject {
+        if let c = cache[id] { return c }
+        if resolving.contains(id) {
+            throw PDFError(.referenceLoop, "reference loop through object \(id)", offset: offsetHint(id.num))
+        }
+        if chain > options.maxReferenceChain {
+            throw PDFError(.limitExceeded, "reference chain longer than \(options.maxReferenceChain)", offset: offsetHint(id.num))
+        }
+        resolving.insert(id)
+        defer { resolving.remove(id) }
+        var value = try load(id)
+        if case .ref(let next) = value {
+            value = try object(next, chain: chain + 1)
+        }
+        cache[id] = value
+        return value
+    }
+
+    /// Resolves a value that may be a reference.
+    func resolve(_ obj: PDFObject?) throws -> PDFObject {
+        guard let obj else { return .null }
+        if case .ref(let id) = obj { return try object(id) }
+        return obj
+    }
+
+    func offsetHint(_ num: Int) -> Int? {
+        if case .inFile(let off, _)? = xref[num] { return off }
+        return repairedOffsets[num]?.offset
+    }
+
+    func load(_ id: ObjectID) throws -> PDFObject {
+        switch xref[id.num] {
+        case .inFile(let off, _)?:
+            if let v = try loadFromFile(id, at: off) { return v }
+            // Not where the xref says: rebuild, then try where the scan found it.
+            if !repaired { try repair(reason: "object \(id.num) is not at offset \(off)") }
+            if let r = repairedOffsets[id.num], r.offset != off, let v = try loadFromFile(id, at: r.offset) {
+                try warn(.objectRelocated, "object \(id.num) found at \(r.offset), not \(off)", offset: off)
+                return v
+            }
+            throw PDFError(.badObject, "object \(id.num) \(id.gen) not found", offset: off)
+        case .compressed(let stm, let index)?:
+            return try loadCompressed(id, stream: stm, index: index)
+        case .free?:
+            return .null
+        case nil:
+            if !repaired && id.num > 0 {
+                try repair(reason: "object \(id.num) is missing from the cross-reference data")
+                if xref[id.num] != nil { return try load(id) }
+            }
+            return .null // a reference to a missing object is null
+        }
+    }
+
+    func loadFromFile(_ id: ObjectID, at off: Int) throws -> PDFObject? {
+        let parsed: (ObjectID, PDFObject)
+        do {
+            parsed = try parseIndirect(at: off)
+        } catch let e as PDFError where e.kind == .badObject {
+            return nil
+        }
+        guard parsed.0.num == id.num else { return nil }
+        var value = parsed.1
+        if let sec = security, id != encryptID {
+            value = sec.decryptStrings(value, id: id)
+        }
+        return value
+    }
+
+    func loadCompressed(_ id: ObjectID, stream: Int, index: Int) throws -> PDFObject {
+        let os = try objectStream(stream)
+        var rel: Int? = nil
+        if index >= 0 && index < os.pairs.count && os.pairs[index].num == id.num {
+            rel = os.pairs[index].offset
+        } else {
+            rel = os.pairs.first(where: { $0.num == id.num })?.offset
+        }
+        guard let r = rel else {
+            throw PDFError(.badObject, "object \(id.num) is not in object stream \(stream)", offset: os.fileOffset)
+        }
+        let (start, ovf) = os.first.addingReportingOverflow(r)
+        guard !ovf, start >= 0, start < os.data.count else {
+            throw PDFError(.badObject, "object \(id.num) offset outside object stream \(stream)", offset: os.fileOffset)
+        }
+        var p = Parser(os.data, base: 0, atEOF: true, maxDepth: options.maxNestingDepth, pos: start)
+        do {
+            return try p.parseObject()
+        } catch var e as PDFError {
+            e.offset = os.fileOffset
+            e.message += " (object \(id.num) in object stream \(stream), at \(p.pos))"
+            throw e
+        }
+    }
+
+    func objectStream(_ num: Int) throws -> ObjectStreamData {
+        if let o = objectStreams[num] { return o }
+        guard case .inFile? = xref[num] else {
+            throw PDFError(.badObject, "object stream \(num) is not a plain file object", offset: nil)
+        }
+        guard case .stream(let s) = try object(ObjectID(num: num, gen: 0)) else {
+            throw PDFError(.badObject, "object \(num) is not an object stream", offset: offsetHint(num))
+        }
+        let data = try streamData(s, decrypt: true)
+        guard let n = try resolve(s.dict["N"]).intValue, let first = try resolve(s.dict["First"]).intValue,
+              n >= 0, n <= data.count / 2 + 1, first >= 0, first <= data.count else {
+            throw PDFError(.badObject, "object stream \(num) has bad /N or /First", offset: s.dataOffset)
+        }
+        var p = Parser(data, base: 0, atEOF: true, maxDepth: 4)
+        var pairs: [(Int, Int)] = []
+        pairs.reserveCapacity(n)
+        for _ in 0 ..< n {
+            try? p.skipWhitespace()
+            guard p.pos < first, let on = p.unsignedInt() else { break }
+            try? p.skipWhitespace()
+            guard let oo = p.unsignedInt() else { break }
+            pairs.append((on, oo))
+        }
+        let o = ObjectStreamData(data: data, first: first, pairs: pairs.map { (num: $0.0, offset: $0.1) }, fileOffset: s.dataOffset)
+        // Keep memory bounded: drop decoded object streams beyond a budget.
+        if objectStreamBytes + data.count > 4 * options.maxDecompressedSize {
+            objectStreams.removeAll()
+            objectStreamBytes = 0
+        }
+        objectStreams[num] = o
+        objectStreamBytes += data.count
+        return o
+    }
+
+    // MARK: Streams
+
+    /// Reads, decrypts and decodes a stream's data.
+    func streamData(_ s: PDFStream, decrypt: Bool, cap: Int? = nil) throws -> [UInt8] {
+        let cap = min(cap ?? options.maxDecompressedSize, options.maxDecompressedSize)
+        var raw = try rawStreamData(s, cap: cap)
+        if decrypt, let sec = security, let id = s.id, id != encryptID, sec.shouldDecrypt(stream: s.dict) {
+            raw = try sec.decryptStream(raw, id: id)
+        }
+        var filters: [String] = []
+        var parms: [PDFObject] = []
+        switch try resolve(s.dict["Filter"]) {
+        case .name(let n): filters = [n]; parms = [try resolve(s.dict["DecodeParms"] ?? s.dict["DP"])]
+        case .array(let a):
+            filters = try a.compactMap { try resolve($0).nameValue }
+            if case .array(let pa) = try resolve(s.dict["DecodeParms"] ?? s.dict["DP"]) { parms = pa }
+        default: break
+        }
+        var data = raw
+        for (i, f) in filters.enumerated() {
+            let parm = i < parms.count ? try resolve(parms[i]).dict : nil
+            switch f {
+            case "FlateDecode", "Fl":
+                var inflated: PDFStreamDecoder.Inflated
+                do {
+                    inflated = try PDFStreamDecoder.inflate(data, limit: cap)
+                } catch var e {
+                    e.offset = s.dataOffset
+                    throw e
+                }
+                if inflated.truncated {
+                    try warn(.truncatedStream, "compressed stream data ends early", offset: s.dataOffset)
+                }
+                data = inflated.bytes
+                if let parm {
+                    let pp = PDFStreamDecoder.PredictorParameters(
+                        predictor: try resolve(parm["Predictor"]).intValue ?? 1,
+                        colors: try resolve(parm["Colors"]).intValue ?? 1,
+                        bitsPerComponent: try resolve(parm["BitsPerComponent"]).intValue ?? 8,
+                        columns: try resolve(parm["Columns"]).intValue ?? 1)
+                    do {
+                        data = try PDFStreamDecoder.unpredict(data, pp)
+                    } catch var e {
+                        e.offset = s.dataOffset
+                        throw e
+                    }
+                }
+            case "ASCIIHexDecode", "AHx":
+                data = PDFStreamDecoder.asciiHex(data)
+            case "ASCII85Decode", "A85":
+                do { data = try PDFStreamDecoder.ascii85(data) } catch var e { e.offset = s.dataOffset; throw e }
+            case "Crypt":
+                break // only the Identity crypt filter is met in practice; decryption is above
+            default:
+                throw PDFError(.unsupportedFilter, "stream filter /\(f) is not supported", offset: s.dataOffset)
+            }
+            if data.count > cap {
+                throw PDFError(.decompressionLimit, "stream decodes past the \(cap)-byte cap", offset: s.dataOffset)
+            }
+        }
+        return data
+    }
+
+    /// The raw stream bytes, using `/Length` when it checks out (followed by `endstream`) and
+    /// searching for `endstream` otherwise.
+    func rawStreamData(_ s: PDFStream, cap: Int) throws -> [UInt8] {
+        var length: Int? = nil
+        if let l = s.dict["Length"] {
+            if case .ref = l {
+                length = (try? resolve(l))?.intValue
+            } else {
+                length = l.intValue
+            }
+        }
+        if let len = length, len >= 0, len <= cap, s.dataOffset &+ len <= src.size {
+            let data = try src.read(s.dataOffset, len + 32)
+            if data.count >= len {
+                var i = len
+                while i < data.count && isPDFWhite(data[i]) { i += 1 }
+                if i + 9 <= data.count && matchWord(data, i, "endstream", requireDelimiter: false) || s.dataOffset + len == src.size {
+                    return Array(data[0 ..< len])
+                }
+                if i == data.count && data.count < len + 32 {
+                    return Array(data[0 ..< len]) // end of file right after: accept
+                }
+            }
+        }
+        // Search for endstream.
+        let pat = Array("endstream".utf8)
+        var pos = s.dataOffset
+        var collected: [UInt8] = []
+        let chunk = 16 * 1024
+        while pos < src.size {
+            let data = try src.read(pos, chunk)
+            if data.isEmpty { break }
+            collected.append(contentsOf: data)
+            let searchFrom = max(0, collected.count - data.count - pat.count)
+            if let i = find(pat, in: collected, from: searchFrom) {
+                var end = i
+                if end > 0 && collected[end - 1] == 0x0A { end -= 1 }
+                if end > 0 && collected[end - 1] == 0x0D { end -= 1 }
+                try warn(.streamLength, "stream /Length \(length.map(String.init) ?? "missing") is wrong; using \(end) bytes up to endstream", offset: s.dataOffset)
+                return Array(collected[0 ..< end])
+            }
+            if collected.count > cap {
+                throw PDFError(.decompressionLimit, "stream longer than \(cap) bytes with no endstream", offset: s.dataOffset)
+            }
+            pos += data.count
+        }
+        try warn(.streamLength, "stream has no endstream; using the data up to the end of the file", offset: s.dataOffset)
+        return collected
+    }
+
+    // MARK: Catalog checks
+
+    func rootIsValid() throws -> Bool {
+        guard let r = trailer["Root"] else { return false }
+        do {
+            let root = try resolve(r)
+            guard let d = root.dict else { return false }
+            return d["Type"]?.nameValue == "Catalog" || d["Pages"] != nil
+        } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .io {
+            return false
+        }
+    }
+
+    // MARK: Security
+
+    func setUpSecurity() throws {
+        guard let encRef = trailer["Encrypt"] else { return }
+        if case .ref(let id) = encRef { encryptID = id }
+        let enc: PDFObject
+        do {
+            enc = try resolve(encRef)
+        } catch let e as PDFError {
+            throw PDFError(.unsupportedEncryption, "the /Encrypt dictionary cannot be read: \(e.message)", offset: e.offset)
+        }
+        guard let d = enc.dict else {
+            if case .null = enc { return }
+            throw PDFError(.unsupportedEncryption, "/Encrypt is not a dictionary", offset: encryptID.flatMap { offsetHint($0.num) })
+        }
+        var fileID: [UInt8] = []
+        if case .array(let ids)? = trailer["ID"], let first = ids.first, case .string(let b) = (try? resolve(first)) ?? .null {
+            fileID = b
+        }
+        security = try SecurityHandler(dict: d, fileID: fileID, password: options.password,
+                                        offset: encryptID.flatMap { offsetHint($0.num) })
+        // Anything cached before now was read without decryption.
+        cache.removeAll()
+        objectStreams.removeAll()
+        objectStreamBytes = 0
+    }
+}
+
+// MARK: Byte helpers
+
+@inline(__always) func isRegular(_ b: UInt8) -> Bool { !isPDFWhite(b) && !isPDFDelimiter(b) }
+
+func matchWord(_ buf: [UInt8], _ i: Int, _ word: String, requireDelimiter: Bool = true) -> Bool {
+    var k = i
+    for c in word.utf8 {
+        guard k < buf.count, buf[k] == c else { return false }
+        k += 1
+    }
+    if requireDelimiter { return k >= buf.count || !isRegular(buf[k]) }
+    return true
+}
+
+/// Given `obj` at `i`, returns where `N G` before it starts, if the bytes before are `N G `.
+func objHeaderStart(_ buf: [UInt8], objAt i: Int) -> Int? {
+    if i > 0 && isRegular(buf[i - 1]) && !isDigit(buf[i - 1]) { return nil }
+    var j = i - 1
+    while j >= 0 && isPDFWhite(buf[j]) { j -= 1 }
+    let genEnd = j
+    while j >= 0 && isDigit(buf[j]) { j -= 1 }
+    if j == genEnd || genEnd - j > 5 { return nil }
+    guard j >= 0, isPDFWhite(buf[j]) else { return nil }
+    while j >= 0 && isPDFWhite(buf[j]) { j -= 1 }
+    let numEnd = j
+    while j >= 0 && isDigit(buf[j]) { j -= 1 }
+    if j == numEnd || numEnd - j > 10 { return nil }
+    if j >= 0 && isRegular(buf[j]) { return nil }
+    return j + 1
+}
+
+func find(_ pat: [UInt8], in buf: [UInt8], from: Int = 0) -> Int? {
+    guard !pat.isEmpty, buf.count >= pat.count else { return nil }
+    let first = pat[0]
+    var i = max(0, from)
+    let last = buf.count - pat.count
+    while i <= last {
+        if buf[i] == first {
+            var k = 1
+            while k < pat.count && buf[i + k] == pat[k] { k += 1 }
+            if k == pat.count { return i }
+        }
+        i += 1
+    }
+    return nil
+}
+
+func findLast(_ pat: [UInt8], in buf: [UInt8]) -> Int? {
+    guard !pat.isEmpty, buf.count >= pat.count else { return nil }
+    var i = buf.count - pat.count
+    while i >= 0 {
+        var k = 0
+        while k < pat.count && buf[i + k] == pat[k] { k += 1 }
+        if k == pat.count { return i }
+        i -= 1
+    }
+    return nil
+}

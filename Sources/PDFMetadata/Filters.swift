@@ -1,0 +1,239 @@
+import CZlib
+
+/// Stream filters the metadata reader needs: FlateDecode with PNG and TIFF predictors,
+/// ASCIIHexDecode and ASCII85Decode. Every decoder stops at a caller-given output cap, so a
+/// small stream that inflates to gigabytes (a "decompression bomb") ends in a typed error.
+public enum PDFStreamDecoder {
+    /// Predictor parameters from a stream's `/DecodeParms`.
+    public struct PredictorParameters: Sendable, Equatable {
+        /// 1 = none, 2 = TIFF, 10–15 = PNG (the per-row tag decides the filter).
+        public var predictor: Int
+        /// Colour components per sample.
+        public var colors: Int
+        /// Bits per component (1, 2, 4, 8 or 16).
+        public var bitsPerComponent: Int
+        /// Samples per row.
+        public var columns: Int
+
+        /// Creates predictor parameters; the defaults are the PDF defaults.
+        public init(predictor: Int = 1, colors: Int = 1, bitsPerComponent: Int = 8, columns: Int = 1) {
+            self.predictor = predictor
+            self.colors = colors
+            self.bitsPerComponent = bitsPerComponent
+            self.columns = columns
+        }
+    }
+
+    /// The outcome of inflating: the bytes, and whether the compressed data ended early.
+    public struct Inflated: Sendable {
+        /// The inflated bytes.
+        public var bytes: [UInt8]
+        /// True when the zlib stream was cut short or damaged; `bytes` holds what came out.
+        public var truncated: Bool
+    }
+
+    /// Inflates zlib (or, failing the header check, raw deflate) data, stopping at `limit`.
+    public static func inflate(_ input: [UInt8], limit: Int) throws(PDFError) -> Inflated {
+        do {
+            return try inflate(input, limit: limit, windowBits: 15)
+        } catch let e where e.kind == .syntax {
+            // Some writers omit the zlib header: try raw deflate before giving up.
+            if let raw = try? inflate(input, limit: limit, windowBits: -15), !raw.bytes.isEmpty, !raw.truncated {
+                return raw
+            }
+            throw e
+        }
+    }
+
+    private static func inflate(_ input: [UInt8], limit: Int, windowBits: Int32) throws(PDFError) -> Inflated {
+        var strm = z_stream()
+        var rc = inflateInit2_(&strm, windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        guard rc == Z_OK else { throw PDFError(.syntax, "zlib could not be initialised") }
+        defer { inflateEnd(&strm) }
+        // Inflate straight into the output buffer, growing it geometrically up to the cap.
+        var out = [UInt8](repeating: 0, count: min(limit &+ 1, max(4096, input.count &* 4)))
+        var used = 0
+        var truncated = false
+        var exceeded = false
+        var bad = false
+        input.withUnsafeBufferPointer { inBuf in
+            strm.next_in = UnsafeMutablePointer(mutating: inBuf.baseAddress)
+            strm.avail_in = uInt(inBuf.count)
+            while true {
+                if used == out.count {
+                    if out.count > limit { exceeded = true; return }
+                    out.append(contentsOf: repeatElement(0, count: min(out.count, limit &+ 1 &- out.count)))
+                }
+                let produced: Int = out.withUnsafeMutableBufferPointer { ob in
+                    guard let base = ob.baseAddress else { return 0 }
+                    let room = ob.count - used
+                    strm.next_out = base + used
+                    strm.avail_out = uInt(room)
+                    rc = CZlib.inflate(&strm, Z_NO_FLUSH)
+                    return room - Int(strm.avail_out)
+                }
+                used += produced
+                if used > limit { exceeded = true; return }
+                if rc == Z_STREAM_END { return }
+                if rc == Z_OK { continue }
+                if rc == Z_BUF_ERROR {
+                    if used == out.count { continue } // output full: grow and go on
+                    truncated = true // no progress possible: the input ended early
+                    return
+                }
+                // Z_DATA_ERROR and friends: keep what we have, if anything.
+                if used == 0 { bad = true } else { truncated = true }
+                return
+            }
+        }
+        out.removeLast(out.count - min(used, out.count))
+        if exceeded {
+            throw PDFError(.decompressionLimit, "stream inflates past the \(limit)-byte cap")
+        }
+        if bad { throw PDFError(.syntax, "corrupt Flate data") }
+        return Inflated(bytes: out, truncated: truncated)
+    }
+
+    /// Undoes a TIFF (2) or PNG (10–15) predictor. Predictor 1 (or anything below 2) returns the
+    /// input unchanged. A short last row is decoded as far as it goes.
+    public static func unpredict(_ data: [UInt8], _ p: PredictorParameters) throws(PDFError) -> [UInt8] {
+        if p.predictor < 2 { return data }
+        guard (1 ... 32).contains(p.colors), [1, 2, 4, 8, 16].contains(p.bitsPerComponent),
+              p.columns >= 1, p.columns <= 1 << 24 else {
+            throw PDFError(.syntax, "bad predictor parameters (Colors \(p.colors), BitsPerComponent \(p.bitsPerComponent), Columns \(p.columns))")
+        }
+        let bitsPerPixel = p.colors * p.bitsPerComponent
+        let bpp = max(1, (bitsPerPixel + 7) / 8)
+        let rowLength = (p.columns * bitsPerPixel + 7) / 8
+        if p.predictor == 2 {
+            return tiff(data, rowLength: rowLength, colors: p.colors, bpc: p.bitsPerComponent)
+        }
+        guard p.predictor >= 10 else {
+            throw PDFError(.unsupportedFilter, "unknown predictor \(p.predictor)")
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count)
+        var prior = [UInt8](repeating: 0, count: rowLength)
+        var row = [UInt8](repeating: 0, count: rowLength)
+        var i = 0
+        while i < data.count {
+            let tag = data[i]
+            i += 1
+            let n = min(rowLength, data.count - i)
+            for k in 0 ..< rowLength { row[k] = k < n ? data[i + k] : 0 }
+            i += n
+            switch tag {
+            case 0:
+                break
+            case 1:
+                for k in bpp ..< max(bpp, rowLength) { row[k] = row[k] &+ row[k - bpp] }
+            case 2:
+                for k in 0 ..< rowLength { row[k] = row[k] &+ prior[k] }
+            case 3:
+                for k in 0 ..< rowLength {
+                    let left = k >= bpp ? Int(row[k - bpp]) : 0
+                    row[k] = row[k] &+ UInt8((left + Int(prior[k])) / 2)
+                }
+            case 4:
+                for k in 0 ..< rowLength {
+                    let a = k >= bpp ? Int(row[k - bpp]) : 0
+                    let b = Int(prior[k])
+                    let c = k >= bpp ? Int(prior[k - bpp]) : 0
+                    let pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c)
+                    let pred = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c)
+                    row[k] = row[k] &+ UInt8(pred)
+                }
+            default:
+                throw PDFError(.syntax, "bad PNG predictor tag \(tag)")
+            }
+            out.append(contentsOf: row[0 ..< n])
+            swap(&prior, &row)
+        }
+        return out
+    }
+
+    private static func tiff(_ data: [UInt8], rowLength: Int, colors: Int, bpc: Int) -> [UInt8] {
+        var out = data
+        var start = 0
+        while start < out.count {
+            let end = min(out.count, start + rowLength)
+            switch bpc {
+            case 8:
+                var k = start + colors
+                while k < end { out[k] = out[k] &+ out[k - colors]; k += 1 }
+            case 16:
+                var k = start + 2 * colors
+                while k + 1 < end {
+                    let prev = UInt16(out[k - 2 * colors]) << 8 | UInt16(out[k - 2 * colors + 1])
+                    let cur = UInt16(out[k]) << 8 | UInt16(out[k + 1])
+                    let v = cur &+ prev
+                    out[k] = UInt8(v >> 8)
+                    out[k + 1] = UInt8(v & 0xFF)
+                    k += 2
+                }
+            default:
+                // Sub-byte samples: work on the bit stream of the row.
+                let samples = (end - start) * 8 / bpc
+                let mask = (1 << bpc) - 1
+                func get(_ s: Int) -> Int {
+                    let bit = s * bpc
+                    let byte = out[start + bit / 8]
+                    return (Int(byte) >> (8 - bpc - bit % 8)) & mask
+                }
+                func set(_ s: Int, _ v: Int) {
+                    let bit = s * bpc
+                    let shift = 8 - bpc - bit % 8
+                    let idx = start + bit / 8
+                    out[idx] = UInt8((Int(out[idx]) & ~(mask << shift)) | ((v & mask) << shift))
+                }
+                if samples > colors {
+                    for s in colors ..< samples { set(s, get(s) + get(s - colors)) }
+                }
+            }
+            start = end
+        }
+        return out
+    }
+
+    /// Decodes ASCIIHexDecode data (whitespace ignored, `>` ends it, an odd digit is padded).
+    public static func asciiHex(_ data: [UInt8]) -> [UInt8] {
+        var p = Parser([UInt8(ascii: "<")] + data + [UInt8(ascii: ">")], base: 0, atEOF: true)
+        return (try? p.parseHexString()) ?? []
+    }
+
+    /// Decodes ASCII85Decode data (`z` for four zeros, `~>` ends it).
+    public static func ascii85(_ data: [UInt8]) throws(PDFError) -> [UInt8] {
+        var out: [UInt8] = []
+        var group: [UInt32] = []
+        var i = 0
+        if data.count >= 2 && data[0] == UInt8(ascii: "<") && data[1] == UInt8(ascii: "~") { i = 2 }
+        func flush(_ g: [UInt32]) {
+            var padded = g
+            while padded.count < 5 { padded.append(84) }
+            var v: UInt32 = 0
+            for d in padded { v = v &* 85 &+ d }
+            let bytes = [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+            out.append(contentsOf: bytes[0 ..< g.count - 1])
+        }
+        while i < data.count {
+            let c = data[i]
+            i += 1
+            if isPDFWhite(c) { continue }
+            if c == UInt8(ascii: "~") { break }
+            if c == UInt8(ascii: "z") && group.isEmpty {
+                out.append(contentsOf: [0, 0, 0, 0])
+                continue
+            }
+            guard c >= 33 && c <= 117 else {
+                throw PDFError(.syntax, "bad ASCII85 character 0x\(String(c, radix: 16))")
+            }
+            group.append(UInt32(c - 33))
+            if group.count == 5 {
+                flush(group)
+                group.removeAll(keepingCapacity: true)
+            }
+        }
+        if group.count > 1 { flush(group) }
+        return out
+    }
+}

@@ -1,0 +1,31 @@
+/// Limits and switches for reading one PDF. The defaults suit real-world reports; every limit
+/// exists so that a hostile file ends in a ``PDFError`` within bounded time and memory.
+public struct PDFReadOptions: Sendable, Equatable {
+    /// The user password to try; the common "protected" report opens with the empty one.
+    public var password: String = ""
+    /// When true, the first repair that lenient mode would record as a ``PDFWarning`` fails the
+    /// read with ``PDFError/Kind/strictModeViolation`` instead.
+    public var strict: Bool = false
+    /// Whether to read the catalog's XMP `/Metadata` stream (used where the Info dictionary lacks
+    /// a field).
+    public var readXMP: Bool = true
+    /// The most bytes any one stream may decode to (and the most raw bytes it may have). 8 MiB is
+    /// far above any real XMP packet, xref stream or object stream, and inflating up to it stays fast.
+    public var maxDecompressedSize: Int = 8 << 20
+    /// The most bytes the XMP metadata stream may decode to (real packets are a few KB; their
+    /// padding rarely takes them past 64 KB). Also capped by ``maxDecompressedSize``.
+    public var maxMetadataStreamSize: Int = 1 << 20
+    /// The deepest nesting of arrays and dictionaries accepted in one object.
+    public var maxNestingDepth: Int = 100
+    /// The longest chain of indirect references followed to reach one object.
+    public var maxReferenceChain: Int = 32
+    /// The most cross-reference sections followed through `/Prev` and `/XRefStm`.
+    public var maxXrefSections: Int = 256
+    /// The most objects a repair scan may record before giving up.
+    public var maxRepairObjects: Int = 1_000_000
+    /// The most bytes of PDF syntax one (non-stream) object or xref table may span.
+    public var maxObjectSize: Int = 16 << 20
+
+    /// Creates options with the defaults.
+    public init() {}
+}

@@ -1,0 +1,227 @@
+import Foundation
+
+/// What the reader found in one PDF: the document information, the page count, and how it got
+/// there (warnings, bytes read).
+///
+/// **Precedence:** each field comes from the Info dictionary when it is there and not blank;
+/// otherwise from the XMP packet: `title` ← `dc:title`, `author` ← `dc:creator` (joined with
+/// `", "`), `subject` ← `dc:description`, `keywords` ← `pdf:Keywords`, else the `dc:subject` bag,
+/// `creator` ← `xmp:CreatorTool`, `producer` ← `pdf:Producer`, dates ← `xmp:CreateDate` and
+/// `xmp:ModifyDate`. The Info dictionary wins because it is what every PDF tool (and `pdfinfo`)
+/// shows and what incremental updates change; XMP fills the gaps left by producers that write
+/// only XMP (PDF 2.0 deprecates Info in favour of XMP). ``sources`` tells where each came from.
+public struct PDFMetadata: Sendable, Equatable {
+    /// Where a field's value came from.
+    public enum Source: String, Sendable, Equatable {
+        /// The document information dictionary (`/Info`).
+        case info
+        /// The XMP metadata stream.
+        case xmp
+    }
+
+    /// The PDF version: the header's, or the catalog's `/Version` when that is newer.
+    public var version: String?
+    /// `/Title`.
+    public var title: String?
+    /// `/Author`.
+    public var author: String?
+    /// `/Subject`.
+    public var subject: String?
+    /// The keywords as a list (see ``PDFKeywords/split(_:)`` for the rules).
+    public var keywords: [String] = []
+    /// The Info dictionary's `/Keywords` exactly as stored (bytes and decoded text), if any.
+    public var rawKeywords: PDFTextString?
+    /// `/Creator` (the application that made the original document).
+    public var creator: String?
+    /// `/Producer` (the application that wrote the PDF).
+    public var producer: String?
+    /// `/CreationDate`, parsed.
+    public var creationDate: Date?
+    /// `/ModDate`, parsed.
+    public var modificationDate: Date?
+    /// The page tree root's `/Count` (pages are not walked).
+    public var pageCount: Int?
+    /// Whether the file has an `/Encrypt` dictionary (it was opened with the empty or given password).
+    public var isEncrypted: Bool = false
+    /// Every repair and omission on the way, in order.
+    public var warnings: [PDFWarning] = []
+    /// The bytes actually read from the file (block-granular, see the benchmark).
+    public var bytesRead: Int = 0
+    /// The size of the file.
+    public var fileSize: Int = 0
+    /// Every string-valued entry of the Info dictionary, raw bytes beside decoded text.
+    public var info: [String: PDFTextString] = [:]
+    /// The parsed XMP packet, when there is one and it parsed.
+    public var xmp: XMPMetadata?
+    /// For each filled field (`"title"`, `"author"`, `"subject"`, `"keywords"`, `"creator"`,
+    /// `"producer"`, `"creationDate"`, `"modificationDate"`), where its value came from.
+    public var sources: [String: Source] = [:]
+
+    /// Creates an empty value.
+    public init() {}
+}
+
+/// The entry points of the PDF metadata reader.
+///
+/// ```swift
+/// let meta = try PDFDocumentInfo.read(contentsOf: "report.pdf")
+/// print(meta.title ?? "-", meta.pageCount ?? 0, meta.keywords)
+/// ```
+///
+/// The reader is lazy (the tail, the cross-reference data and the handful of objects it needs:
+/// trailer, catalog, page tree root, Info, XMP, Encrypt), lenient (repairs are warnings) and
+/// bounded (see ``PDFReadOptions``): any input ends in a value or a ``PDFError``.
+public enum PDFDocumentInfo {
+    /// Reads the metadata of the PDF at `path`.
+    public static func read(contentsOf path: String, options: PDFReadOptions = PDFReadOptions()) throws(PDFError) -> PDFMetadata {
+        let src = try ByteSource(path: path)
+        return try read(src, options: options)
+    }
+
+    /// Reads the metadata of a PDF held in memory (for fuzzing and tests; reads are counted the
+    /// same way).
+    public static func read(data: some Collection<UInt8>, options: PDFReadOptions = PDFReadOptions()) throws(PDFError) -> PDFMetadata {
+        try read(ByteSource(bytes: Array(data)), options: options)
+    }
+
+    static func read(_ src: ByteSource, options: PDFReadOptions) throws(PDFError) -> PDFMetadata {
+        let doc = Document(src: src, options: options)
+        do {
+            var m = try extract(doc)
+            m.warnings = doc.warnings
+            m.bytesRead = src.bytesRead
+            m.fileSize = src.size
+            return m
+        } catch let e as PDFError {
+            throw e
+        } catch is NeedMoreData {
+            throw PDFError(.truncated, "unexpected end of data")
+        } catch {
+            throw PDFError(.syntax, "\(error)")
+        }
+    }
+
+    static func extract(_ doc: Document) throws -> PDFMetadata {
+        try doc.open()
+        var m = PDFMetadata()
+        m.isEncrypted = doc.security != nil
+
+        // Catalog, version, page count.
+        let catalogObj = try doc.resolve(doc.trailer["Root"])
+        guard let catalog = catalogObj.dict else {
+            throw PDFError(.missingCatalog, "the trailer's /Root is not a dictionary",
+                           offset: doc.trailer["Root"]?.refValue.flatMap { doc.offsetHint($0.num) })
+        }
+        m.version = doc.headerVersion
+        if let v = (try? doc.resolve(catalog["Version"]))?.nameValue, isNewer(v, than: m.version) {
+            m.version = v
+        }
+        do {
+            let pages = try doc.resolve(catalog["Pages"])
+            if let n = try doc.resolve(pages.dict?["Count"]).intValue, n >= 0 {
+                m.pageCount = n
+            } else {
+                try doc.warn(.pageCount, "the page tree root has no usable /Count",
+                             offset: catalog["Pages"]?.refValue.flatMap { doc.offsetHint($0.num) })
+            }
+        } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .passwordRequired {
+            try doc.warn(.pageCount, "the page tree root cannot be read: \(e.message)", offset: e.offset)
+        }
+
+        // Info dictionary.
+        if let infoRef = doc.trailer["Info"] {
+            do {
+                let info = try doc.resolve(infoRef)
+                if let d = info.dict {
+                    for (k, v) in d {
+                        let r = try? doc.resolve(v)
+                        switch r {
+                        case .string(let b)?: m.info[k] = PDFTextString(bytes: b)
+                        case .name(let n)?: m.info[k] = PDFTextString(bytes: Array(n.utf8))
+                        default: break
+                        }
+                    }
+                } else if case .null = info {
+                    try doc.warn(.unreadableInfo, "the /Info reference leads to nothing",
+                                 offset: infoRef.refValue.flatMap { doc.offsetHint($0.num) })
+                } else {
+                    try doc.warn(.unreadableInfo, "/Info is not a dictionary",
+                                 offset: infoRef.refValue.flatMap { doc.offsetHint($0.num) })
+                }
+            } catch let e as PDFError where e.kind != .strictModeViolation {
+                try doc.warn(.unreadableInfo, "the document information dictionary cannot be read: \(e.message)", offset: e.offset)
+            }
+        }
+
+        // XMP.
+        if doc.options.readXMP, let mdRef = catalog["Metadata"] {
+            do {
+                if case .stream(let s) = try doc.resolve(mdRef) {
+                    let bytes = try doc.streamData(s, decrypt: true, cap: doc.options.maxMetadataStreamSize)
+                    if find(Array("<!DOCTYPE".utf8), in: bytes) != nil || find(Array("<!ENTITY".utf8), in: bytes) != nil {
+                        try doc.warn(.xmpEntitiesRefused, "the XMP packet declares a DOCTYPE or entities; it is ignored",
+                                     offset: s.dataOffset)
+                    } else {
+                        do {
+                            m.xmp = try XMPMetadata.parse(bytes)
+                        } catch {
+                            try doc.warn(.unreadableXMP, error.message, offset: s.dataOffset)
+                        }
+                    }
+                }
+            } catch let e as PDFError where e.kind != .strictModeViolation {
+                try doc.warn(.unreadableXMP, "the XMP metadata stream cannot be read: \(e.message)", offset: e.offset)
+            }
+        }
+
+        // Merge, Info first.
+        func infoText(_ key: String) -> String? {
+            guard let t = m.info[key]?.text else { return nil }
+            let s = PDFKeywords.trim(Substring(t))
+            return s.isEmpty ? nil : t
+        }
+        func pick(_ field: String, _ key: String, _ xmp: String?) -> String? {
+            if let v = infoText(key) { m.sources[field] = .info; return v }
+            if let x = xmp, !x.isEmpty { m.sources[field] = .xmp; return x }
+            return nil
+        }
+        let x = m.xmp
+        m.title = pick("title", "Title", x?.title)
+        m.author = pick("author", "Author", x.flatMap { $0.creators.isEmpty ? nil : $0.creators.joined(separator: ", ") })
+        m.subject = pick("subject", "Subject", x?.description)
+        m.creator = pick("creator", "Creator", x?.creatorTool)
+        m.producer = pick("producer", "Producer", x?.producer)
+        m.rawKeywords = m.info["Keywords"]
+        if let k = infoText("Keywords") {
+            m.keywords = PDFKeywords.split(k)
+        }
+        if m.keywords.isEmpty, let x {
+            if let k = x.keywords { m.keywords = PDFKeywords.split(k) }
+            if m.keywords.isEmpty { m.keywords = PDFKeywords.merge(x.subjects.flatMap { PDFKeywords.split($0) }) }
+        }
+        if !m.keywords.isEmpty { m.sources["keywords"] = infoText("Keywords") != nil ? .info : .xmp }
+
+        func date(_ field: String, _ key: String, _ xmp: String?) throws -> Date? {
+            if let s = m.info[key]?.text {
+                if let d = PDFDate.parse(s) { m.sources[field] = .info; return d }
+                try doc.warn(.date, "/\(key) \"\(s)\" is not a PDF date")
+            }
+            if let s = xmp, let d = PDFDate.parseISO8601(s) { m.sources[field] = .xmp; return d }
+            return nil
+        }
+        m.creationDate = try date("creationDate", "CreationDate", x?.createDate)
+        m.modificationDate = try date("modificationDate", "ModDate", x?.modifyDate)
+        return m
+    }
+
+    static func isNewer(_ a: String, than b: String?) -> Bool {
+        guard let b else { return true }
+        func parts(_ s: String) -> [Int] { s.split(separator: ".").map { Int($0) ?? 0 } }
+        let pa = parts(a), pb = parts(b)
+        for i in 0 ..< max(pa.count, pb.count) {
+            let x = i < pa.count ? pa[i] : 0, y = i < pb.count ? pb[i] : 0
+            if x != y { return x > y }
+        }
+        return false
+    }
+}

@@ -1,0 +1,153 @@
+extension Document {
+    /// Rebuilds the cross-reference data by scanning the whole file for `N G obj` (and the
+    /// objects inside object streams), then picks the newest trailer whose `/Root` leads to a
+    /// catalog; with no such trailer, the newest catalog object found is used.
+    ///
+    /// The scan reads the file in chunks (bytes counted, memory bounded by the object table).
+    func repair(reason: String) throws {
+        guard !repaired else { return }
+        repaired = true
+        try warn(.xrefRebuilt, "cross-reference data rebuilt by scanning the file (\(reason))")
+
+        var found: [Int: (offset: Int, gen: Int)] = [:]
+        var order: [(num: Int, offset: Int)] = []
+        var trailerOffsets: [Int] = []
+        var xrefStreamNums: [Int] = []
+        var objStreamNums: [Int] = []
+        let chunk = 1 << 20
+        let overlap = 64
+        var pos = 0
+        while pos < src.size {
+            let readStart = max(0, pos - overlap)
+            let buf = try src.readUncached(readStart, chunk + 2 * overlap)
+            if buf.isEmpty { break }
+            let lo = pos - readStart
+            let hi = min(buf.count, lo + chunk)
+            var i = lo
+            while i < hi {
+                let b = buf[i]
+                if b == UInt8(ascii: "o"), matchWord(buf, i, "obj"), let s = objHeaderStart(buf, objAt: i) {
+                    var p = Parser(buf, base: readStart, atEOF: true, pos: s)
+                    if let n = p.unsignedInt() {
+                        try? p.skipWhitespace()
+                        let g = p.unsignedInt() ?? 0
+                        let off = readStart + s
+                        if found[n] == nil && found.count >= options.maxRepairObjects {
+                            throw PDFError(.limitExceeded, "more than \(options.maxRepairObjects) objects in the repair scan", offset: off)
+                        }
+                        found[n] = (off, g)
+                        order.append((n, off))
+                        if order.count > 4 * options.maxRepairObjects {
+                            throw PDFError(.limitExceeded, "too many object headers in the repair scan", offset: off)
+                        }
+                        // Peek at the dictionary for /XRef or /ObjStm types.
+                        let peekEnd = min(buf.count, i + 512)
+                        let peek = Array(buf[i ..< peekEnd])
+                        if let t = find(Array("/Type".utf8), in: peek) {
+                            var q = Parser(peek, base: 0, atEOF: true, pos: t + 5)
+                            try? q.skipWhitespace()
+                            if q.pos < peek.count, peek[q.pos] == UInt8(ascii: "/") {
+                                if matchWord(peek, q.pos, "/XRef") { xrefStreamNums.append(n) }
+                                if matchWord(peek, q.pos, "/ObjStm") { objStreamNums.append(n) }
+                            }
+                        }
+                    }
+                    i += 3
+                    continue
+                }
+                if b == UInt8(ascii: "t"), matchWord(buf, i, "trailer"), i == 0 || !isRegular(buf[i - 1]) {
+                    trailerOffsets.append(readStart + i)
+                    i += 7
+                    continue
+                }
+                i += 1
+            }
+            pos += chunk
+        }
+        if found.isEmpty {
+            throw PDFError(headerVersion == nil ? .notAPDF : .brokenStructure,
+                           headerVersion == nil ? "no PDF header and no objects" : "no objects found in the file", offset: 0)
+        }
+        repairedOffsets = found
+        var newXref: [Int: XrefEntry] = [:]
+        for (n, e) in found { newXref[n] = .inFile(offset: e.offset, gen: e.gen) }
+        xref = newXref
+        cache.removeAll()
+        objectStreams.removeAll()
+        objectStreamBytes = 0
+
+        // Objects inside object streams (directly found objects win).
+        var seenStreams = Set<Int>()
+        // Bounded work: at most 1000 object streams and 4 × maxDecompressedSize decoded bytes.
+        var decodedBudget = 4 * options.maxDecompressedSize
+        for sn in objStreamNums.reversed().prefix(1000) where seenStreams.insert(sn).inserted {
+            guard decodedBudget > 0, let os = try? objectStream(sn) else { continue }
+            decodedBudget -= os.data.count
+            for (k, pair) in os.pairs.enumerated() where xref[pair.num] == nil {
+                xref[pair.num] = .compressed(stream: sn, index: k)
+                if xref.count > options.maxRepairObjects {
+                    throw PDFError(.limitExceeded, "more than \(options.maxRepairObjects) objects in the repair scan", offset: os.fileOffset)
+                }
+            }
+        }
+
+        // Trailer candidates, newest first: `trailer` dictionaries, then xref stream dictionaries.
+        var candidates: [[String: PDFObject]] = []
+        for off in trailerOffsets.reversed().prefix(1000) {
+            if let d = try? parseAt(off, initial: 1024, maxBytes: 1 << 20, { p -> [String: PDFObject]? in
+                p.pos += 7
+                return try p.parseObject().dict
+            }) { candidates.append(d) }
+        }
+        for n in xrefStreamNums.reversed().prefix(1000) {
+            if case .inFile(let off, _)? = xref[n], let (_, obj) = try? parseIndirect(at: off, maxBytes: 1 << 20), let d = obj.dict {
+                candidates.append(d)
+            }
+        }
+        let previous = trailer
+        trailer = [:]
+        for c in candidates {
+            trailer = c
+            if try rootIsValid() { break }
+            trailer = [:]
+        }
+        if trailer.isEmpty, previous["Root"] != nil {
+            trailer = previous
+            if !(try rootIsValid()) { trailer = [:] }
+        }
+        if trailer.isEmpty {
+            // No trailer leads to a catalog: look for the newest catalog object, and an Info-like
+            // dictionary beside it.
+            var root: ObjectID? = nil
+            var info: ObjectID? = nil
+            var parsed = 0
+            for (n, off) in order.reversed() {
+                guard found[n]?.offset == off else { continue }
+                parsed += 1
+                if parsed > 100_000 { break }
+                // Catalogs and Info dictionaries are small: a 64 KB window keeps this scan linear.
+                guard let (id, obj) = try? parseIndirect(at: off, maxBytes: 64 << 10), let d = obj.dict else { continue }
+                if root == nil && (d["Type"]?.nameValue == "Catalog" || (d["Pages"] != nil && d["Type"] == nil)) {
+                    root = id
+                }
+                if info == nil && d["Type"] == nil && d["Parent"] == nil && d["Kids"] == nil
+                    && ["Producer", "Creator", "Title", "Author", "Keywords", "CreationDate"].contains(where: { d[$0] != nil }) {
+                    info = id
+                }
+                if root != nil && info != nil { break }
+            }
+            guard let root else {
+                throw PDFError(.missingCatalog, "no trailer and no catalog object found by the repair scan", offset: 0)
+            }
+            trailer["Root"] = .ref(root)
+            if let info {
+                trailer["Info"] = .ref(info)
+                try warn(.xrefRebuilt, "no trailer: using object \(info.num) as the document information dictionary")
+            }
+        }
+        // Fill keys the chosen trailer lacks from the other candidates.
+        for key in ["Info", "Encrypt", "ID"] where trailer[key] == nil {
+            if let v = candidates.first(where: { $0[key] != nil })?[key] { trailer[key] = v }
+        }
+    }
+}

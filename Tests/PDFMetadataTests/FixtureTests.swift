@@ -1,0 +1,119 @@
+import Foundation
+import PDFMetadata
+import Testing
+
+@Suite("Fixture corpus")
+struct FixtureTests {
+    @Test("expected.json and the fixture folder list the same files")
+    func corpusIsComplete() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: fixturesDirectory)
+            .filter { $0.hasSuffix(".pdf") }.sorted()
+        #expect(!files.isEmpty, "no fixtures: run scripts/make-pdf-fixtures.sh")
+        #expect(files == fixtureNames)
+    }
+
+    @Test("each fixture gives its expected metadata or typed error", arguments: fixtureNames)
+    func fixture(_ name: String) throws {
+        let e = try #require(expectations[name])
+        if let kind = e.error {
+            do {
+                let m = try PDFDocumentInfo.read(contentsOf: fixturePath(name))
+                Issue.record("expected a \(kind) error, got \(m)")
+            } catch {
+                #expect(error.kind.rawValue == kind, "\(error)")
+                #expect(error.offset != nil, "error without an offset: \(error)")
+            }
+            return
+        }
+        let m = try PDFDocumentInfo.read(contentsOf: fixturePath(name))
+        #expect(m.title == e.title)
+        #expect(m.keywords == e.keywords)
+        #expect(m.pageCount == e.pages)
+        #expect(m.isEncrypted == e.encrypted)
+        let kinds = Set(m.warnings.map(\.kind.rawValue))
+        for w in e.warnings {
+            #expect(kinds.contains(w), "missing warning \(w); got \(m.warnings)")
+        }
+        if e.warnings.isEmpty {
+            #expect(m.warnings.isEmpty, "unexpected warnings \(m.warnings)")
+        }
+        if let a = e.author { #expect(m.author == a) }
+        if let s = e.subject { #expect(m.subject == s) }
+        if let v = e.version { #expect(m.version == v) }
+        if let d = e.creationDate {
+            let f = ISO8601DateFormatter()
+            #expect(m.creationDate == f.date(from: d))
+        }
+        #expect(m.fileSize == fixtureBytes(name).count)
+        #expect(m.bytesRead > 0)
+    }
+
+    @Test("read(data:) agrees with read(contentsOf:)", arguments: fixtureNames)
+    func dataEntryPoint(_ name: String) {
+        let a = Result { () throws(PDFError) in try PDFDocumentInfo.read(contentsOf: fixturePath(name)) }
+        let b = Result { () throws(PDFError) in try PDFDocumentInfo.read(data: fixtureBytes(name)) }
+        switch (a, b) {
+        case (.success(let x), .success(let y)):
+            #expect(x.title == y.title && x.keywords == y.keywords && x.pageCount == y.pageCount && x.warnings == y.warnings)
+        case (.failure(let x), .failure(let y)):
+            #expect(x == y)
+        default:
+            Issue.record("entry points disagree: \(a) vs \(b)")
+        }
+    }
+
+    @Test("strict mode turns the first repair into an error")
+    func strictMode() {
+        var o = PDFReadOptions()
+        o.strict = true
+        #expect(throws: PDFError.self) { try PDFDocumentInfo.read(contentsOf: fixturePath("hand-startxref-off.pdf"), options: o) }
+        #expect(throws: Never.self) { try PDFDocumentInfo.read(contentsOf: fixturePath("cairo-basic.pdf"), options: o) }
+    }
+
+    @Test("the decompression bomb hits the cap (as a warning on the XMP stream)")
+    func bomb() throws {
+        let m = try PDFDocumentInfo.read(contentsOf: fixturePath("hand-decompression-bomb.pdf"))
+        let w = try #require(m.warnings.first { $0.kind == .unreadableXMP })
+        #expect(w.message.contains("cap"))
+        #expect(w.offset != nil)
+    }
+
+    @Test("the reference loop is reported with an offset")
+    func referenceLoop() throws {
+        let m = try PDFDocumentInfo.read(contentsOf: fixturePath("hand-reference-loop.pdf"))
+        let w = try #require(m.warnings.first { $0.kind == .unreadableInfo })
+        #expect(w.message.contains("loop"))
+        #expect(w.offset != nil)
+    }
+
+    @Test("a wrong password is a typed error; the owner password opens the file")
+    func passwords() throws {
+        var o = PDFReadOptions()
+        o.password = "nope"
+        #expect(throws: PDFError.self) { try PDFDocumentInfo.read(contentsOf: fixturePath("enc-user-password.pdf"), options: o) }
+        o.password = "user-pw"
+        #expect(try PDFDocumentInfo.read(contentsOf: fixturePath("enc-user-password.pdf"), options: o).title == "Encrypted report")
+        o.password = "owner-pw"
+        #expect(try PDFDocumentInfo.read(contentsOf: fixturePath("enc-user-password.pdf"), options: o).title == "Encrypted report")
+    }
+
+    @Test("raw keyword bytes stay available")
+    func rawBytes() throws {
+        let m = try PDFDocumentInfo.read(contentsOf: fixturePath("hand-utf16le.pdf"))
+        let raw = try #require(m.rawKeywords)
+        #expect(raw.bytes.prefix(2) == [0xFF, 0xFE])
+        #expect(raw.encoding == .utf16LE)
+        #expect(m.sources["keywords"] == .info)
+    }
+
+    @Test("reads stay small: a few KB for the unrepaired fixtures")
+    func lazy() throws {
+        let m = try PDFDocumentInfo.read(contentsOf: fixturePath("cairo-basic.pdf"))
+        #expect(m.bytesRead < m.fileSize)
+    }
+
+    @Test("a missing file is an io error")
+    func missingFile() {
+        #expect(throws: PDFError.self) { try PDFDocumentInfo.read(contentsOf: "/nonexistent/x.pdf") }
+    }
+}

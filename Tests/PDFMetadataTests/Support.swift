@@ -1,0 +1,47 @@
+import Foundation
+import PDFMetadata
+
+/// The fixture folder, found beside this file (no bundle resources needed).
+let fixturesDirectory: String = {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+}()
+
+/// What `scripts/pdf_fixtures.py` says each fixture must give (Fixtures/expected.json).
+struct Expectation: Decodable, Sendable {
+    var title: String?
+    var keywords: [String]
+    var pages: Int?
+    var encrypted: Bool
+    var warnings: [String]
+    var error: String?
+    /// "agree", "agree-pages", "skip", or the reason why pdfinfo differs on purpose.
+    var pdfinfo: String
+    var author: String?
+    var subject: String?
+    var version: String?
+    var creationDate: String?
+}
+
+let expectations: [String: Expectation] = {
+    let url = URL(fileURLWithPath: fixturesDirectory).appendingPathComponent("expected.json")
+    guard let data = try? Data(contentsOf: url),
+          let e = try? JSONDecoder().decode([String: Expectation].self, from: data) else { return [:] }
+    return e
+}()
+
+let fixtureNames: [String] = expectations.keys.sorted()
+
+func fixturePath(_ name: String) -> String { fixturesDirectory + "/" + name }
+
+func fixtureBytes(_ name: String) -> [UInt8] {
+    (try? Data(contentsOf: URL(fileURLWithPath: fixturePath(name)))).map { [UInt8]($0) } ?? []
+}
+
+/// The absolute path of an executable on PATH, if any.
+func which(_ tool: String) -> String? {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+        let p = "\(dir)/\(tool)"
+        if FileManager.default.isExecutableFile(atPath: p) { return p }
+    }
+    return nil
+}
