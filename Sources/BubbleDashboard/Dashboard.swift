@@ -1,0 +1,257 @@
+import BubblePhysics
+
+/// A user action. Every event is accepted at any moment, also in the middle of a transition.
+public enum DashboardEvent: Sendable, Hashable {
+    /// Tap a bubble: the centre circle on the start screen, a category (drill in) or a report
+    /// (open its preview).
+    case tap(String)
+    /// Press on a bubble at a canvas point.
+    case dragBegin(String, at: ScenePoint)
+    /// Move the finger of the current drag.
+    case dragMove(to: ScenePoint)
+    /// Lift the finger of the current drag.
+    case dragEnd
+    /// Toolbar button 2: every bubble back to its home position.
+    case recenter
+    /// Pinch: back one level.
+    case pinch
+    /// Toolbar button 1: straight to the top level.
+    case top
+    /// Toolbar button 3: the table of the current level's reports.
+    case showReports
+    /// Close whichever overlay is open.
+    case closeOverlay
+}
+
+/// The dashboard: navigation state, transitions and drag-coupled motion on a physics world, stepped
+/// at a fixed rate. Standard library only, deterministic: the same tree, settings and events at the
+/// same steps give the same scenes, bit for bit.
+///
+/// Drive it with `send(_:)` for events and `step()` once per 1/60 s; read `scene()` after a step.
+public final class Dashboard {
+    public let tree: DashboardTree
+    public let settings: DashboardSettings
+    let world: World
+    /// The fixed step, in seconds.
+    public var timeStep: Double { world.settings.timeStep }
+    /// Steps taken so far.
+    public private(set) var stepCount = 0
+    /// Time of the current state, in seconds (`stepCount · timeStep`).
+    public var time: Double { Double(stepCount) * timeStep }
+
+    /// True on the start screen: only the root circle is shown.
+    public internal(set) var isStartScreen = true
+    /// The focus stack, root first: the last entry is the focused category.
+    public internal(set) var focusPath: [Int] = [0]
+
+    var live: [LiveBubble] = []
+    var ghosts: [Ghost] = []
+    var drag: DragState?
+    var overlay: OverlayState?
+    /// Layouts computed so far, by focus index (looked up only; never iterated).
+    var layouts: [Int: LevelLayout] = [:]
+    /// Where each level's children are to be (targets), by focus index: home until dragged.
+    var places: [Int: [Vector2]] = [:]
+    /// Set when a drag ended: once the world rests, the places are taken from where bubbles lie.
+    var placesPending = false
+    /// Set by every event: once the world rests, children are put exactly on their places.
+    var needsSnap = false
+
+    /// Creates the dashboard on its start screen.
+    public init(tree: DashboardTree, settings: DashboardSettings = DashboardSettings()) throws(DashboardError) {
+        try settings.validate()
+        self.tree = tree
+        self.settings = settings
+        do {
+            world = try World(settings: LevelLayout.liveWorldSettings(settings))
+        } catch {
+            throw .physics(error.description)
+        }
+        let centre = settings.contentRect.center
+        let radius = startRadius
+        let body = try createBody(BodyDefinition(shape: .circle(radius: radius), position: centre, isKinematic: true))
+        live.append(
+            LiveBubble(
+                node: 0, body: body, role: .focus, shape: .circle(radius: radius), scale: .constant(1), opacity: .constant(1),
+                blur: .constant(0), transit: nil))
+        _ = world.step(count: world.settings.restSteps + 1, untilRest: true)
+    }
+
+    var startRadius: Double {
+        let content = settings.contentRect
+        return settings.startRadius * min(1, max(0.45, (content.width * content.height / (768 * 812)).squareRoot()))
+    }
+
+    /// The layout of the level focused on `focus` (computed once).
+    public func layout(of focus: Int) throws(DashboardError) -> LevelLayout {
+        if let cached = layouts[focus] { return cached }
+        let computed = try LevelLayout.compute(tree: tree, focus: focus, settings: settings)
+        layouts[focus] = computed
+        return computed
+    }
+
+    /// The focused node.
+    public var focus: Int { focusPath[focusPath.count - 1] }
+
+    /// True when nothing moves and no animation runs: stepping changes nothing.
+    public var isAtRest: Bool {
+        world.isAtRest && ghosts.isEmpty && drag == nil && !placesPending && !needsSnap
+            && live.allSatisfy { $0.isSettled(at: time) } && (overlay?.opacity.isFinished(at: time) ?? true)
+    }
+
+    /// A 64-bit hash of the whole state: the physics world's and the dashboard's own (navigation,
+    /// animations), as bit patterns. Equal hashes after the same events prove determinism.
+    public var stateHash: UInt64 {
+        var h = StateHasher()
+        h.combine(world.stateHash)
+        h.combine(UInt64(stepCount))
+        h.combine(UInt64(isStartScreen ? 1 : 0))
+        for f in focusPath { h.combine(UInt64(f)) }
+        for b in live {
+            h.combine(UInt64(b.node))
+            h.combine(b.displayScale(at: time))
+            h.combine(b.opacity.value(at: time))
+            h.combine(b.blur.value(at: time))
+        }
+        for g in ghosts {
+            h.combine(UInt64(g.node))
+            let p = g.position(at: time)
+            h.combine(p.x)
+            h.combine(p.y)
+            h.combine(g.scale.value(at: time))
+            h.combine(g.opacity.value(at: time))
+        }
+        if let overlay {
+            h.combine(UInt64(overlay.kindCode))
+            h.combine(overlay.opacity.value(at: time))
+        }
+        return h.value
+    }
+
+    /// The deepest overlap between any two bubbles' collision shapes (each is the visual shape plus
+    /// half the gap all round), in points: 0 when no two bubbles touch closer than the gap.
+    public func maxOverlap() -> Double { world.maxOverlap().depth }
+
+    /// Advances one fixed step (1/60 s).
+    public func step() {
+        stepCount += 1
+        let now = time
+        for i in live.indices {
+            applyAnimation(&live[i], at: now)
+        }
+        if let drag {
+            try? world.moveKinematic(drag.body, to: drag.finger + drag.grab)
+        }
+        world.step()
+        ghosts.removeAll { $0.isFinished(at: now) }
+        if let o = overlay, o.closing, o.opacity.isFinished(at: now) { overlay = nil }
+        if drag == nil && world.isAtRest && live.allSatisfy({ $0.transit == nil }) {
+            if placesPending {
+                commitPlaces()
+            } else if needsSnap {
+                needsSnap = false
+                snapToPlaces()
+            }
+        }
+    }
+
+    /// Once the world rests, a child within a point of its place is put exactly on it, so a level
+    /// comes back to the very same positions every time (the last hundredth of a point a spring
+    /// would take seconds to close).
+    func snapToPlaces() {
+        for b in live where b.role == .child {
+            guard let state = try? world.state(of: b.body), state.position != state.target else { continue }
+            let d = state.position - state.target
+            if d.lengthSquared < 1 {
+                try? world.setPosition(of: b.body, to: state.target)
+                try? world.setVelocity(of: b.body, to: .zero)
+            }
+        }
+    }
+
+    /// Steps `count` times.
+    public func step(count: Int) {
+        for _ in 0..<max(0, count) { step() }
+    }
+
+    /// Steps until the dashboard is at rest, at most `limit` steps; returns the steps taken.
+    @discardableResult
+    public func settle(limit: Int = 1200) -> Int {
+        var n = 0
+        while n < limit && !isAtRest {
+            step()
+            n += 1
+        }
+        return n
+    }
+
+    // MARK: - Per-step animation
+
+    /// Pushes a bubble's animated values (scale, size, travel) into the world.
+    func applyAnimation(_ b: inout LiveBubble, at now: Double) {
+        let scale = max(0, min(b.displayScale(at: now), 4))
+        if let current = try? world.scale(of: b.body), current != scale {
+            try? world.setScale(of: b.body, to: scale)
+        }
+        if var transit = b.transit {
+            let p = transit.position(at: now)
+            let r = transit.radius.value(at: now)
+            try? world.moveKinematic(b.body, to: p)
+            if case .circle = b.shape {
+                b.shape = .circle(radius: r)
+                try? world.setShape(of: b.body, to: .circle(radius: r + settings.gap / 2))
+            }
+            if transit.isFinished(at: now) {
+                if transit.endsDynamic {
+                    try? world.setKinematic(b.body, false)
+                    try? world.setTarget(of: b.body, to: transit.to)
+                    try? world.setSpring(of: b.body, to: settings.placeSpring)
+                    b.transit = nil
+                } else {
+                    transit.from = transit.to
+                    b.transit = nil
+                }
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    func createBody(_ definition: BodyDefinition) throws(DashboardError) -> BodyID {
+        do {
+            return try world.createBody(definition)
+        } catch {
+            throw .physics(error.description)
+        }
+    }
+
+    func liveIndex(of node: Int) -> Int? { live.firstIndex { $0.node == node } }
+
+    func nodeIndex(_ id: String) throws(DashboardError) -> Int {
+        guard let i = tree.index(of: id) else {
+            throw .unknownID(id, suggestions: tree.suggestions(for: id))
+        }
+        return i
+    }
+
+    /// Current centre of a live bubble.
+    func position(of b: LiveBubble) -> Vector2 {
+        (try? world.position(of: b.body)) ?? settings.contentRect.center
+    }
+}
+
+/// FNV-1a over 64-bit words.
+struct StateHasher {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func combine(_ word: UInt64) {
+        var w = word
+        for _ in 0..<8 {
+            value ^= w & 0xFF
+            value = value &* 0x0000_0100_0000_01B3
+            w >>= 8
+        }
+    }
+
+    mutating func combine(_ x: Double) { combine(x.bitPattern) }
+}

@@ -1,0 +1,27 @@
+/// Why the dashboard refused an input. Refused inputs change nothing.
+public enum DashboardError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The node tree handed to the dashboard is inconsistent.
+    case invalidTree(String)
+    /// An event names an id that is not in the tree; `suggestions` are the nearest valid ids.
+    case unknownID(String, suggestions: [String])
+    /// An event names a node that is not on screen (only visible bubbles can be tapped or dragged).
+    case notVisible(String)
+    /// A coordinate or size that is NaN, infinite or absurdly large.
+    case invalidNumber(field: String, value: Double)
+    /// A drag move or end without a drag in progress.
+    case noDragInProgress
+    /// The physics world refused a call (a bug if it ever happens: inputs are validated first).
+    case physics(String)
+
+    public var description: String {
+        switch self {
+        case .invalidTree(let why): "invalid tree: \(why)"
+        case .unknownID(let id, let suggestions):
+            "unknown id '\(id)'" + (suggestions.isEmpty ? "" : " (nearest: \(suggestions.joined(separator: ", ")))")
+        case .notVisible(let id): "'\(id)' is not on screen at this moment"
+        case .invalidNumber(let field, let value): "\(field) must be a finite number within range, got \(value)"
+        case .noDragInProgress: "no drag in progress"
+        case .physics(let why): "physics: \(why)"
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import BubblePhysics
+
+/// Every tunable of the dashboard in one place, with documented units (points, seconds, hertz)
+/// and defaults that match the iPad app (768×1024 pt portrait).
+public struct DashboardSettings: Sendable, Hashable {
+    /// Canvas size in points. Any size works: portrait, landscape, phone.
+    public var canvasWidth: Double = 768
+    public var canvasHeight: Double = 1024
+    /// The bars around the bubble area.
+    public var chrome = SceneChrome()
+
+    // MARK: Sizes (before a crowded level shrinks them; see `LevelLayout`)
+
+    /// Category circle radius: `categoryRadiusBase + categoryRadiusPerSqrtReport · √(reports below)`,
+    /// clamped to `categoryRadiusMin...categoryRadiusMax`.
+    public var categoryRadiusBase: Double = 44
+    public var categoryRadiusPerSqrtReport: Double = 8
+    public var categoryRadiusMin: Double = 50
+    public var categoryRadiusMax: Double = 92
+    /// Report cards are fitted to the title: the title is broken into 1–3 lines of at most
+    /// `cardCharactersPerLine` characters (estimated at `cardCharacterWidth` pt each), the card is as
+    /// wide as the longest line plus padding (within `cardMinWidth...cardMaxWidth`) and
+    /// `cardBaseHeight + cardLineHeight · lines` tall.
+    public var cardMinWidth: Double = 116
+    public var cardMaxWidth: Double = 176
+    public var cardCharactersPerLine: Int = 20
+    public var cardCharacterWidth: Double = 7.2
+    public var cardHorizontalPadding: Double = 28
+    public var cardBaseHeight: Double = 40
+    public var cardLineHeight: Double = 16
+    public var cardCornerRadius: Double = 14
+    /// The focused centre circle's radius on a 768 pt wide canvas (scaled with the canvas' shorter
+    /// side), and the radius of the root circle alone on the start screen.
+    public var focusRadius: Double = 96
+    public var startRadius: Double = 150
+    /// Empty space kept between neighbouring bubbles (added to every collision shape).
+    public var gap: Double = 8
+    /// At most this fraction of the bubble area may be covered by bubbles; a fuller level shrinks
+    /// every size by the same factor (never below `minimumShrink`).
+    public var fillFactor: Double = 0.5
+    public var minimumShrink: Double = 0.3
+
+    // MARK: Motion
+
+    /// The spring that pulls every bubble to its place.
+    public var placeSpring = Spring(frequency: 3, dampingRatio: 0.95)
+    /// Share of a touching bubble's velocity removed per sub-step (the physics world's
+    /// `contactDamping`): low, so neighbours slide past each other on the way to their places.
+    public var contactFriction: Double = 0.02
+    /// The spring used while computing a level's home layout.
+    public var layoutSpring = Spring(frequency: 1.2, dampingRatio: 1)
+    /// Children grow in over `appearDuration`, one after another `appearStagger` apart (the whole
+    /// stagger capped at `appearStaggerTotal`).
+    public var appearDuration: Double = 0.26
+    /// A child appears at this fraction of its distance from the focus and glides out to its place.
+    public var appearFrom: Double = 0.94
+    public var appearStagger: Double = 0.012
+    public var appearStaggerTotal: Double = 0.1
+    /// Bubbles that leave shrink and fade over `collapseDuration`, gliding towards the focus' rim
+    /// by at most `collapseGlide` points.
+    public var collapseDuration: Double = 0.28
+    public var collapseGlide: Double = 160
+    /// A bubble that becomes (or stops being) the focus travels and resizes over `focusDuration`.
+    public var focusDuration: Double = 0.36
+    /// A child further than this from its new place glides there at a capped speed instead of
+    /// springing (pt).
+    public var springReach: Double = 160
+    /// A bubble travelling further than `maxTravelSpeed · focusDuration` takes longer, so its
+    /// average speed stays within `maxTravelSpeed` (pt/s).
+    public var maxTravelSpeed: Double = 1300
+    /// Overlays fade in and out over `overlayDuration`.
+    public var overlayDuration: Double = 0.2
+    /// Drag coupling: the spring to the dragged bubble has `dragNearFrequency` next to it and falls
+    /// off as `1 / (1 + distance / dragFalloff)` to no less than `dragFarFrequency`.
+    public var dragNearFrequency: Double = 7
+    public var dragFarFrequency: Double = 1.2
+    public var dragFalloff: Double = 180
+    public var dragDampingRatio: Double = 0.9
+
+    public init() {}
+
+    /// The area bubbles live in.
+    var contentRect: Rect {
+        let r = chrome.contentRect(canvasWidth: canvasWidth, canvasHeight: canvasHeight)
+        return Rect(x: r.x, y: r.y, width: r.width, height: r.height)
+    }
+
+    /// Checks sizes and numbers; throws a `DashboardError.invalidNumber` naming the first bad one.
+    func validate() throws(DashboardError) {
+        for (name, value) in [("canvasWidth", canvasWidth), ("canvasHeight", canvasHeight)] {
+            guard value.isFinite, value >= 160, value <= 16_384 else {
+                throw .invalidNumber(field: name, value: value)
+            }
+        }
+        let content = contentRect
+        guard content.height >= 80 else {
+            throw .invalidNumber(field: "canvasHeight (too small for the bars)", value: canvasHeight)
+        }
+    }
+}

@@ -1,0 +1,267 @@
+import BubblePhysics
+
+/// The sizes and the home layout of one level: a focused category and its children.
+///
+/// Sizes follow documented rules (`DashboardSettings`): category circles grow with the square
+/// root of the number of reports below them, report cards are fitted to their titles. If the
+/// bubbles would cover more than `fillFactor` of the bubble area, every size (the focus included)
+/// shrinks by one common factor, so a crowded level stays inside the canvas instead of spilling.
+///
+/// The home layout is found by simulation: the children start on rings around the focus in data
+/// order, spring towards it and collide with it and with each other until the world is at rest.
+/// The result depends only on the tree and the settings, so it is the same every time a level is
+/// entered.
+public struct LevelLayout: Sendable {
+    /// The focused node.
+    public let focus: Int
+    /// The focus circle's radius at this level.
+    public let focusRadius: Double
+    /// The focus' centre (the middle of the bubble area).
+    public let centre: Vector2
+    /// The children, in data order.
+    public let children: [Int]
+    /// Each child's visual shape (the collision shape adds `gap / 2` all round).
+    public let shapes: [Shape]
+    /// Each child's home position.
+    public let home: [Vector2]
+    /// The common shrink factor applied to this level because it is crowded (1 when everything
+    /// fits); sizes are also scaled down on canvases smaller than 768 pt.
+    public let shrink: Double
+    /// Steps the layout simulation took to come to rest.
+    public let settleSteps: Int
+
+    /// Computes the layout of the level focused on `focus`.
+    public static func compute(tree: DashboardTree, focus: Int, settings: DashboardSettings) throws(DashboardError) -> LevelLayout {
+        let content = settings.contentRect
+        let centre = content.center
+        let children = tree.nodes[focus].children
+        // Sizes are made for the iPad's portrait bubble area (768 × 812 pt); smaller areas scale
+        // them by the square root of the area ratio, so the level covers the same share of it.
+        let canvasScale = min(1, max(0.45, (content.width * content.height / (768 * 812)).squareRoot()))
+        let shapes = children.map { scaled(naturalShape(tree.nodes[$0], settings), canvasScale) }
+        let focusRadius = settings.focusRadius * canvasScale
+        let pad = settings.gap
+        var area = Trig.pi * (focusRadius + pad) * (focusRadius + pad)
+        for shape in shapes { area += paddedArea(shape, pad) }
+        let available = content.width * content.height * settings.fillFactor
+        var shrink = 1.0
+        if area > available {
+            shrink = max(settings.minimumShrink, (available / area).squareRoot())
+        }
+        // Lay out; if the packed level still reaches past an edge (a long narrow area), shrink a
+        // little more and lay out again.
+        var attempt = 0
+        while true {
+            let (home, steps) = try pack(
+                shapes: shapes.map { scaled($0, shrink) }, focusRadius: focusRadius * shrink, centre: centre, settings: settings)
+            let sized = shapes.map { scaled($0, shrink) }
+            let fits = zip(sized, home).allSatisfy { inside($0.0, at: $0.1, content, margin: 0) }
+            attempt += 1
+            if fits || attempt >= 8 || shrink <= settings.minimumShrink {
+                return LevelLayout(
+                    focus: focus, focusRadius: focusRadius * shrink, centre: centre, children: children, shapes: sized,
+                    home: home, shrink: shrink, settleSteps: steps)
+            }
+            shrink = max(settings.minimumShrink, shrink * 0.93)
+        }
+    }
+
+    /// Whether `shape` centred at `p` lies inside `rect`, `margin` points in from its edges.
+    static func inside(_ shape: Shape, at p: Vector2, _ rect: Rect, margin: Double) -> Bool {
+        let (hw, hh): (Double, Double)
+        switch shape {
+        case .circle(let r): (hw, hh) = (r, r)
+        case .roundedRect(let w, let h, _): (hw, hh) = (w / 2, h / 2)
+        }
+        return p.x - hw >= rect.minX + margin - 0.25 && p.x + hw <= rect.maxX - margin + 0.25
+            && p.y - hh >= rect.minY + margin - 0.25 && p.y + hh <= rect.maxY - margin + 0.25
+    }
+
+    /// Packs bubbles of `shapes` around a focus of `focusRadius`: the home positions and the steps
+    /// the simulation took.
+    static func pack(
+        shapes: [Shape], focusRadius: Double, centre: Vector2, settings: DashboardSettings
+    ) throws(DashboardError) -> ([Vector2], Int) {
+        let pad = settings.gap
+        // Start on rings around the focus, in data order, beginning at the top and going clockwise.
+        let world: World
+        var bodies: [BodyID] = []
+        let steps: Int
+        do {
+            world = try World(settings: layoutWorldSettings(settings))
+            _ = try world.createBody(
+                BodyDefinition(shape: .circle(radius: focusRadius + pad / 2), position: centre, isKinematic: true))
+            let starts = ringPositions(shapes: shapes, around: centre, focusRadius: focusRadius, gap: pad)
+            bodies.reserveCapacity(shapes.count)
+            for (i, shape) in shapes.enumerated() {
+                bodies.append(
+                    try world.createBody(
+                        BodyDefinition(
+                            shape: padded(shape, pad), position: starts[i], target: centre, spring: settings.layoutSpring)))
+            }
+            // 1. Pack towards the focus (with the engine's contact friction, so the pile is calm).
+            let packed = world.step(count: 1200, untilRest: true)
+            steps = packed + (try settle(world, bodies, settings))
+        } catch {
+            throw .physics(error.description)
+        }
+        let home = bodies.map { (try? world.position(of: $0)) ?? centre }
+        return (home, steps)
+    }
+
+    /// Places for bubbles of `shapes` that lie near `positions`, with no overlap, inside the bubble
+    /// area and clear of the focus: where a live world holding them there comes to rest.
+    static func relax(
+        shapes: [Shape], positions: [Vector2], focusCentre: Vector2, focusRadius: Double, settings: DashboardSettings
+    ) throws(DashboardError) -> [Vector2] {
+        do {
+            let world = try World(settings: liveWorldSettings(settings))
+            _ = try world.createBody(
+                BodyDefinition(shape: .circle(radius: focusRadius + settings.gap / 2), position: focusCentre, isKinematic: true))
+            var bodies: [BodyID] = []
+            for (shape, p) in zip(shapes, positions) {
+                bodies.append(try world.createBody(BodyDefinition(shape: padded(shape, settings.gap), position: p)))
+            }
+            _ = try settle(world, bodies, settings)
+            return try bodies.map { (b) throws(PhysicsError) in try world.position(of: b) }
+        } catch {
+            throw .physics(error.description)
+        }
+    }
+
+    /// Phases 2 and 3 of a layout: returns the steps taken.
+    private static func settle(_ world: World, _ bodies: [BodyID], _ settings: DashboardSettings) throws(PhysicsError) -> Int {
+        // 2. No springs and little friction: overlaps open up, and the soft bounds bring any
+        //    bubble pressed against an edge inside.
+        try world.updateSettings(liveWorldSettings(settings))
+        for body in bodies { try world.setSpring(of: body, to: .none) }
+        let relaxed = world.step(count: 600, untilRest: true)
+        // 3. Hold every bubble where it lies with the live world's spring and let it find its
+        //    equilibrium: a live world holding the same places comes to rest exactly there.
+        for body in bodies {
+            try world.setTarget(of: body, to: try world.position(of: body))
+            try world.setSpring(of: body, to: settings.placeSpring)
+        }
+        return relaxed + world.step(count: 600, untilRest: true)
+    }
+
+    /// The physics settings of the layout world: the bubble area as bounds, and the engine's
+    /// default contact friction, which keeps a pile from creeping while it packs.
+    static func layoutWorldSettings(_ settings: DashboardSettings) -> WorldSettings {
+        var w = WorldSettings()
+        w.bounds = settings.contentRect
+        w.boundsMargin = settings.gap / 2
+        w.boundsSpring = Spring(frequency: 6, dampingRatio: 1)
+        return w
+    }
+
+    /// The physics settings of the live world: like the layout world but with little contact
+    /// friction, so bubbles glide past each other to their own places instead of crawling.
+    static func liveWorldSettings(_ settings: DashboardSettings) -> WorldSettings {
+        var w = layoutWorldSettings(settings)
+        w.contactDamping = settings.contactFriction
+        return w
+    }
+
+    /// A node's size before any shrinking.
+    static func naturalShape(_ node: DashboardNode, _ s: DashboardSettings) -> Shape {
+        switch node.kind {
+        case .category:
+            let r = s.categoryRadiusBase + s.categoryRadiusPerSqrtReport * Double(node.reportCount).squareRoot()
+            return .circle(radius: min(s.categoryRadiusMax, max(s.categoryRadiusMin, r)))
+        case .report:
+            let lines = estimatedLines(node.title, perLine: s.cardCharactersPerLine)
+            let longest = lines.map(\.count).max() ?? 0
+            let width = min(s.cardMaxWidth, max(s.cardMinWidth, Double(longest) * s.cardCharacterWidth + s.cardHorizontalPadding))
+            let height = s.cardBaseHeight + s.cardLineHeight * Double(lines.count)
+            return .roundedRect(width: width, height: height, cornerRadius: s.cardCornerRadius)
+        }
+    }
+
+    /// Greedy word wrap into at most three lines of `perLine` characters (the last line takes the
+    /// rest, to be elided by the renderer).
+    static func estimatedLines(_ title: String, perLine: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in title.split(separator: " ") {
+            if current.isEmpty {
+                current = String(word)
+            } else if current.count + 1 + word.count <= perLine || lines.count == 2 {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = String(word)
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        if lines.isEmpty { lines = [""] }
+        if lines.count == 3 && lines[2].count > perLine { lines[2] = String(lines[2].prefix(perLine)) }
+        return lines
+    }
+
+    static func padded(_ shape: Shape, _ gap: Double) -> Shape {
+        switch shape {
+        case .circle(let r): .circle(radius: r + gap / 2)
+        case .roundedRect(let w, let h, let c): .roundedRect(width: w + gap, height: h + gap, cornerRadius: c + gap / 2)
+        }
+    }
+
+    static func scaled(_ shape: Shape, _ k: Double) -> Shape {
+        switch shape {
+        case .circle(let r): .circle(radius: r * k)
+        case .roundedRect(let w, let h, let c): .roundedRect(width: w * k, height: h * k, cornerRadius: c * k)
+        }
+    }
+
+    static func paddedArea(_ shape: Shape, _ gap: Double) -> Double {
+        switch shape {
+        case .circle(let r): Trig.pi * (r + gap) * (r + gap)
+        case .roundedRect(let w, let h, _): (w + gap) * (h + gap)
+        }
+    }
+
+    /// The largest half-extent of a shape (its bounding circle's radius, roughly).
+    static func reach(_ shape: Shape) -> Double {
+        switch shape {
+        case .circle(let r): r
+        case .roundedRect(let w, let h, _): (w * w + h * h).squareRoot() / 2
+        }
+    }
+
+    /// Start positions on concentric rings, in data order.
+    static func ringPositions(shapes: [Shape], around centre: Vector2, focusRadius: Double, gap: Double) -> [Vector2] {
+        var positions: [Vector2] = []
+        positions.reserveCapacity(shapes.count)
+        var i = 0
+        var ringInner = focusRadius + gap
+        while i < shapes.count {
+            // Fill a ring with as many bubbles as fit on its circumference.
+            var widest = 0.0
+            var used = 0.0
+            var j = i
+            while j < shapes.count {
+                let size = 2 * reach(shapes[j]) + gap
+                let ringRadius = ringInner + max(widest, reach(shapes[j]))
+                if j > i && used + size > Trig.twoPi * ringRadius { break }
+                used += size
+                widest = max(widest, reach(shapes[j]))
+                j += 1
+            }
+            let ringRadius = ringInner + widest
+            let circumference = Trig.twoPi * ringRadius
+            // Spread the ring's bubbles evenly, starting at the top (−y) and going clockwise.
+            var angle = -Trig.halfPi
+            let spare = max(0, circumference - used) / Double(j - i)
+            for k in i..<j {
+                let size = 2 * reach(shapes[k]) + gap + spare
+                let mid = angle + (size / 2) / ringRadius
+                let (s, c) = Trig.sinCos(mid)
+                positions.append(Vector2(centre.x + ringRadius * c, centre.y + ringRadius * s))
+                angle += size / ringRadius
+            }
+            ringInner += 2 * widest + gap
+            i = j
+        }
+        return positions
+    }
+}

@@ -1,0 +1,161 @@
+/// A colour in sRGB, 0...255 per channel.
+public struct SceneColour: Sendable, Hashable {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+}
+
+/// A point or size in canvas points (origin top-left, y down).
+public struct ScenePoint: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// The outline of a bubble, unscaled, in points.
+public enum SceneShape: Sendable, Hashable {
+    /// A category circle.
+    case circle(radius: Double)
+    /// A report card: an axis-aligned rounded rectangle.
+    case roundedRect(width: Double, height: Double, cornerRadius: Double)
+}
+
+/// What a bubble stands for.
+public enum SceneBubbleKind: String, Sendable, Hashable {
+    /// The focused node in the middle of the level (the centre circle).
+    case focus
+    /// A child category (a circle).
+    case category
+    /// A child report (a rounded rectangle).
+    case report
+}
+
+/// Everything the renderer needs about one visible bubble. Plain values only: the renderer never
+/// sees the physics world.
+public struct SceneBubble: Sendable, Hashable {
+    /// The node's id in the datasource.
+    public var id: String
+    public var kind: SceneBubbleKind
+    /// The unscaled outline; the drawn size is the outline times `scale`.
+    public var shape: SceneShape
+    /// The centre, in canvas points.
+    public var centre: ScenePoint
+    /// Visual scale, 0 (vanished) to 1 (full size); slightly above 1 while popping in.
+    public var scale: Double
+    /// 0 (invisible) to 1 (opaque).
+    public var opacity: Double
+    /// The title to draw inside the shape.
+    public var label: String
+    /// The colour of the bubble's top-level branch; nil for the root and uncoloured branches.
+    public var colour: SceneColour?
+    /// For reports: the page count read from the PDF, when known.
+    public var pageCount: Int?
+    /// How blurred the bubble is drawn, 0 (sharp) to 1 (fully blurred); only the focus blurs.
+    public var blur: Double
+
+    public init(
+        id: String, kind: SceneBubbleKind, shape: SceneShape, centre: ScenePoint, scale: Double, opacity: Double,
+        label: String, colour: SceneColour?, pageCount: Int? = nil, blur: Double = 0
+    ) {
+        self.id = id
+        self.kind = kind
+        self.shape = shape
+        self.centre = centre
+        self.scale = scale
+        self.opacity = opacity
+        self.label = label
+        self.colour = colour
+        self.pageCount = pageCount
+        self.blur = blur
+    }
+}
+
+/// Details of one report for the preview overlay and the reports table.
+public struct SceneReport: Sendable, Hashable {
+    public var id: String
+    public var title: String
+    public var author: String?
+    public var pageCount: Int?
+    public var keywords: [String]
+    public var colour: SceneColour?
+
+    public init(id: String, title: String, author: String?, pageCount: Int?, keywords: [String], colour: SceneColour?) {
+        self.id = id
+        self.title = title
+        self.author = author
+        self.pageCount = pageCount
+        self.keywords = keywords
+        self.colour = colour
+    }
+}
+
+/// An overlay over the (dimmed) dashboard.
+public enum SceneOverlay: Sendable, Hashable {
+    /// The preview of one report (toolbar-free sheet with its keywords as chips).
+    case reportPreview(SceneReport)
+    /// The table of the current level's reports (toolbar button 3).
+    case reportsTable(title: String, reports: [SceneReport])
+}
+
+/// One frame of the dashboard as plain values: what the renderer draws and the frame exporter
+/// writes as JSON.
+public struct Scene: Sendable, Hashable {
+    /// The canvas size in points.
+    public var canvasWidth: Double
+    public var canvasHeight: Double
+    /// The visible bubbles, back to front (the focus first).
+    public var bubbles: [SceneBubble]
+    /// The breadcrumb trail: titles from the root to the focus.
+    public var breadcrumbs: [String]
+    /// The overlay shown, if any, and how far it has faded in (0...1).
+    public var overlay: SceneOverlay?
+    public var overlayOpacity: Double
+    /// The bars around the bubble area.
+    public var chrome: SceneChrome
+
+    public init(
+        canvasWidth: Double, canvasHeight: Double, bubbles: [SceneBubble], breadcrumbs: [String],
+        overlay: SceneOverlay? = nil, overlayOpacity: Double = 1, chrome: SceneChrome = SceneChrome()
+    ) {
+        self.chrome = chrome
+        self.canvasWidth = canvasWidth
+        self.canvasHeight = canvasHeight
+        self.bubbles = bubbles
+        self.breadcrumbs = breadcrumbs
+        self.overlay = overlay
+        self.overlayOpacity = overlayOpacity
+    }
+}
+
+/// The fixed bars around the bubble area, in points. The dashboard keeps bubbles inside the area
+/// they leave free; the renderer draws the bars into them.
+public struct SceneChrome: Sendable, Hashable {
+    /// Status bar and navigation bar with its icon buttons.
+    public var navigationBarHeight: Double
+    /// The breadcrumb trail under the navigation bar.
+    public var breadcrumbHeight: Double
+    /// The toolbar (buttons 1–3 and the filter button) and the blue static area under it.
+    public var bottomBarHeight: Double
+
+    public init(navigationBarHeight: Double = 64, breadcrumbHeight: Double = 36, bottomBarHeight: Double = 112) {
+        self.navigationBarHeight = navigationBarHeight
+        self.breadcrumbHeight = breadcrumbHeight
+        self.bottomBarHeight = bottomBarHeight
+    }
+
+    /// The area left for bubbles on a canvas: (x, y, width, height) in points.
+    public func contentRect(canvasWidth: Double, canvasHeight: Double) -> (x: Double, y: Double, width: Double, height: Double) {
+        let top = navigationBarHeight + breadcrumbHeight
+        return (0, top, canvasWidth, max(0, canvasHeight - top - bottomBarHeight))
+    }
+}

@@ -1,0 +1,206 @@
+import BubbleDashboard
+import Foundation
+import ReportLibrary
+
+/// A scenario: a datasource, a canvas, a frame rate, a duration and a timed list of events.
+/// See README.md, "Scenario format".
+public struct Scenario: Sendable {
+    /// The scenario file, as given.
+    public var file: String
+    /// The datasource path, resolved against the scenario's folder.
+    public var dataPath: String
+    public var library: ReportTree
+    public var canvasWidth: Double
+    public var canvasHeight: Double
+    public var fps: Double
+    public var duration: Double
+    public var script: [TimedAction]
+    /// FNV-1a 64 of the scenario file's bytes and the datasource's bytes.
+    public var contentHash: UInt64
+}
+
+/// Why a scenario file was refused; one line like `LibraryError`.
+public struct ScenarioError: Error, Sendable, CustomStringConvertible {
+    public var file: String
+    public var jsonPath: String
+    public var position: SourcePosition?
+    public var message: String
+
+    public var description: String {
+        var text = file
+        if let position { text += ":\(position.line):\(position.column)" }
+        text += ": "
+        if !jsonPath.isEmpty { text += jsonPath + ": " }
+        return text + message
+    }
+}
+
+extension Scenario {
+    /// The largest canvas side accepted, in points.
+    public static let maxCanvasSide = 8192.0
+    /// The longest scenario accepted, in seconds.
+    public static let maxDuration = 3600.0
+
+    /// Loads and checks a scenario file, and the datasource it names (ids in events must exist).
+    public static func load(_ path: String) throws(ScenarioError) -> Scenario {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw ScenarioError(file: path, jsonPath: "", position: nil, message: exists ? "cannot read" : "no such file")
+        }
+        let bytes = [UInt8](data)
+        let source = SourceText(bytes)
+        func fail(_ path: String, _ value: JSONValue?, _ message: String) -> ScenarioError {
+            ScenarioError(file: pathArgument, jsonPath: path, position: value.map { source.position(of: $0.offset) }, message: message)
+        }
+        let pathArgument = path
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes, maxNesting: 16)
+        } catch {
+            throw ScenarioError(file: path, jsonPath: "", position: source.position(of: error.offset), message: "malformed JSON: \(error.message)")
+        }
+        guard let members = document.objectMembers else {
+            throw fail("", document, "the scenario must be an object, found \(document.typeName)")
+        }
+        let known = ["data", "canvas", "fps", "duration", "events"]
+        for m in members where !known.contains(m.key) {
+            throw fail(m.key, m.value, "unknown field '\(m.key)' (known: \(known.joined(separator: ", ")))")
+        }
+
+        // data
+        guard let dataValue = document["data"] else { throw fail("data", document, "missing field 'data' (the datasource JSON)") }
+        guard let dataName = dataValue.stringValue, !dataName.isEmpty else {
+            throw fail("data", dataValue, "'data' must be a path to the datasource JSON")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        let dataPath = dataName.hasPrefix("/") || folder.isEmpty ? dataName : folder + "/" + dataName
+        let library: ReportTree
+        do {
+            library = try LibraryLoader.load(dataPath)
+        } catch {
+            throw fail("data", dataValue, "the datasource is invalid: \(error)")
+        }
+
+        // canvas, fps, duration
+        var width = 768.0, height = 1024.0
+        if let canvas = document["canvas"] {
+            guard let pair = canvas.arrayValue, pair.count == 2, let w = pair[0].numberValue, let h = pair[1].numberValue else {
+                throw fail("canvas", canvas, "'canvas' must be [width, height] in points")
+            }
+            guard w >= 160, h >= 160, w <= maxCanvasSide, h <= maxCanvasSide else {
+                throw fail("canvas", canvas, "canvas sides must be within 160...\(Int(maxCanvasSide)) pt")
+            }
+            width = w
+            height = h
+        }
+        var fps = 60.0
+        if let value = document["fps"] {
+            guard let f = value.numberValue, f >= 1, f <= 240 else { throw fail("fps", value, "'fps' must be a number within 1...240") }
+            fps = f
+        }
+
+        // events
+        guard let eventsValue = document["events"] else { throw fail("events", document, "missing field 'events'") }
+        guard let events = eventsValue.arrayValue else {
+            throw fail("events", eventsValue, "'events' must be an array, found \(eventsValue.typeName)")
+        }
+        var script: [TimedAction] = []
+        var previous = 0.0
+        func checkID(_ value: JSONValue, _ path: String) throws(ScenarioError) -> String {
+            guard let id = value.stringValue else { throw fail(path, value, "expected a node id (string), found \(value.typeName)") }
+            if library.node(id) == nil {
+                throw fail(path, value, "unknown id '\(id)' (nearest: \(library.nearestIDs(to: id).joined(separator: ", ")))")
+            }
+            return id
+        }
+        func point(_ value: JSONValue, _ path: String) throws(ScenarioError) -> ScenePoint {
+            guard let xy = value.arrayValue, xy.count == 2, let x = xy[0].numberValue, let y = xy[1].numberValue,
+                  abs(x) <= 1e6, abs(y) <= 1e6
+            else { throw fail(path, value, "a point must be [x, y] in canvas points") }
+            return ScenePoint(x: x, y: y)
+        }
+        for (i, event) in events.enumerated() {
+            let base = "events[\(i)]"
+            guard let fields = event.objectMembers else { throw fail(base, event, "an event must be an object") }
+            guard let atValue = event["at"] else { throw fail(base + ".at", event, "missing field 'at' (seconds)") }
+            guard let at = atValue.numberValue, at >= 0, at <= maxDuration else {
+                throw fail(base + ".at", atValue, "'at' must be a number of seconds within 0...\(Int(maxDuration))")
+            }
+            if at < previous {
+                throw fail(base + ".at", atValue, "event at \(at) s is in the past: the previous event is at \(previous) s (events must be in time order)")
+            }
+            previous = at
+            let actions = fields.filter { $0.key != "at" && $0.key != "path" && $0.key != "over" }
+            guard actions.count == 1, let action = actions.first else {
+                throw fail(base, event, "an event needs exactly one action: tap, open, drag, recenter, pinch, top, reports or close")
+            }
+            let key = action.key
+            let value = action.value
+            let path = base + "." + key
+            switch key {
+            case "tap", "open":
+                let id = try checkID(value, path)
+                script.append(TimedAction(time: at, action: .event(.tap(id)), label: "\(key) \(id)"))
+            case "drag":
+                let id = try checkID(value, path)
+                guard let pathValue = event["path"] else { throw fail(base + ".path", event, "a drag needs 'path': [[x, y], ...]") }
+                guard let pts = pathValue.arrayValue, !pts.isEmpty, pts.count <= 10_000 else {
+                    throw fail(base + ".path", pathValue, "'path' must be a non-empty array of [x, y] points")
+                }
+                var points: [ScenePoint] = []
+                for (k, p) in pts.enumerated() { points.append(try point(p, base + ".path[\(k)]")) }
+                var over = 0.5
+                if let overValue = event["over"] {
+                    guard let o = overValue.numberValue, o > 0, o <= 60 else {
+                        throw fail(base + ".over", overValue, "'over' must be a duration in seconds within (0, 60]")
+                    }
+                    over = o
+                }
+                script.append(TimedAction(time: at, action: .drag(id: id, path: points, duration: over), label: "drag \(id)"))
+            case "recenter", "pinch", "top", "reports", "close":
+                guard value.boolValue == true else { throw fail(path, value, "'\(key)' takes the value true") }
+                let e: DashboardEvent
+                switch key {
+                case "recenter": e = .recenter
+                case "pinch": e = .pinch
+                case "top": e = .top
+                case "reports": e = .showReports
+                default: e = .closeOverlay
+                }
+                script.append(TimedAction(time: at, action: .event(e), label: key))
+            default:
+                throw fail(path, value, "unknown action '\(key)' (tap, open, drag, recenter, pinch, top, reports, close)")
+            }
+        }
+
+        var duration = (script.last?.time ?? 0) + 3
+        if let value = document["duration"] {
+            guard let d = value.numberValue, d > 0, d <= maxDuration else {
+                throw fail("duration", value, "'duration' must be a number of seconds within (0, \(Int(maxDuration))]")
+            }
+            if let last = script.last, last.time > d {
+                throw fail("duration", value, "the last event (at \(last.time) s) is after the end (\(d) s)")
+            }
+            duration = d
+        }
+
+        var hash = FNV1a()
+        hash.add(bytes)
+        hash.add([UInt8](FileManager.default.contents(atPath: dataPath) ?? Data()))
+        return Scenario(
+            file: path, dataPath: dataPath, library: library, canvasWidth: width, canvasHeight: height, fps: fps,
+            duration: duration, script: script, contentHash: hash.value)
+    }
+}
+
+/// FNV-1a, 64 bits.
+struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ bytes: [UInt8]) {
+        for b in bytes {
+            value ^= UInt64(b)
+            value = value &* 0x0000_0100_0000_01B3
+        }
+    }
+}

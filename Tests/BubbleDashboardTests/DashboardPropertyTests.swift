@@ -1,0 +1,94 @@
+import BubbleDashboard
+import PropertyBased
+import Testing
+
+/// Random event sequences at random moments: whatever happens, no NaN, no lost or doubled bubble,
+/// no jump between frames, and a tidy level once things settle.
+@Suite("Dashboard properties")
+struct DashboardPropertyTests {
+    static let ids = sampleTree.nodes.map(\.id) + ["no-such-id", ""]
+
+    /// Decodes one random number into an event and a number of steps to wait after it; most taps
+    /// and drags name a bubble on screen, the rest any id (often refused).
+    static func event(_ code: Int, visible: [String], finger: ScenePoint) -> (DashboardEvent, Int) {
+        let wait = (code >> 8) % 24
+        let candidates = (code >> 60) % 4 == 0 || visible.isEmpty ? ids : visible
+        let id = candidates[(code >> 16) % candidates.count]
+        let x = Double((code >> 24) % 1400) - 300
+        let y = Double((code >> 36) % 1600) - 300
+        let extreme = (code >> 48) % 11 == 0 ? 1e9 : 1
+        let event: DashboardEvent
+        switch code % 11 {
+        case 0, 1, 2: event = .tap(id)
+        case 3: event = .dragBegin(id, at: ScenePoint(x: x, y: y))
+        // A finger moves a little per event; now and then it is reported somewhere absurd.
+        case 4:
+            event = extreme > 1
+                ? .dragMove(to: ScenePoint(x: x * extreme, y: -y * extreme))
+                : .dragMove(to: ScenePoint(x: finger.x + x.truncatingRemainder(dividingBy: 20), y: finger.y + y.truncatingRemainder(dividingBy: 20)))
+        case 5: event = .dragEnd
+        case 6: event = .recenter
+        case 7: event = .pinch
+        case 8: event = .top
+        case 9: event = .showReports
+        default: event = .closeOverlay
+        }
+        return (event, wait)
+    }
+
+    @Test(.shrinking(false)) func randomEventSequencesKeepTheDashboardSound() async {
+        await propertyCheck(count: 25, input: Gen.int(in: 0...Int.max).array(of: 10...60)) { codes in
+            let d = try! Dashboard(tree: sampleTree)
+            var previous = d.scene()
+            var finger = ScenePoint(x: 0, y: 0)
+            for code in codes {
+                let (event, wait) = Self.event(code, visible: d.visibleIDs, finger: finger)
+                // Where the finger teleports, the bubbles under it may follow fast: no jump check.
+                var teleported = false
+                switch event {
+                case .dragBegin(_, let p): finger = p
+                case .dragMove(let p):
+                    teleported = (p.x - finger.x) * (p.x - finger.x) + (p.y - finger.y) * (p.y - finger.y) > 30 * 30
+                    finger = p
+                default: break
+                }
+                let before = d.stateHash
+                do {
+                    try d.send(event)
+                } catch {
+                    #expect(d.stateHash == before, "a refused event changed the state: \(event) → \(error)")
+                }
+                for _ in 0...wait {
+                    d.step()
+                    let scene = d.scene()
+                    for b in scene.bubbles {
+                        #expect(b.centre.x.isFinite && b.centre.y.isFinite && b.scale.isFinite && b.opacity.isFinite)
+                        // Motion that can be seen: bubbles visible in both frames.
+                        if !teleported, b.scale * b.opacity > 0.05,
+                           let a = previous.bubbles.first(where: { $0.id == b.id && $0.kind == b.kind }), a.scale * a.opacity > 0.05 {
+                            let dx = b.centre.x - a.centre.x, dy = b.centre.y - a.centre.y
+                            #expect(dx * dx + dy * dy < 40 * 40, "\(b.id) jumped after \(event)")
+                        }
+                    }
+                    var seen = Set<String>()
+                    for b in scene.bubbles {
+                        #expect(seen.insert(b.id + "/" + b.kind.rawValue).inserted, "\(b.id) twice")
+                    }
+                    previous = scene
+                }
+            }
+            // Let go and let it settle: exactly the focus and its children remain, tidily.
+            try? d.send(.dragEnd)
+            try? d.send(.closeOverlay)
+            d.settle(limit: 2000)
+            #expect(d.isAtRest)
+            let scene = d.scene()
+            let focus = d.focusPath.last!
+            let expected = d.isStartScreen
+                ? [sampleTree.nodes[0].id]
+                : [sampleTree.nodes[focus].id] + sampleTree.nodes[focus].children.map { sampleTree.nodes[$0].id }
+            #expect(scene.bubbles.map(\.id) == expected)
+            #expect(d.maxOverlap() <= 0.5)
+        }
+    }
+}
