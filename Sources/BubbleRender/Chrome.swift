@@ -1,0 +1,295 @@
+import BubbleDashboard
+import CCairo
+
+extension SceneRenderer {
+    /// Draws one line of text with its baseline origin at (x, baseline) and records it.
+    @discardableResult
+    func textRun(_ f: Frame, _ text: String, font: FontKey, x: Double, baseline: Double, colour: SceneColour,
+                 background: SceneColour, owner: String, role: LabelLayout.Role, container: LabelLayout.Container,
+                 label: String? = nil, truncated: Bool = false) -> TextMetrics {
+        let m = fonts.measure(text, font)
+        setColour(f.cr, colour)
+        fonts.show(text, font, x: x, y: baseline, in: f.cr)
+        if f.records {
+            let (asc, desc) = fonts.verticalMetrics(font)
+            let line = LabelLayout.Line(text: text, x: x + m.left, y: baseline - asc, width: m.width, height: asc + desc)
+            f.labels.append(LabelLayout(owner: owner, role: role, label: label ?? text, fontSize: font.size, lines: [line],
+                                        isTruncated: truncated, container: container, textColour: colour, backgroundColour: background))
+        }
+        return m
+    }
+
+    var stripColour: RenderColour { style.barColour.mixed(with: style.backgroundTop, 0.6) }
+
+    // MARK: Top: status bar, navigation bar, breadcrumb trail
+
+    func drawTopBars(_ scene: Scene, _ f: Frame) {
+        let cr = f.cr
+        let barsHeight = scene.chrome.navigationBarHeight + scene.chrome.breadcrumbHeight
+        guard barsHeight > 0 else { return }
+        if f.raster {
+            let key = TopBarKey(canvas: CanvasKey(width: scene.canvasWidth, height: scene.canvasHeight, chrome: scene.chrome),
+                                breadcrumbs: scene.breadcrumbs)
+            if topBarCache?.key != key {
+                let w = pixelSize(of: scene).width
+                let h = Int((barsHeight * pixelScale).rounded())
+                if let img = try? RenderedImage(width: max(1, w), height: max(1, h)) {
+                    let c = cairo_create(img.surface)!
+                    cairo_scale(c, pixelScale, pixelScale)
+                    paintTopBars(scene, Frame(cr: c, raster: false, records: false))
+                    cairo_destroy(c)
+                    topBarCache = (key, img)
+                }
+            }
+            if let img = topBarCache?.image {
+                cairo_save(cr)
+                cairo_identity_matrix(cr)
+                cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+                cairo_rectangle(cr, 0, 0, Double(img.width), Double(img.height))
+                cairo_set_source_surface(cr, img.surface, 0, 0)
+                cairo_fill(cr)
+                cairo_restore(cr)
+            }
+        } else {
+            paintTopBars(scene, f)
+        }
+        // Soft shadow below the bars, over the content.
+        cairo_rectangle(cr, 0, barsHeight, scene.canvasWidth, 6)
+        fillVerticalGradient(cr, y0: barsHeight, y1: barsHeight + 6, top: RenderColour(hex: 0x1A2B44, alpha: 0.07),
+                             bottom: RenderColour(hex: 0x1A2B44, alpha: 0))
+    }
+
+    func paintTopBars(_ scene: Scene, _ f: Frame) {
+        let cr = f.cr
+        let W = scene.canvasWidth
+        let navH = scene.chrome.navigationBarHeight
+        let crumbH = scene.chrome.breadcrumbHeight
+        let bar = style.barColour
+        let tint = style.tintColour
+        let barScene = bar.sceneColour
+        let navRect = LabelLayout.Container.rect(x: 0, y: 0, width: W, height: navH)
+
+        cairo_rectangle(cr, 0, 0, W, navH)
+        setColour(cr, bar)
+        cairo_fill(cr)
+
+        // Status bar (20 pt) when there is room for it.
+        let statusH = navH >= 60 ? 20.0 : 0
+        if statusH > 0 {
+            let sf = FontKey(bold: true, size: 12)
+            let time = "9:41"
+            let tm = fonts.measure(time, sf)
+            textRun(f, time, font: sf, x: (W - tm.width) / 2 - tm.left, baseline: 15, colour: style.darkTextColour,
+                    background: barScene, owner: "status.time", role: .navigation, container: navRect)
+            textRun(f, "iPad", font: FontKey(bold: false, size: 12), x: 10, baseline: 15, colour: style.darkTextColour,
+                    background: barScene, owner: "status.device", role: .navigation, container: navRect)
+            // Battery.
+            let bx = W - 10 - 25, by = 6.0
+            roundedRectPath(cr, bx, by, 22, 10.5, 3)
+            setColour(cr, style.darkTextColour, alpha: 0.85)
+            cairo_set_line_width(cr, 1)
+            cairo_stroke(cr)
+            roundedRectPath(cr, bx + 2, by + 2, 18, 6.5, 1.5)
+            cairo_fill(cr)
+            roundedRectPath(cr, bx + 23, by + 3.5, 2, 3.5, 1)
+            cairo_fill(cr)
+        }
+
+        // Navigation buttons and title.
+        let cy = statusH + (navH - statusH) / 2
+        let iconSize = min(22, (navH - statusH) * 0.5)
+        if iconSize > 4 {
+            Icon.hamburger.draw(cr, x: 24, y: cy, size: iconSize, colour: tint)
+            let canGoBack = scene.breadcrumbs.count > 1
+            Icon.back.draw(cr, x: 62, y: cy, size: iconSize, colour: canGoBack ? tint : tint.withAlpha(0.3))
+            Icon.settings.draw(cr, x: W - 24, y: cy, size: iconSize, colour: tint, lineWidth: 1.8)
+            Icon.search.draw(cr, x: W - 62, y: cy, size: iconSize, colour: tint)
+            let tf = FontKey(bold: true, size: style.navigationTitleFontSize)
+            let title = fitter.singleLine(style.appTitle, width: max(0, W - 2 * 96), font: tf)
+            let (asc, desc) = fonts.verticalMetrics(tf)
+            if !title.text.isEmpty {
+                textRun(f, title.text, font: tf, x: (W - title.metrics.width) / 2 - title.metrics.left,
+                        baseline: cy + (asc - desc) / 2, colour: style.darkTextColour, background: barScene,
+                        owner: "navigation.title", role: .navigation, container: navRect, label: style.appTitle,
+                        truncated: title.truncated)
+            }
+        }
+
+        // Breadcrumb strip.
+        if crumbH > 0 {
+            let strip = stripColour
+            cairo_rectangle(cr, 0, navH, W, crumbH)
+            setColour(cr, strip)
+            cairo_fill(cr)
+            cairo_rectangle(cr, 0, navH, W, 0.5)
+            setColour(cr, style.separatorColour.withAlpha(0.6))
+            cairo_fill(cr)
+            drawBreadcrumbs(scene, f, y: navH, height: crumbH, background: strip.sceneColour)
+        }
+        cairo_rectangle(cr, 0, navH + crumbH - 0.5, W, 0.5)
+        setColour(cr, style.separatorColour)
+        cairo_fill(cr)
+    }
+
+    /// The trail "Root › A › B › Focus", elided from the left ("… › A › B › Focus") to fit.
+    func drawBreadcrumbs(_ scene: Scene, _ f: Frame, y: Double, height: Double, background: SceneColour) {
+        let crumbs = scene.breadcrumbs
+        guard !crumbs.isEmpty else { return }
+        let W = scene.canvasWidth
+        let margin = 16.0
+        let available = W - 2 * margin
+        let regular = FontKey(bold: false, size: min(style.breadcrumbFontSize, height * 0.45))
+        let bold = FontKey(bold: true, size: regular.size)
+        let sep = "  ›  "
+        let sepW = fonts.measure(sep, regular).advance
+        func width(from k: Int) -> Double {
+            var w = k > 0 ? fonts.measure(TextFitter.ellipsis, regular).advance + sepW : 0
+            for i in k..<crumbs.count {
+                w += fonts.measure(crumbs[i], i == crumbs.count - 1 ? bold : regular).advance
+                if i < crumbs.count - 1 { w += sepW }
+            }
+            return w
+        }
+        var k = 0
+        while k < crumbs.count - 1 && width(from: k) > available { k += 1 }
+        let (asc, desc) = fonts.verticalMetrics(regular)
+        let baseline = y + height / 2 + (asc - desc) / 2
+        let container = LabelLayout.Container.rect(x: 0, y: y, width: W, height: height)
+        var x = margin
+        let link = style.tintColour.sceneColour
+        if k > 0 {
+            x += textRun(f, TextFitter.ellipsis, font: regular, x: x, baseline: baseline, colour: style.secondaryTextColour,
+                         background: background, owner: "breadcrumbs.elided", role: .breadcrumb, container: container).advance
+            x += textRun(f, sep, font: regular, x: x, baseline: baseline, colour: style.secondaryTextColour,
+                         background: background, owner: "breadcrumbs.separator", role: .breadcrumb, container: container).advance
+        }
+        for i in k..<crumbs.count {
+            let last = i == crumbs.count - 1
+            if last {
+                let line = fitter.singleLine(crumbs[i], width: max(0, W - margin - x), font: bold)
+                textRun(f, line.text, font: bold, x: x, baseline: baseline, colour: style.darkTextColour, background: background,
+                        owner: "breadcrumbs.\(i)", role: .breadcrumb, container: container, label: crumbs[i], truncated: line.truncated)
+            } else {
+                x += textRun(f, crumbs[i], font: regular, x: x, baseline: baseline, colour: link, background: background,
+                             owner: "breadcrumbs.\(i)", role: .breadcrumb, container: container).advance
+                x += textRun(f, sep, font: regular, x: x, baseline: baseline, colour: style.secondaryTextColour,
+                             background: background, owner: "breadcrumbs.separator", role: .breadcrumb, container: container).advance
+            }
+        }
+        _ = desc
+    }
+
+    // MARK: Bottom: toolbar and static area
+
+    func toolbarHeight(_ chrome: SceneChrome) -> Double { min(56, chrome.bottomBarHeight * 0.5) }
+
+    func drawBottomBar(_ scene: Scene, _ f: Frame) {
+        let cr = f.cr
+        let H = scene.canvasHeight
+        let bh = scene.chrome.bottomBarHeight
+        guard bh > 0 else { return }
+        let top = H - bh
+        cairo_rectangle(cr, 0, top - 6, scene.canvasWidth, 6)
+        fillVerticalGradient(cr, y0: top - 6, y1: top, top: RenderColour(hex: 0x1A2B44, alpha: 0),
+                             bottom: RenderColour(hex: 0x1A2B44, alpha: 0.06))
+        if f.raster {
+            let key = CanvasKey(width: scene.canvasWidth, height: scene.canvasHeight, chrome: scene.chrome)
+            if bottomBarCache?.key != key {
+                let w = pixelSize(of: scene).width
+                let hp = pixelSize(of: scene).height
+                let topPx = Int((top * pixelScale).rounded())
+                if let img = try? RenderedImage(width: max(1, w), height: max(1, hp - topPx)) {
+                    let c = cairo_create(img.surface)!
+                    cairo_translate(c, 0, -Double(topPx))
+                    cairo_scale(c, pixelScale, pixelScale)
+                    paintBottomBar(scene, Frame(cr: c, raster: false, records: false))
+                    cairo_destroy(c)
+                    bottomBarCache = (key, img)
+                }
+            }
+            if let img = bottomBarCache?.image {
+                let topPx = Double(pixelSize(of: scene).height - img.height)
+                cairo_save(cr)
+                cairo_identity_matrix(cr)
+                cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+                cairo_rectangle(cr, 0, topPx, Double(img.width), Double(img.height))
+                cairo_set_source_surface(cr, img.surface, 0, topPx)
+                cairo_fill(cr)
+                cairo_restore(cr)
+            }
+        } else {
+            paintBottomBar(scene, f)
+        }
+    }
+
+    func paintBottomBar(_ scene: Scene, _ f: Frame) {
+        let cr = f.cr
+        let W = scene.canvasWidth, H = scene.canvasHeight
+        let bh = scene.chrome.bottomBarHeight
+        let top = H - bh
+        let th = toolbarHeight(scene.chrome)
+        let bar = style.barColour
+        cairo_rectangle(cr, 0, top, W, th)
+        setColour(cr, bar)
+        cairo_fill(cr)
+        cairo_rectangle(cr, 0, top, W, 0.5)
+        setColour(cr, style.separatorColour)
+        cairo_fill(cr)
+
+        // Toolbar: top (1), re-centre (2), reports table (3), filter.
+        let buttons: [(Icon, String)] = [(.home, "Top"), (.recentre, "Re-centre"), (.list, "Reports"), (.filter, "Filter")]
+        let container = LabelLayout.Container.rect(x: 0, y: top, width: W, height: th)
+        let captionFont = FontKey(bold: false, size: style.toolbarCaptionFontSize)
+        let (asc, desc) = fonts.verticalMetrics(captionFont)
+        let showCaptions = th >= 40
+        let iconSize = min(22, th * 0.42)
+        let iconY = showCaptions ? top + 6 + iconSize / 2 + 1 : top + th / 2
+        for (i, (icon, caption)) in buttons.enumerated() {
+            let cx = W * (Double(i) + 0.5) / Double(buttons.count)
+            if iconSize > 4 { icon.draw(cr, x: cx, y: iconY, size: iconSize, colour: style.tintColour, lineWidth: 1.8) }
+            if showCaptions {
+                let m = fonts.measure(caption, captionFont)
+                textRun(f, caption, font: captionFont, x: cx - m.width / 2 - m.left, baseline: top + th - 5 - desc,
+                        colour: style.tintColour.sceneColour, background: bar.sceneColour, owner: "toolbar.\(i)",
+                        role: .toolbar, container: container)
+            }
+        }
+        _ = asc
+
+        // The blue static area.
+        let sh = bh - th
+        guard sh > 0 else { return }
+        let sy = top + th
+        cairo_rectangle(cr, 0, sy, W, sh)
+        let blue = style.staticAreaColour
+        fillVerticalGradient(cr, y0: sy, y1: H, top: blue.mixed(with: .white, 0.06), bottom: blue)
+        let worstBlue = blue.mixed(with: .white, 0.06).sceneColour
+        let sc = LabelLayout.Container.rect(x: 0, y: sy, width: W, height: sh)
+        // Logo: three overlapping bubbles.
+        let ly = sy + sh / 2
+        let logo = min(1, sh / 50)
+        if logo > 0.3 {
+            for (dx, dy, r, a) in [(0.0, 2.0, 9.0, 0.95), (13.0, -5.0, 6.5, 0.7), (14.0, 9.0, 4.5, 0.5)] {
+                circlePath(cr, 30 + dx * logo, ly + dy * logo, r * logo)
+                setColour(cr, RenderColour.white.withAlpha(a))
+                cairo_fill(cr)
+            }
+        }
+        let textX = 30 + 30 * logo
+        let tf = FontKey(bold: true, size: min(style.staticTitleFontSize, sh * 0.3))
+        let cf = FontKey(bold: false, size: min(style.staticCaptionFontSize, sh * 0.24))
+        let (ta, td) = fonts.verticalMetrics(tf)
+        let (ca, cd) = fonts.verticalMetrics(cf)
+        let blockH = ta + td + ca + cd + 1
+        let t0 = ly - blockH / 2
+        let white = SceneColour(red: 255, green: 255, blue: 255)
+        let caption = SceneColour(red: 0xDF, green: 0xE9, blue: 0xF8)
+        let title = fitter.singleLine(style.staticAreaTitle, width: max(0, W - textX - 16), font: tf)
+        textRun(f, title.text, font: tf, x: textX - title.metrics.left, baseline: t0 + ta, colour: white, background: worstBlue,
+                owner: "static.title", role: .staticArea, container: sc, label: style.staticAreaTitle, truncated: title.truncated)
+        let cap = fitter.singleLine(style.staticAreaCaption, width: max(0, W - textX - 16), font: cf)
+        textRun(f, cap.text, font: cf, x: textX - cap.metrics.left, baseline: t0 + ta + td + 1 + ca, colour: caption,
+                background: worstBlue, owner: "static.caption", role: .staticArea, container: sc, label: style.staticAreaCaption,
+                truncated: cap.truncated)
+    }
+}

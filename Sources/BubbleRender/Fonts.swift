@@ -1,0 +1,128 @@
+import CCairo
+
+/// Horizontal measurement of one run of text at one size, in points. `left...right` is the union of
+/// the advance box and the ink box, so a line placed by it never draws outside.
+struct TextMetrics: Hashable {
+    var advance: Double
+    var left: Double
+    var right: Double
+    var width: Double { right - left }
+}
+
+struct FontKey: Hashable {
+    var bold: Bool
+    var size: Double
+}
+
+struct MeasureKey: Hashable {
+    var text: String
+    var font: FontKey
+}
+
+/// DejaVu Sans through Cairo's toy font API, measured with hinting of metrics switched off so that
+/// extents scale linearly and do not depend on the pixel scale (layouts are identical at 1× and 2×
+/// and in SVG). Caches scaled fonts, measurements and glyph runs.
+final class FontBook {
+    let family: String
+    let regular: OpaquePointer
+    let bold: OpaquePointer
+    let options: OpaquePointer
+    private var scaled: [FontKey: OpaquePointer] = [:]
+    private var measures: [MeasureKey: TextMetrics] = [:]
+    private var glyphRuns: [MeasureKey: [cairo_glyph_t]] = [:]
+    private var vertical: [FontKey: (ascent: Double, descent: Double)] = [:]
+
+    init(family: String) {
+        self.family = family
+        regular = cairo_toy_font_face_create(family, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        bold = cairo_toy_font_face_create(family, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
+        options = cairo_font_options_create()
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+    }
+
+    deinit {
+        for (_, f) in scaled { cairo_scaled_font_destroy(f) }
+        cairo_font_face_destroy(regular)
+        cairo_font_face_destroy(bold)
+        cairo_font_options_destroy(options)
+    }
+
+    func face(bold b: Bool) -> OpaquePointer { b ? bold : regular }
+
+    func scaledFont(_ key: FontKey) -> OpaquePointer {
+        if let f = scaled[key] { return f }
+        var fm = cairo_matrix_t()
+        var ctm = cairo_matrix_t()
+        cairo_matrix_init_scale(&fm, key.size, key.size)
+        cairo_matrix_init_identity(&ctm)
+        let f = cairo_scaled_font_create(face(bold: key.bold), &fm, &ctm, options)!
+        scaled[key] = f
+        return f
+    }
+
+    func measure(_ text: String, _ font: FontKey) -> TextMetrics {
+        let key = MeasureKey(text: text, font: font)
+        if let m = measures[key] { return m }
+        var e = cairo_text_extents_t()
+        cairo_scaled_font_text_extents(scaledFont(font), text, &e)
+        let m: TextMetrics
+        if e.width == 0 {
+            m = TextMetrics(advance: e.x_advance, left: 0, right: max(0, e.x_advance))
+        } else {
+            m = TextMetrics(
+                advance: e.x_advance, left: min(0, e.x_bearing), right: max(e.x_advance, e.x_bearing + e.width))
+        }
+        if measures.count > 20_000 { measures.removeAll(keepingCapacity: true) }
+        measures[key] = m
+        return m
+    }
+
+    /// Ascent and descent of the font (the line box), in points.
+    func verticalMetrics(_ font: FontKey) -> (ascent: Double, descent: Double) {
+        if let v = vertical[font] { return v }
+        var fe = cairo_font_extents_t()
+        cairo_scaled_font_extents(scaledFont(font), &fe)
+        let v = (fe.ascent, fe.descent)
+        vertical[font] = v
+        return v
+    }
+
+    /// The glyphs of `text` with the origin at (0, 0), cached.
+    func glyphs(_ text: String, _ font: FontKey) -> [cairo_glyph_t] {
+        let key = MeasureKey(text: text, font: font)
+        if let g = glyphRuns[key] { return g }
+        var ptr: UnsafeMutablePointer<cairo_glyph_t>? = nil
+        var count: Int32 = 0
+        let utf8 = Array(text.utf8)
+        let status = utf8.withUnsafeBufferPointer { buf in
+            buf.withMemoryRebound(to: CChar.self) { cbuf in
+                cairo_scaled_font_text_to_glyphs(
+                    scaledFont(font), 0, 0, cbuf.baseAddress, Int32(cbuf.count), &ptr, &count, nil, nil, nil)
+            }
+        }
+        var run: [cairo_glyph_t] = []
+        if status == CAIRO_STATUS_SUCCESS, let p = ptr {
+            run = Array(UnsafeBufferPointer(start: p, count: Int(count)))
+        }
+        if let p = ptr { cairo_glyph_free(p) }
+        if glyphRuns.count > 20_000 { glyphRuns.removeAll(keepingCapacity: true) }
+        glyphRuns[key] = run
+        return run
+    }
+
+    /// Draws `text` with its baseline origin at (x, y) in the context's user space.
+    func show(_ text: String, _ font: FontKey, x: Double, y: Double, in cr: OpaquePointer) {
+        var run = glyphs(text, font)
+        guard !run.isEmpty else { return }
+        for i in run.indices {
+            run[i].x += x
+            run[i].y += y
+        }
+        cairo_set_font_face(cr, face(bold: font.bold))
+        cairo_set_font_size(cr, font.size)
+        cairo_set_font_options(cr, options)
+        cairo_show_glyphs(cr, run, Int32(run.count))
+    }
+}

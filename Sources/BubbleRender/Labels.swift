@@ -1,0 +1,80 @@
+import BubbleDashboard
+
+/// Where a label was laid out, in canvas points, with the colours it is drawn in. One per drawn text
+/// run group: bubble titles, page counts, breadcrumbs, bar captions and overlay texts.
+public struct LabelLayout: Sendable, Hashable {
+    /// The area a label must stay inside.
+    public enum Container: Sendable, Hashable {
+        case circle(centre: ScenePoint, radius: Double)
+        case roundedRect(x: Double, y: Double, width: Double, height: Double, cornerRadius: Double)
+        case rect(x: Double, y: Double, width: Double, height: Double)
+
+        /// Whether the point lies inside (or within `tolerance` points of) the container.
+        public func contains(x px: Double, y py: Double, tolerance: Double = 0.01) -> Bool {
+            switch self {
+            case .circle(let c, let r):
+                let dx = px - c.x, dy = py - c.y
+                return (dx * dx + dy * dy).squareRoot() <= r + tolerance
+            case .rect(let x, let y, let w, let h):
+                return px >= x - tolerance && px <= x + w + tolerance && py >= y - tolerance && py <= y + h + tolerance
+            case .roundedRect(let x, let y, let w, let h, let r):
+                guard px >= x - tolerance, px <= x + w + tolerance, py >= y - tolerance, py <= y + h + tolerance else {
+                    return false
+                }
+                let rr = min(r, w / 2, h / 2)
+                let cx = min(max(px, x + rr), x + w - rr)
+                let cy = min(max(py, y + rr), y + h - rr)
+                let dx = px - cx, dy = py - cy
+                return (dx * dx + dy * dy).squareRoot() <= rr + tolerance
+            }
+        }
+    }
+
+    /// One drawn line: its text and the box (canvas points) that bounds its advance, ink, ascent and
+    /// descent.
+    public struct Line: Sendable, Hashable {
+        public var text: String
+        public var x: Double
+        public var y: Double
+        public var width: Double
+        public var height: Double
+
+        /// Whether all four corners lie inside `container`.
+        public func isInside(_ container: Container, tolerance: Double = 0.01) -> Bool {
+            container.contains(x: x, y: y, tolerance: tolerance)
+                && container.contains(x: x + width, y: y, tolerance: tolerance)
+                && container.contains(x: x, y: y + height, tolerance: tolerance)
+                && container.contains(x: x + width, y: y + height, tolerance: tolerance)
+        }
+    }
+
+    public enum Role: String, Sendable, Hashable {
+        case bubbleTitle, pageCount, navigation, breadcrumb, toolbar, staticArea, overlayTitle, overlayText,
+             keywordChip, tableHeader, tableCell
+    }
+
+    /// The bubble id for bubble labels; otherwise a name such as "navigation.title" or "table.row3.title".
+    public var owner: String
+    public var role: Role
+    /// The text before wrapping or truncation.
+    public var label: String
+    /// The drawn font size in canvas points (after the bubble's scale).
+    public var fontSize: Double
+    public var lines: [Line]
+    /// True when the label was shortened with an ellipsis.
+    public var isTruncated: Bool
+    public var container: Container
+    public var textColour: SceneColour
+    /// The fill behind the text (the worse stop of a gradient).
+    public var backgroundColour: SceneColour
+
+    public var contrastRatio: Double { Contrast.ratio(textColour, backgroundColour) }
+}
+
+/// A label with the colours it is drawn in: what a contrast test needs.
+public struct LabelColours: Sendable, Hashable {
+    public var label: String
+    public var textColour: SceneColour
+    public var backgroundColour: SceneColour
+    public var contrastRatio: Double { Contrast.ratio(textColour, backgroundColour) }
+}

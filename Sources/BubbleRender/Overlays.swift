@@ -1,0 +1,374 @@
+import BubbleDashboard
+import CCairo
+
+extension SceneRenderer {
+    /// The overlay card. While it fades in, the dimming follows `overlayOpacity` exactly; the card
+    /// rises 24 pt into place and turns opaque at two thirds of the way (alpha = 1.5 × opacity), so it
+    /// never looks like a ghost over the bubbles.
+    func drawOverlay(_ overlay: SceneOverlay, opacity dim: Double, scene: Scene, _ f: Frame) {
+        let cr = f.cr
+        let opacity = min(1, dim * 1.5)
+        let lift = f.records ? 0 : (1 - dim) * 24
+        cairo_save(cr)
+        cairo_translate(cr, 0, lift)
+        let grouped = opacity < 0.999 && !f.records
+        if grouped { cairo_push_group(cr) }
+        // While recording, coordinates are reported without the lift (it is 0 at full opacity).
+        switch overlay {
+        case .reportPreview(let report): drawPreview(report, scene: scene, f)
+        case .reportsTable(let title, let reports): drawTable(title: title, reports: reports, scene: scene, f)
+        }
+        if grouped {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, opacity)
+        }
+        cairo_restore(cr)
+    }
+
+    /// A card with a soft shadow.
+    func drawCard(_ cr: OpaquePointer, x: Double, y: Double, w: Double, h: Double, radius: Double) {
+        for i in 0..<4 {
+            let g = Double(i) * 3
+            roundedRectPath(cr, x - g, y - g + 8, w + 2 * g, h + 2 * g, radius + g)
+            setColour(cr, RenderColour(hex: 0x0B1220, alpha: 0.07))
+            cairo_fill(cr)
+        }
+        roundedRectPath(cr, x, y, w, h, radius)
+        setColour(cr, style.cardColour)
+        cairo_fill(cr)
+    }
+
+    // MARK: Report preview
+
+    func drawPreview(_ report: SceneReport, scene: Scene, _ f: Frame) {
+        let cr = f.cr
+        let W = scene.canvasWidth, H = scene.canvasHeight
+        let pad = 24.0, radius = 18.0
+        let cw = min(520, W - 48)
+        guard cw > 2 * pad + 20 else { return }
+        let inner = cw - 2 * pad
+        let colour = report.colour ?? style.neutralBubbleColour
+        let white = style.cardColour.sceneColour
+
+        let title = fitter.fitRect(report.title, width: inner, height: style.overlayTitleFontSize * style.lineSpacing * 3 + 2,
+                                   maxSize: style.overlayTitleFontSize, minSize: 14, bold: true, maxLines: 3)
+        let titleH = (title.lines.last?.bottom ?? 0)
+        let metaFont = FontKey(bold: false, size: style.overlayBodyFontSize)
+        let (ma, md) = fonts.verticalMetrics(metaFont)
+        var metaParts: [String] = []
+        if let a = report.author, !a.isEmpty { metaParts.append("by " + a) }
+        if let p = report.pageCount { metaParts.append(p == 1 ? "1 page" : "\(p) pages") }
+        let meta = metaParts.isEmpty ? "Author and pages unknown" : metaParts.joined(separator: " · ")
+        let chips = layoutChips(report.keywords, width: inner)
+        let chipsH = chips.rows > 0 ? Double(chips.rows) * 30 - 6 : 18
+        let headFont = FontKey(bold: true, size: 11)
+        let (ha, hd) = fonts.verticalMetrics(headFont)
+        let fixed = 8 + pad + titleH + 8 + ma + md + 18 + 32 + 18 + ha + hd + 10 + chipsH + pad
+        let maxCard = H - 80
+        let pageH = max(90, min(330, maxCard - fixed))
+        let ch = fixed + pageH
+        let x = (W - cw) / 2
+        let y = max(20, (H - ch) / 2)
+
+        drawCard(cr, x: x, y: y, w: cw, h: ch, radius: radius)
+        let card = LabelLayout.Container.roundedRect(x: x, y: y, width: cw, height: ch, cornerRadius: radius)
+        // Accent band along the top.
+        cairo_save(cr)
+        roundedRectPath(cr, x, y, cw, ch, radius)
+        cairo_clip(cr)
+        cairo_rectangle(cr, x, y, cw, 8)
+        setColour(cr, colour)
+        cairo_fill(cr)
+        cairo_restore(cr)
+
+        var cy = y + 8 + pad
+        setColour(cr, style.darkTextColour)
+        for line in title.lines {
+            textRun(f, line.text, font: title.font, x: x + pad + line.x, baseline: cy + line.baseline, colour: style.darkTextColour,
+                    background: white, owner: "preview.title", role: .overlayTitle, container: card, label: report.title,
+                    truncated: title.truncated)
+        }
+        cy += titleH + 8
+        let metaLine = fitter.singleLine(meta, width: inner, font: metaFont)
+        textRun(f, metaLine.text, font: metaFont, x: x + pad - metaLine.metrics.left, baseline: cy + ma,
+                colour: style.secondaryTextColour, background: white, owner: "preview.meta", role: .overlayText,
+                container: card, label: meta, truncated: metaLine.truncated)
+        cy += ma + md + 18
+
+        // The page placeholder on a light stage.
+        let stageH = pageH + 32
+        roundedRectPath(cr, x + pad, cy, inner, stageH, 12)
+        setColour(cr, RenderColour(hex: 0xF0F3F7))
+        cairo_fill(cr)
+        drawPagePlaceholder(cr, centreX: x + cw / 2, top: cy + 16, height: pageH, colour: RenderColour(colour))
+        cy += stageH + 18
+
+        let head = "KEYWORDS"
+        textRun(f, head, font: headFont, x: x + pad, baseline: cy + ha, colour: style.secondaryTextColour, background: white,
+                owner: "preview.keywordsHeading", role: .overlayText, container: card)
+        cy += ha + hd + 10
+        if chips.rows == 0 {
+            let nf = FontKey(bold: false, size: 13)
+            textRun(f, "No keywords", font: nf, x: x + pad, baseline: cy + fonts.verticalMetrics(nf).ascent,
+                    colour: style.secondaryTextColour, background: white, owner: "preview.noKeywords", role: .overlayText,
+                    container: card)
+        }
+        let chipFont = FontKey(bold: false, size: style.chipFontSize)
+        let (ca, cd) = fonts.verticalMetrics(chipFont)
+        let chipFill = RenderColour.white.mixed(with: RenderColour(colour), 0.14)
+        let moreFill = RenderColour(hex: 0xEDF0F4)
+        for chip in chips.chips {
+            let cx0 = x + pad + chip.x, cy0 = cy + Double(chip.row) * 30
+            let fill = chip.isMore ? moreFill : chipFill
+            roundedRectPath(cr, cx0, cy0, chip.width, 24, 12)
+            setColour(cr, fill)
+            cairo_fill_preserve(cr)
+            setColour(cr, chip.isMore ? RenderColour(hex: 0xC9D1DC) : RenderColour(colour, alpha: 0.35))
+            cairo_set_line_width(cr, 1)
+            cairo_stroke(cr)
+            let textColour = chip.isMore ? style.secondaryTextColour : style.darkTextColour
+            textRun(f, chip.text, font: chipFont, x: cx0 + 11 - chip.metrics.left, baseline: cy0 + 12 + (ca - cd) / 2,
+                    colour: textColour, background: fill.sceneColour, owner: chip.isMore ? "preview.moreKeywords" : "preview.keyword",
+                    role: .keywordChip, container: .roundedRect(x: cx0, y: cy0, width: chip.width, height: 24, cornerRadius: 12),
+                    label: chip.label, truncated: chip.text != chip.label)
+        }
+    }
+
+    struct Chip {
+        var text: String
+        var label: String
+        var metrics: TextMetrics
+        var x: Double
+        var width: Double
+        var row: Int
+        var isMore: Bool
+    }
+
+    /// Keyword chips wrapped into at most three rows; the last chip says "+N more" when some do not fit.
+    func layoutChips(_ keywords: [String], width: Double, maxRows: Int = 3) -> (chips: [Chip], rows: Int) {
+        let font = FontKey(bold: false, size: style.chipFontSize)
+        let gap = 6.0, padX = 11.0
+        func chip(_ text: String, label: String) -> Chip {
+            let line = fitter.singleLine(text, width: width - 2 * padX, font: font)
+            return Chip(text: line.text, label: label, metrics: line.metrics, x: 0, width: line.metrics.width + 2 * padX, row: 0, isMore: false)
+        }
+        var placed: [Chip] = []
+        var x = 0.0, row = 0
+        var overflowAt: Int? = nil
+        for (i, k) in keywords.enumerated() {
+            var c = chip(k, label: k)
+            if x > 0 && x + c.width > width {
+                row += 1
+                x = 0
+            }
+            if row >= maxRows { overflowAt = i; break }
+            c.x = x
+            c.row = row
+            placed.append(c)
+            x += c.width + gap
+        }
+        if let start = overflowAt {
+            var hidden = keywords.count - start
+            while true {
+                var more = chip("+\(hidden) more", label: "+\(hidden) more")
+                more.isMore = true
+                let lastRow = maxRows - 1
+                let rowEnd = placed.filter { $0.row == lastRow }.map { $0.x + $0.width + gap }.max() ?? 0
+                if rowEnd + more.width <= width || placed.isEmpty {
+                    more.x = rowEnd
+                    more.row = lastRow
+                    placed.append(more)
+                    break
+                }
+                placed.removeLast()
+                hidden += 1
+            }
+        }
+        return (placed, placed.isEmpty ? 0 : (placed.map(\.row).max()! + 1))
+    }
+
+    /// A page with a folded top-right corner, a coloured title bar and faint text lines.
+    func drawPagePlaceholder(_ cr: OpaquePointer, centreX: Double, top: Double, height: Double, colour: RenderColour) {
+        let h = height, w = h / 1.4142
+        let x = centreX - w / 2, y = top
+        let fold = w * 0.16
+        func pagePath() {
+            cairo_move_to(cr, x, y)
+            cairo_line_to(cr, x + w - fold, y)
+            cairo_line_to(cr, x + w, y + fold)
+            cairo_line_to(cr, x + w, y + h)
+            cairo_line_to(cr, x, y + h)
+            cairo_close_path(cr)
+        }
+        // Shadow.
+        cairo_save(cr)
+        cairo_translate(cr, 0, 3)
+        pagePath()
+        setColour(cr, RenderColour(hex: 0x1A2B44, alpha: 0.12))
+        cairo_fill(cr)
+        cairo_restore(cr)
+        pagePath()
+        setColour(cr, RenderColour.white)
+        cairo_fill_preserve(cr)
+        setColour(cr, RenderColour(hex: 0xCED6E0))
+        cairo_set_line_width(cr, 0.8)
+        cairo_stroke(cr)
+        // The fold.
+        cairo_move_to(cr, x + w - fold, y)
+        cairo_line_to(cr, x + w - fold, y + fold * 0.85)
+        cairo_curve_to(cr, x + w - fold, y + fold, x + w - fold, y + fold, x + w - fold * 0.85, y + fold)
+        cairo_line_to(cr, x + w, y + fold)
+        cairo_close_path(cr)
+        setColour(cr, RenderColour(hex: 0xE3E8EF))
+        cairo_fill_preserve(cr)
+        setColour(cr, RenderColour(hex: 0xCED6E0))
+        cairo_stroke(cr)
+        // Title bar and text lines.
+        let m = w * 0.12
+        let lineH = max(1.5, h * 0.012)
+        roundedRectPath(cr, x + m, y + h * 0.09, (w - 2 * m) * 0.6, lineH * 2.4, lineH)
+        setColour(cr, colour.withAlpha(0.75))
+        cairo_fill(cr)
+        roundedRectPath(cr, x + m, y + h * 0.155, (w - 2 * m) * 0.38, lineH * 1.2, lineH * 0.6)
+        setColour(cr, RenderColour(hex: 0xB5BFCC))
+        cairo_fill(cr)
+        // A chart block.
+        let by = y + h * 0.22, bh = h * 0.2
+        roundedRectPath(cr, x + m, by, w - 2 * m, bh, 3)
+        setColour(cr, colour.withAlpha(0.08))
+        cairo_fill(cr)
+        let bars = [0.45, 0.7, 0.55, 0.9, 0.65, 0.8]
+        let bw = (w - 2 * m) / Double(bars.count * 2 + 1)
+        for (i, v) in bars.enumerated() {
+            let bx = x + m + bw * Double(2 * i + 1)
+            cairo_rectangle(cr, bx, by + bh * (1 - v * 0.8) - 3, bw, bh * v * 0.8)
+        }
+        setColour(cr, colour.withAlpha(0.45))
+        cairo_fill(cr)
+        let lengths = [1.0, 0.94, 0.97, 0.62, 0.0, 1.0, 0.9, 0.96, 0.88, 0.5, 0.0, 0.97, 0.92, 0.7]
+        var ly = by + bh + h * 0.05
+        for len in lengths {
+            if ly + lineH > y + h - m * 0.8 { break }
+            if len > 0 {
+                roundedRectPath(cr, x + m, ly, (w - 2 * m) * len, lineH, lineH / 2)
+            }
+            ly += lineH * 2.6
+        }
+        setColour(cr, RenderColour(hex: 0xD5DCE5))
+        cairo_fill(cr)
+    }
+
+    // MARK: Reports table
+
+    func drawTable(title: String, reports: [SceneReport], scene: Scene, _ f: Frame) {
+        let cr = f.cr
+        let W = scene.canvasWidth, H = scene.canvasHeight
+        let pad = 20.0, radius = 18.0
+        let tw = min(680, W - 40)
+        guard tw > 2 * pad + 60 else { return }
+        let topLimit = min(scene.chrome.navigationBarHeight + scene.chrome.breadcrumbHeight + 20, H * 0.2)
+        let bottomLimit = H - min(scene.chrome.bottomBarHeight + 20, H * 0.2)
+        let headerH = 70.0, columnsH = 32.0, rowH = 44.0
+        let maxRows = max(1, Int((bottomLimit - topLimit - headerH - columnsH - pad / 2) / rowH))
+        let shownRows = reports.isEmpty ? 1 : min(reports.count, maxRows)
+        let th = headerH + columnsH + Double(shownRows) * rowH + pad / 2
+        let x = (W - tw) / 2
+        let y = max(topLimit, (H - th) / 2)
+        let white = style.cardColour.sceneColour
+        drawCard(cr, x: x, y: y, w: tw, h: th, radius: radius)
+        let card = LabelLayout.Container.roundedRect(x: x, y: y, width: tw, height: th, cornerRadius: radius)
+
+        // Header.
+        let tf = FontKey(bold: true, size: 19)
+        let sf = FontKey(bold: false, size: 13)
+        let (ta, _) = fonts.verticalMetrics(tf)
+        let heading = "Reports in " + title
+        let t = fitter.singleLine(heading, width: tw - 2 * pad, font: tf)
+        textRun(f, t.text, font: tf, x: x + pad - t.metrics.left, baseline: y + 16 + ta, colour: style.darkTextColour,
+                background: white, owner: "table.title", role: .overlayTitle, container: card, label: heading, truncated: t.truncated)
+        let count = reports.count == 1 ? "1 report" : "\(reports.count) reports"
+        textRun(f, count, font: sf, x: x + pad, baseline: y + 16 + ta + 22, colour: style.secondaryTextColour, background: white,
+                owner: "table.count", role: .overlayText, container: card)
+
+        // Columns.
+        let inner = tw - 2 * pad
+        let titleW = inner * 0.5, pagesW = 56.0
+        let kwX = x + pad + titleW + pagesW + 16
+        let kwW = x + tw - pad - kwX
+        let hy = y + headerH
+        let headerFill = RenderColour(hex: 0xEEF2F7)
+        cairo_rectangle(cr, x, hy, tw, columnsH)
+        setColour(cr, headerFill)
+        cairo_fill(cr)
+        let hf = FontKey(bold: true, size: 11.5)
+        let (ha, hd) = fonts.verticalMetrics(hf)
+        let hb = hy + columnsH / 2 + (ha - hd) / 2
+        let headerContainer = LabelLayout.Container.rect(x: x, y: hy, width: tw, height: columnsH)
+        textRun(f, "TITLE", font: hf, x: x + pad + 14, baseline: hb, colour: style.secondaryTextColour, background: headerFill.sceneColour,
+                owner: "table.header.title", role: .tableHeader, container: headerContainer)
+        let pm = fonts.measure("PAGES", hf)
+        textRun(f, "PAGES", font: hf, x: x + pad + titleW + pagesW - pm.right, baseline: hb, colour: style.secondaryTextColour,
+                background: headerFill.sceneColour, owner: "table.header.pages", role: .tableHeader, container: headerContainer)
+        textRun(f, "KEYWORDS", font: hf, x: kwX, baseline: hb, colour: style.secondaryTextColour, background: headerFill.sceneColour,
+                owner: "table.header.keywords", role: .tableHeader, container: headerContainer)
+
+        // Rows.
+        let cellFont = FontKey(bold: false, size: style.tableFontSize)
+        let kwFont = FontKey(bold: false, size: style.tableFontSize - 1)
+        let (ca, cd) = fonts.verticalMetrics(cellFont)
+        let zebra = RenderColour(hex: 0xF6F8FB)
+        cairo_save(cr)
+        roundedRectPath(cr, x, y, tw, th, radius)
+        cairo_clip(cr)
+        if reports.isEmpty {
+            let ry = hy + columnsH
+            let m = "No reports at this level"
+            let mm = fonts.measure(m, cellFont)
+            textRun(f, m, font: cellFont, x: x + (tw - mm.width) / 2 - mm.left, baseline: ry + rowH / 2 + (ca - cd) / 2,
+                    colour: style.secondaryTextColour, background: white, owner: "table.empty", role: .tableCell,
+                    container: .rect(x: x, y: ry, width: tw, height: rowH))
+        }
+        let overflow = reports.count > maxRows
+        for i in 0..<(reports.isEmpty ? 0 : shownRows) {
+            let ry = hy + columnsH + Double(i) * rowH
+            let fill = i % 2 == 1 ? zebra : style.cardColour
+            cairo_rectangle(cr, x, ry, tw, rowH)
+            setColour(cr, fill)
+            cairo_fill(cr)
+            if i > 0 {
+                cairo_rectangle(cr, x + pad, ry, tw - 2 * pad, 0.5)
+                setColour(cr, style.separatorColour.withAlpha(0.7))
+                cairo_fill(cr)
+            }
+            let bg = fill.sceneColour
+            let baseline = ry + rowH / 2 + (ca - cd) / 2
+            let rowRect = LabelLayout.Container.rect(x: x, y: ry, width: tw, height: rowH)
+            if overflow && i == shownRows - 1 {
+                let more = "+\(reports.count - shownRows + 1) more rows"
+                textRun(f, more, font: cellFont, x: x + pad + 14, baseline: baseline, colour: style.secondaryTextColour,
+                        background: bg, owner: "table.moreRows", role: .tableCell, container: rowRect)
+                continue
+            }
+            let r = reports[i]
+            circlePath(cr, x + pad + 4, ry + rowH / 2, 4)
+            setColour(cr, r.colour ?? style.neutralBubbleColour)
+            cairo_fill(cr)
+            let tl = fitter.singleLine(r.title, width: titleW - 14, font: cellFont)
+            textRun(f, tl.text, font: cellFont, x: x + pad + 14 - tl.metrics.left, baseline: baseline, colour: style.darkTextColour,
+                    background: bg, owner: "table.row\(i).title", role: .tableCell,
+                    container: .rect(x: x + pad + 14, y: ry, width: titleW - 14, height: rowH), label: r.title, truncated: tl.truncated)
+            let pages = r.pageCount.map(String.init) ?? "—"
+            let pmm = fonts.measure(pages, cellFont)
+            textRun(f, pages, font: cellFont, x: x + pad + titleW + pagesW - pmm.right, baseline: baseline,
+                    colour: style.secondaryTextColour, background: bg, owner: "table.row\(i).pages", role: .tableCell,
+                    container: .rect(x: x + pad + titleW, y: ry, width: pagesW, height: rowH))
+            let kw = r.keywords.isEmpty ? "—" : r.keywords.joined(separator: ", ")
+            let kl = fitter.singleLine(kw, width: max(0, kwW), font: kwFont)
+            textRun(f, kl.text, font: kwFont, x: kwX - kl.metrics.left, baseline: baseline, colour: style.secondaryTextColour,
+                    background: bg, owner: "table.row\(i).keywords", role: .tableCell,
+                    container: .rect(x: kwX, y: ry, width: max(0, kwW), height: rowH), label: kw, truncated: kl.truncated)
+        }
+        cairo_restore(cr)
+        setColour(cr, RenderColour(hex: 0x000000, alpha: 0))
+    }
+}

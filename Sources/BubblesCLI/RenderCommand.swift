@@ -1,0 +1,188 @@
+import ArgumentParser
+import BubbleDashboard
+import BubbleRender
+import BubbleScenario
+import Foundation
+import ReportLibrary
+
+/// `bubbles render`: settles one level of the dashboard and writes the frame as PNG and/or SVG.
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render one settled dashboard level as PNG and SVG.",
+        discussion: """
+            With no arguments, renders the shipped sample's first level to Renders/first-level.png \
+            and Renders/first-level.svg. Files are written under a temporary name and renamed, so a \
+            failure never leaves a half-written file.
+            """)
+
+    @Option(help: "The datasource JSON file.")
+    var data = "Data/reports.json"
+
+    @Option(help: "The id of the category to focus (default: the root, i.e. the first level).")
+    var focus: String?
+
+    @Option(help: "Ids from the root down to the category to focus, separated by '/' (e.g. finance/monthly-close).")
+    var path: String?
+
+    @Option(help: "An overlay: 'preview:REPORT-ID' or 'reports' (the level's reports table).")
+    var overlay: String?
+
+    @Option(help: "Canvas size in points, WIDTHxHEIGHT.")
+    var size = "768x1024"
+
+    @Option(help: "Pixels per point.")
+    var scale = 2.0
+
+    @Option(help: "Write the PNG here.")
+    var png: String?
+
+    @Option(help: "Write the SVG here.")
+    var svg: String?
+
+    @Flag(name: .customLong("no-pdf"), help: "Do not read the PDFs (no page counts, authors or PDF keywords).")
+    var skipPDFs = false
+
+    func validate() throws {
+        if focus != nil && path != nil { throw ValidationError("give --focus or --path, not both") }
+        guard scale > 0, scale <= 8, scale.isFinite else { throw ValidationError("--scale must be within (0, 8]") }
+        _ = try parseSize(size)
+    }
+
+    func run() throws {
+        do {
+            try render()
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    func render() throws {
+        let canvas = try parseSize(size)
+        let library = try LibraryLoader.load(data)
+        let tree = try LibraryBridge.dashboardTree(library, details: LibraryBridge.details(for: library, readPDFs: !skipPDFs))
+        var settings = DashboardSettings()
+        settings.canvasWidth = canvas.width
+        settings.canvasHeight = canvas.height
+        let dashboard = try Dashboard(tree: tree, settings: settings)
+
+        // Which level, and which overlay.
+        var previewID: String? = nil
+        var showReports = false
+        if let overlay {
+            if overlay == "reports" {
+                showReports = true
+            } else if overlay.hasPrefix("preview:") {
+                previewID = String(overlay.dropFirst("preview:".count))
+            } else {
+                throw CLIError("--overlay must be 'preview:REPORT-ID' or 'reports', not '\(overlay)'")
+            }
+        }
+        var chain = try focusChain(tree: tree, library: library)
+        if let previewID {
+            guard let report = tree.index(of: previewID) else {
+                throw CLIError("unknown report id '\(previewID)' (nearest: \(tree.suggestions(for: previewID).joined(separator: ", ")))")
+            }
+            guard tree.nodes[report].kind == .report else { throw CLIError("'\(previewID)' is a category, not a report") }
+            let parent = tree.parents[report]
+            if focus == nil && path == nil {
+                chain = Array(tree.path(to: parent).dropFirst())
+            } else if chain.last ?? 0 != parent {
+                throw CLIError("report '\(previewID)' is not on the focused level; its category is '\(tree.nodes[parent].id)'")
+            }
+        }
+
+        try dashboard.send(.tap(tree.nodes[0].id))
+        dashboard.settle(limit: 3000)
+        for node in chain {
+            try dashboard.send(.tap(tree.nodes[node].id))
+            dashboard.settle(limit: 3000)
+        }
+        if let previewID { try dashboard.send(.tap(previewID)) }
+        if showReports { try dashboard.send(.showReports) }
+        dashboard.settle(limit: 3000)
+
+        var pngPath = png
+        var svgPath = svg
+        if pngPath == nil && svgPath == nil {
+            let name = defaultName(tree: tree, focus: chain.last ?? 0, preview: previewID, reports: showReports, canvas: canvas)
+            try FileManager.default.createDirectory(atPath: "Renders", withIntermediateDirectories: true)
+            pngPath = "Renders/\(name).png"
+            svgPath = "Renders/\(name).svg"
+        }
+        let renderer = SceneRenderer(pixelScale: scale)
+        let scene = dashboard.scene()
+        if let pngPath {
+            try renderer.writePNG(scene, to: pngPath)
+            let (w, h) = renderer.pixelSize(of: scene)
+            print("wrote \(pngPath) (\(w)×\(h) px, \(fileSize(pngPath)))")
+        }
+        if let svgPath {
+            try renderer.writeSVG(scene, to: svgPath)
+            print("wrote \(svgPath) (\(fileSize(svgPath)))")
+        }
+    }
+
+    /// The categories to tap after the root, from `--focus` or `--path`.
+    func focusChain(tree: DashboardTree, library: ReportTree) throws -> [Int] {
+        if let focus {
+            guard let index = tree.index(of: focus) else {
+                throw CLIError("unknown id '\(focus)' (nearest: \(tree.suggestions(for: focus).joined(separator: ", ")))")
+            }
+            guard tree.nodes[index].kind == .category else {
+                throw CLIError("'\(focus)' is a report; use --overlay preview:\(focus) to show it")
+            }
+            return Array(tree.path(to: index).dropFirst())
+        }
+        guard let path else { return [] }
+        var chain: [Int] = []
+        var current = 0
+        for id in path.split(separator: "/").map(String.init) where !(chain.isEmpty && id == tree.nodes[0].id) {
+            let children = tree.nodes[current].children
+            guard let next = children.first(where: { tree.nodes[$0].id == id }) else {
+                let valid = children.filter { tree.nodes[$0].kind == .category }
+                let nearest = tree.suggestions(for: id, among: valid, limit: 5)
+                throw CLIError(
+                    "'\(id)' is not a category under '\(tree.nodes[current].id)' (valid: \(nearest.joined(separator: ", ")))")
+            }
+            guard tree.nodes[next].kind == .category else {
+                throw CLIError("'\(id)' is a report; use --overlay preview:\(id) to show it")
+            }
+            chain.append(next)
+            current = next
+        }
+        return chain
+    }
+
+    func defaultName(tree: DashboardTree, focus: Int, preview: String?, reports: Bool, canvas: (width: Double, height: Double)) -> String {
+        var name = focus == 0 ? "first-level" : "level-\(tree.nodes[focus].id)"
+        if let preview { name += "-preview-\(preview)" }
+        if reports { name += "-reports" }
+        if canvas.width != 768 || canvas.height != 1024 { name += "-\(Int(canvas.width))x\(Int(canvas.height))" }
+        return name
+    }
+}
+
+/// A one-line error of the command line tool.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Parses `WIDTHxHEIGHT` in points.
+func parseSize(_ text: String) throws -> (width: Double, height: Double) {
+    let parts = text.lowercased().split(separator: "x")
+    guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w >= 160, h >= 160, w <= 8192, h <= 8192 else {
+        throw ValidationError("size must be WIDTHxHEIGHT in points, each within 160...8192 (e.g. 768x1024), not '\(text)'")
+    }
+    return (w, h)
+}
+
+/// A human-readable file size.
+func fileSize(_ path: String) -> String {
+    let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    if bytes >= 1 << 20 { return String(format: "%.1f MB", Double(bytes) / Double(1 << 20)) }
+    return "\(max(1, (bytes + 512) / 1024)) KB"
+}

@@ -1,0 +1,16 @@
+import BubbleDashboard
+import BubbleRender
+import Foundation
+import Testing
+
+/// Writes sample frames for a person to look at when BUBBLES_RENDER_LOOK names a folder.
+@Test func writeLookFrames() throws {
+    guard let dir = ProcessInfo.processInfo.environment["BUBBLES_RENDER_LOOK"] else { return }
+    let r = SceneRenderer()
+    try r.writePNG(SampleScenes.level(categories: 14, reports: 8, root: true), to: dir + "/root.png")
+    try r.writePNG(SampleScenes.level(categories: 12, reports: 10, blur: 0.8, seed: 2), to: dir + "/deep-blur.png")
+    try r.writePNG(SampleScenes.benchmark(), to: dir + "/bench.png")
+    try r.writePNG(SampleScenes.level(seed: 1, overlay: .reportPreview(SampleScenes.report(index: 2, keywordCount: 30))), to: dir + "/preview.png")
+    try r.writePNG(SampleScenes.level(seed: 1, overlay: .reportsTable(title: "Accounting", reports: SampleScenes.reports(count: 25))), to: dir + "/table.png")
+    try r.writeSVG(SampleScenes.level(categories: 14, reports: 8, root: true), to: dir + "/root.svg")
+}
