@@ -302,9 +302,11 @@ extension Dashboard {
             var start: Vector2
             var scale0 = 0.0
             var opacity0 = 0.0
+            var caught = false
             let ghost = ghosts.firstIndex(where: { $0.node == node && $0.role == .child }).map { ghosts.remove(at: $0) }
             // A ghost still visible is caught where it is; one all but gone starts afresh.
             if let g = ghost, g.scale.value(at: now) * g.opacity.value(at: now) > 0.05 {
+                caught = true
                 start = g.position(at: now)
                 scale0 = g.scale.value(at: now)
                 opacity0 = g.opacity.value(at: now)
@@ -327,12 +329,20 @@ extension Dashboard {
                     shape: LevelLayout.padded(lay.shapes[k], settings.gap), position: start, target: target,
                     spring: settings.placeSpring, scale: max(0, min(scale0, 2)), opacity: max(0, min(opacity0, 1))))
             let wait = delay + min(Double(k) * settings.appearStagger, settings.appearStaggerTotal)
-            live.append(
-                LiveBubble(
-                    node: node, body: body, role: .child, shape: lay.shapes[k],
-                    scale: Tween(from: scale0, to: 1, start: now + wait, duration: settings.appearDuration, curve: .out),
-                    opacity: Tween(from: opacity0, to: 1, start: now + wait, duration: settings.appearDuration * 0.7, curve: .out),
-                    blur: .constant(0), transit: nil))
+            var bubble = LiveBubble(
+                node: node, body: body, role: .child, shape: lay.shapes[k],
+                scale: Tween(from: scale0, to: 1, start: now + wait, duration: settings.appearDuration, curve: .out),
+                opacity: Tween(from: opacity0, to: 1, start: now + wait, duration: settings.appearDuration * 0.7, curve: .out),
+                blur: .constant(0), transit: nil)
+            // A caught ghost may lie over the focus (it was folding into it): it glides back to its
+            // place above the others rather than being shoved out in one step.
+            if caught {
+                _ = try? world.setKinematic(body, true)
+                bubble.transit = Transit(
+                    from: start, to: target, start: now, duration: travelTime(start, target, settings.focusDuration),
+                    radius: .constant(lay.shapes[k].radius ?? 0), endsDynamic: true)
+            }
+            live.append(bubble)
         }
     }
 

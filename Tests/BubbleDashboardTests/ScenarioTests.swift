@@ -24,8 +24,10 @@ struct ScenarioRun {
             fired += player.advance(toStep: player.step(atTime: Double(frame) / scenario.fps))
             let scene = dashboard.scene()
             hashes.append(dashboard.stateHash)
-            for b in scene.bubbles {
-                guard let a = previous.bubbles.first(where: { $0.id == b.id && $0.kind == b.kind }) else { continue }
+            // Motion that can be seen: bubbles visible in both frames.
+            for b in scene.bubbles where b.scale * b.opacity > 0.05 {
+                guard let a = previous.bubbles.first(where: { $0.id == b.id && $0.kind == b.kind }), a.scale * a.opacity > 0.05
+                else { continue }
                 let dx = b.centre.x - a.centre.x, dy = b.centre.y - a.centre.y
                 let d = (dx * dx + dy * dy).squareRoot()
                 if d > worstJump.distance { worstJump = (d, b.id, frame) }
