@@ -1,4 +1,5 @@
 import ArgumentParser
+import BubbleScenario
 import ReportLibrary
 
 /// `bubbles validate [DATA]`: loads a datasource and prints a summary or the first problem.
@@ -6,8 +7,10 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Load and validate a report datasource.",
         discussion: """
-            Prints a summary (categories, reports, depth, PDFs found), or one line naming the file, \
-            line, column and JSON path of the first problem, and exits with status 1.
+            Prints a summary (categories, reports, depth, PDFs found and read), or one line naming \
+            the file, line, column and JSON path of the first problem, and exits with status 1. \
+            Every report's PDF is also read with the PDF metadata reader; a PDF that cannot be read \
+            gets one line of its own and makes the exit status 1.
             """)
 
     @Argument(help: "The datasource JSON file.")
@@ -25,11 +28,36 @@ struct Validate: ParsableCommand {
             throw ExitCode.failure
         }
         let stats = tree.statistics
-        print("\(data): valid")
+        var unreadable = 0
+        var withKeywords = 0
+        var keywordCount = 0
+        var pages = 0
+        if !skipFileCheck {
+            let details = LibraryBridge.details(for: tree)
+            for (index, node) in tree.nodes.enumerated() where node.kind == .report {
+                guard let d = details[index] else { continue }
+                if let problem = d.readError {
+                    unreadable += 1
+                    let place = node.jsonPath.isEmpty ? "file" : node.jsonPath + ".file"
+                    printError("error: \(data): \(place): PDF '\(node.file ?? "")' cannot be read: \(problem)")
+                    continue
+                }
+                if !d.keywords.isEmpty { withKeywords += 1 }
+                keywordCount += d.keywords.count
+                pages += d.pageCount ?? 0
+            }
+        }
+        print(unreadable == 0 ? "\(data): valid" : "\(data): \(unreadable) unreadable PDF\(unreadable == 1 ? "" : "s")")
         print("  categories  \(stats.categories) (root included)")
         print("  reports     \(stats.reports)")
         print("  depth       \(stats.depth) levels below the root")
         print("  largest     \(stats.largestCategory) children in one category")
-        print("  PDFs found  \(skipFileCheck ? "not checked" : "\(stats.reports) of \(stats.reports)")")
+        if skipFileCheck {
+            print("  PDFs        not checked")
+        } else {
+            print("  PDFs found  \(stats.reports) of \(stats.reports), read \(stats.reports - unreadable) (\(pages) pages)")
+            print("  keywords    \(keywordCount) on \(withKeywords) reports (from the PDFs and the datasource)")
+        }
+        if unreadable > 0 { throw ExitCode.failure }
     }
 }

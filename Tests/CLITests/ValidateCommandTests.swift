@@ -33,6 +33,20 @@ struct ValidateCommandTests {
         #expect(result.stderr.contains(expected), "\(result.stderr)")
     }
 
+    @Test func unreadablePDFIsReportedOnItsOwnLine() throws {
+        let folder = NSTemporaryDirectory() + "bubbles-cli-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("%PDF-1.4\nnot really a PDF\n".utf8).write(to: URL(fileURLWithPath: folder + "/broken.pdf"))
+        let json = #"{"id": "root", "title": "R", "children": [{"id": "a", "title": "A", "file": "broken.pdf"}]}"#
+        try Data(json.utf8).write(to: URL(fileURLWithPath: folder + "/reports.json"))
+        let result = try CLIRunner.run(["validate", "reports.json"], in: folder)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: reports.json: children[0].file: PDF 'broken.pdf' cannot be read: "), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stdout.contains("1 unreadable PDF"))
+    }
+
     @Test func missingFileFails() throws {
         let result = try CLIRunner.run(["validate", "no/such/reports.json"])
         #expect(result.status == 1)
