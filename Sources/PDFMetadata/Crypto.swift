@@ -14,6 +14,17 @@ import CLibCrypto
 /// is not loaded by default (loading it changes process-wide state for every other user of
 /// libcrypto), and the low-level `RC4()` is deprecated. RC4 is ten lines, so we keep it here.
 enum Crypto {
+    // Algorithms fetched once: with OpenSSL 3, `EVP_md5()` and friends are legacy handles that make
+    // every `EVP_DigestInit_ex` / `EVP_CipherInit_ex` fetch the implementation again (a lock and a
+    // provider lookup each time), which dominated key derivation and per-object decryption.
+    // Fetched algorithms are immutable and thread-safe; the legacy handle is the fallback.
+    nonisolated(unsafe) static let md5MD: OpaquePointer? = EVP_MD_fetch(nil, "MD5", nil) ?? EVP_md5()
+    nonisolated(unsafe) static let sha256MD: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256()
+    nonisolated(unsafe) static let sha384MD: OpaquePointer? = EVP_MD_fetch(nil, "SHA384", nil) ?? EVP_sha384()
+    nonisolated(unsafe) static let sha512MD: OpaquePointer? = EVP_MD_fetch(nil, "SHA512", nil) ?? EVP_sha512()
+    nonisolated(unsafe) static let aes128CBC: OpaquePointer? = EVP_CIPHER_fetch(nil, "AES-128-CBC", nil) ?? EVP_aes_128_cbc()
+    nonisolated(unsafe) static let aes256CBC: OpaquePointer? = EVP_CIPHER_fetch(nil, "AES-256-CBC", nil) ?? EVP_aes_256_cbc()
+
     static func digest(_ md: OpaquePointer?, _ parts: [[UInt8]]) -> [UInt8] {
         guard let ctx = EVP_MD_CTX_new() else { return [] }
         defer { EVP_MD_CTX_free(ctx) }
@@ -24,14 +35,39 @@ enum Crypto {
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var len: UInt32 = 0
         _ = out.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(ctx, $0.baseAddress, &len) }
-        return Array(out[0 ..< Int(len)])
+        out.removeLast(out.count - min(out.count, Int(len)))
+        return out
     }
 
-    static func md5(_ parts: [UInt8]...) -> [UInt8] { digest(EVP_md5(), parts) }
-    static func sha256(_ parts: [UInt8]...) -> [UInt8] { digest(EVP_sha256(), parts) }
-    static func sha384(_ parts: [UInt8]...) -> [UInt8] { digest(EVP_sha384(), parts) }
-    static func sha512(_ parts: [UInt8]...) -> [UInt8] { digest(EVP_sha512(), parts) }
+    static func md5(_ parts: [UInt8]...) -> [UInt8] { digest(md5MD, parts) }
+    static func sha256(_ parts: [UInt8]...) -> [UInt8] { digest(sha256MD, parts) }
+    static func sha384(_ parts: [UInt8]...) -> [UInt8] { digest(sha384MD, parts) }
+    static func sha512(_ parts: [UInt8]...) -> [UInt8] { digest(sha512MD, parts) }
 
+    /// MD5 applied `rounds` times to the first `n` bytes of the previous hash (the 50-round loop of
+    /// algorithms 2 and 7 for revisions 3 and 4), with one context and no per-round allocation.
+    /// `h` must hold at least 16 bytes and `n` be at most 16.
+    static func md5Rounds(_ h: [UInt8], n: Int, rounds: Int) -> [UInt8] {
+        guard h.count >= 16, n >= 0, n <= 16, let ctx = EVP_MD_CTX_new() else {
+            var x = h
+            for _ in 0 ..< rounds { x = md5(Array(x[0 ..< min(n, x.count)])) }
+            return x
+        }
+        defer { EVP_MD_CTX_free(ctx) }
+        var buf = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        for i in 0 ..< 16 { buf[i] = h[i] }
+        var ok = true
+        buf.withUnsafeMutableBufferPointer { b in
+            guard let base = b.baseAddress else { ok = false; return }
+            var len: UInt32 = 0
+            for _ in 0 ..< rounds {
+                guard EVP_DigestInit_ex(ctx, md5MD, nil) == 1, EVP_DigestUpdate(ctx, base, n) == 1,
+                      EVP_DigestFinal_ex(ctx, base, &len) == 1, len == 16 else { ok = false; return }
+            }
+        }
+        guard ok else { return h }
+        return Array(buf[0 ..< 16])
+    }
     /// RC4 (ARCFOUR), encryption and decryption alike.
     static func rc4(key: [UInt8], _ data: [UInt8]) -> [UInt8] {
         guard !key.isEmpty else { return data }
@@ -58,8 +94,8 @@ enum Crypto {
     static func aesCBC(encrypt: Bool, key: [UInt8], iv: [UInt8], _ data: [UInt8]) -> [UInt8]? {
         let cipher: OpaquePointer?
         switch key.count {
-        case 16: cipher = EVP_aes_128_cbc()
-        case 32: cipher = EVP_aes_256_cbc()
+        case 16: cipher = aes128CBC
+        case 32: cipher = aes256CBC
         default: return nil
         }
         guard iv.count == 16, let ctx = EVP_CIPHER_CTX_new() else { return nil }

@@ -153,7 +153,12 @@ final class Document {
                 continue
             }
             first = false
-            for (num, entry) in section.entries where xref[num] == nil { xref[num] = entry }
+            if xref.isEmpty {
+                xref = section.entries // the newest section: taken whole, without rehashing
+            } else {
+                xref.reserveCapacity(xref.count + section.entries.count)
+                for (num, entry) in section.entries where xref[num] == nil { xref[num] = entry }
+            }
             for (k, v) in section.trailer where trailer[k] == nil {
                 if k == "Prev" || k == "XRefStm" { continue }
                 trailer[k] = v
@@ -231,6 +236,9 @@ final class Document {
                 guard count <= 10_000_000, start <= Int(Int32.max) else {
                     throw p.fail(.limitExceeded, "cross-reference subsection of \(count) entries")
                 }
+                // Room for the entries, bounded by what the window can hold (an entry takes at
+                // least 6 bytes), so that a hostile count cannot reserve memory.
+                entries.reserveCapacity(entries.count + min(count, (p.buf.count - p.pos) / 6 + 1))
                 for k in 0 ..< count {
                     try p.skipWhitespace()
                     guard let off = p.unsignedInt() else { throw p.fail(.syntax, "bad cross-reference entry") }
@@ -287,6 +295,10 @@ final class Document {
         var index: [Int] = s.dict["Index"]?.arrayValue?.compactMap({ $0.intValue }) ?? [0, size]
         if index.count % 2 != 0 { index.removeLast() }
         var entries: [Int: XrefEntry] = [:]
+        var declared = 0
+        var ix = 1
+        while ix < index.count { if index[ix] > 0 { declared = declared &+ index[ix] }; ix += 2 }
+        entries.reserveCapacity(min(max(0, declared), data.count / entrySize))
         var pos = 0
         func field(_ width: Int, _ at: Int) -> Int {
             var v = 0

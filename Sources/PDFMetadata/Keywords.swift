@@ -12,6 +12,7 @@
 public enum PDFKeywords {
     /// Splits, trims and de-duplicates a keywords string.
     public static func split(_ s: String) -> [String] {
+        if let fast = splitASCII(s) { return fast }
         var out: [String] = []
         var seen = Set<String>()
         for piece in s.split(whereSeparator: isSeparator) {
@@ -49,7 +50,45 @@ public enum PDFKeywords {
         }
     }
 
+    /// ``split(_:)`` for an all-ASCII string, on bytes: in ASCII every character is one byte
+    /// (but CR LF, a separator either way), the separators are `,` `;` LF CR and the white space
+    /// that `Character.isWhitespace` trims is HT, LF, VT, FF, CR and space. Nil for other strings.
+    static func splitASCII(_ s: String) -> [String]? {
+        var s = s
+        return s.withUTF8 { u -> [String]? in
+            if u.contains(where: { $0 >= 0x80 }) { return nil }
+            var out: [String] = []
+            var seen = Set<String>()
+            func isTrimmed(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) || b == 0 }
+            func piece(_ from: Int, _ to: Int) {
+                var a = from, z = to
+                while a < z && isTrimmed(u[a]) { a += 1 }
+                while z > a && isTrimmed(u[z - 1]) { z -= 1 }
+                if a == z { return }
+                let t = String(decoding: UnsafeBufferPointer(rebasing: u[a ..< z]), as: UTF8.self)
+                if seen.insert(key(t)).inserted { out.append(t) }
+            }
+            var start = 0
+            for i in 0 ..< u.count {
+                switch u[i] {
+                case UInt8(ascii: ","), UInt8(ascii: ";"), 0x0A, 0x0D:
+                    piece(start, i)
+                    start = i + 1
+                default:
+                    break
+                }
+            }
+            piece(start, u.count)
+            return out
+        }
+    }
+
     static func trim(_ s: Substring) -> String {
+        // Fast path: a printable ASCII first and last byte cannot belong to a character that is
+        // white space, U+FEFF or NUL, so there is nothing to trim.
+        if let f = s.utf8.first, let l = s.utf8.last, f > 0x20, f < 0x7F, l > 0x20, l < 0x7F {
+            return String(s)
+        }
         var sub = s
         while let f = sub.first, f.isWhitespace || f == "\u{FEFF}" || f == "\0" { sub.removeFirst() }
         while let l = sub.last, l.isWhitespace || l == "\u{FEFF}" || l == "\0" { sub.removeLast() }

@@ -170,7 +170,13 @@ struct Parser {
     }
 
     func isStructuralKeyword() -> Bool {
-        matches("endobj") || matches("stream") || matches("endstream") || matches("obj")
+        // Every keyword below starts with e, s, o, x or t: check that byte before spelling them.
+        guard pos < buf.count else { return false }
+        switch buf[pos] {
+        case UInt8(ascii: "e"), UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "x"), UInt8(ascii: "t"): break
+        default: return false
+        }
+        return matches("endobj") || matches("stream") || matches("endstream") || matches("obj")
             || matches("xref") || matches("trailer") || matches("startxref")
     }
 

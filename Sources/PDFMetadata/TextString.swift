@@ -63,9 +63,16 @@ public struct PDFTextString: Sendable, Hashable, CustomStringConvertible {
         if b.contains(where: { $0 >= 0x80 }), let s = String(validatingUTF8Bytes: b) {
             return (s, .utf8WithoutBOM)
         }
-        var scalars = String.UnicodeScalarView()
-        for byte in b { scalars.append(pdfDocScalar(byte)) }
-        return (String(scalars), .pdfDoc)
+        // PDFDocEncoding: bytes below 0x80, apart from 0x18–0x1F, are their own code points, so
+        // such a string (the common case) is decoded in one go; otherwise the UTF-8 of each code
+        // point is collected in one buffer and decoded once.
+        if !b.contains(where: { $0 >= 0x80 || ($0 >= 0x18 && $0 <= 0x1F) }) {
+            return (String(decoding: b, as: UTF8.self), .pdfDoc)
+        }
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(b.count * 3)
+        for byte in b { UTF8.encode(pdfDocScalar(byte)) { utf8.append($0) } }
+        return (String(decoding: utf8, as: UTF8.self), .pdfDoc)
     }
 
     static func utf16(_ b: [UInt8], from start: Int, bigEndian: Bool) -> String {
