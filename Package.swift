@@ -9,6 +9,7 @@
 //   ReportLibrary  – the JSON report tree: positioned JSON parser, loading, validation (Foundation)
 //   PDFMetadata    – poppler-free PDF metadata reader (zlib, libcrypto)
 //   BubbleScenario – datasource → dashboard tree (with PDF metadata), scenario files (Foundation)
+//   BubbleExport   – frame sequences of a scenario: parallel rendering, manifest, contact sheet, review page
 //   SampleLibrary  – the deterministic generator of the shipped sample data (Cairo's PDF surface)
 //   BubblesCLI     – the `bubbles` command-line tool
 //
@@ -51,12 +52,14 @@ let package = Package(
         .target(name: "BubbleRender", dependencies: ["BubbleDashboard", "CCairo", "CZlib"]),
         .target(name: "SampleLibrary", dependencies: ["CCairo"]),
         .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "ReportLibrary", "PDFMetadata"]),
+        .target(name: "BubbleExport", dependencies: ["BubbleScenario", "BubbleRender", "BubbleDashboard"]),
 
         // Executables.
         .executableTarget(
             name: "BubblesCLI",
             dependencies: [
-                "BubblePhysics", "BubbleDashboard", "BubbleRender", "BubbleScenario", "ReportLibrary", "PDFMetadata",
+                "BubblePhysics", "BubbleDashboard", "BubbleRender", "BubbleScenario", "BubbleExport", "ReportLibrary",
+                "PDFMetadata",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -83,5 +86,9 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "CLITests", dependencies: ["BubblesCLI"]),
+        .testTarget(name: "BubbleExportTests", dependencies: ["BubbleExport", "BubbleRender"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["BubbleDashboard", "BubbleRender", "BubbleScenario", "ReportLibrary"]),
     ]
 )

@@ -8,8 +8,9 @@
 # PDFs), pkg-config (SwiftPM finds the system libraries with it), DejaVu (the one font every frame
 # and sample PDF uses, so output does not depend on whatever fonts a machine happens to have).
 BUILD_PACKAGES=(pkg-config libcairo2-dev zlib1g-dev libssl-dev fonts-dejavu-core)
-# Needed by the tests only: pdfinfo cross-checks the PDF reader.
-TEST_PACKAGES=(poppler-utils)
+# Needed by the tests only: pdfinfo cross-checks the PDF reader; headless Chromium opens the
+# export's review page.
+TEST_PACKAGES=(poppler-utils chromium)
 
 ensure_debian_packages() {
     if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -6,7 +6,7 @@ import Foundation
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmark the physics step on the standard scene or a scene file.",
+        abstract: "Benchmark the physics step, the renderer (--render), the PDF reader (--pdf) or the export (--export).",
         discussion: """
             The standard scene: N bodies (90 % circles with radii uniform in [8, 30] pt, 10 % rounded \
             rectangles of similar area) placed uniformly at random (fixed seed) in a square of two \
@@ -14,6 +14,10 @@ struct Bench: ParsableCommand {
             min, max over --steps steps after --warmup steps), ns per body-step, the step at which the \
             world came to rest (if within --settle-steps), the deepest overlap after settling, peak \
             memory and bytes of physics storage per body. Build with -c release.
+
+            --render times drawing, blur, our PNG encoder, Cairo's PNG writer and SVG for 1536x2048 \
+            frames; --pdf DIR... reads every PDF under the folders; --export times the tour's \
+            frame export with 1 and 2 jobs.
             """)
 
     @Option(help: "Comma-separated body counts.")
@@ -43,6 +47,21 @@ struct Bench: ParsableCommand {
     @Flag(help: "Print CSV.")
     var csv = false
 
+    @Flag(help: "Benchmark frame rendering instead (draw, blur, PNG encoders, SVG) at 1536x2048.")
+    var render = false
+
+    @Option(parsing: .upToNextOption, help: "Benchmark the PDF metadata reader on the *.pdf files under these folders instead.")
+    var pdf: [String] = []
+
+    @Option(help: "With --pdf: reads of each file (its time is their median); with --render: frames per stage.")
+    var repeats: Int = 5
+
+    @Flag(help: "Benchmark the frame export of Data/scenarios/tour.json (1 and 2 jobs) instead.")
+    var export = false
+
+    @Option(help: "With --render: the datasource; with --export: the scenario.")
+    var input: String?
+
     @Option(help: "Sub-steps per step (default: the world's default).")
     var subSteps: Int?
 
@@ -64,6 +83,11 @@ struct Bench: ParsableCommand {
         if steps < 1 { throw ValidationError("--steps must be at least 1") }
         if warmup < 0 || settleSteps < 0 { throw ValidationError("--warmup and --settle-steps must not be negative") }
         if json && csv { throw ValidationError("choose one of --json and --csv") }
+        if [render, !pdf.isEmpty, export].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of --render, --pdf and --export")
+        }
+        if (render || !pdf.isEmpty || export) && csv { throw ValidationError("--csv is only for the physics benchmark") }
+        if repeats < 1 { throw ValidationError("--repeats must be at least 1") }
     }
 
     func counts() throws -> [Int] {
@@ -75,6 +99,16 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
+        do {
+            if render { return try RenderBench.run(data: input ?? "Data/reports.json", runs: max(3, repeats), json: json) }
+            if !pdf.isEmpty { return try PDFBench.run(directories: pdf, json: json, repeats: repeats) }
+            if export { return try ExportBench.run(scenario: input ?? "Data/scenarios/tour.json", json: json) }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode.failure
+        }
         if let path = exportScene {
             var s = BenchmarkScene.standard(count: try counts()[0])
             if circlesOnly { s = s.circlesOnly() }

@@ -7,5 +7,5 @@ struct Bubbles: ParsableCommand {
         commandName: "bubbles",
         abstract: "Headless core of the bubble-dashboard report browser.",
         discussion: "Run `bubbles help <subcommand>` for the options of one subcommand.",
-        subcommands: [Validate.self, Render.self, Keywords.self, Bench.self])
+        subcommands: [Validate.self, Render.self, Keywords.self, Bench.self, Export.self])
 }

@@ -1,0 +1,72 @@
+import BubbleDashboard
+
+/// A frame's scene as JSON (`frame-NNNNN.json`), for other renderers and for checking.
+///
+/// ```json
+/// {"frame": 42, "time": 0.7, "canvas": {"width": 768, "height": 1024},
+///  "chrome": {"navigation_bar": 64, "breadcrumbs": 36, "bottom_bar": 112},
+///  "breadcrumbs": ["All Reports", "Finance"],
+///  "bubbles": [
+///   {"id": "finance", "kind": "focus", "shape": "circle", "x": 384, "y": 456, "r": 96, "scale": 1, "opacity": 1, "blur": 1, "label": "Finance", "colour": "#1E6FD9"},
+///   {"id": "q1-2016", "kind": "report", "shape": "rounded_rect", "x": 300.5, "y": 610.25, "w": 148, "h": 72, "corner": 14, "scale": 0.97, "opacity": 1, "blur": 0, "label": "Q1 2016 …", "colour": "#1E6FD9", "pages": 2}],
+///  "overlay": null}
+/// ```
+///
+/// Bubbles are back to front (the order they are drawn). `x`, `y` are the centre in canvas points
+/// (origin top-left, y down); `r` (circles) or `w`, `h`, `corner` (report cards) are unscaled: the
+/// drawn size is times `scale`. `colour` is `#RRGGBB` or null; `pages` only when known. The overlay
+/// is null or `{"type": "report_preview", "opacity": o, "report": {...}}` or
+/// `{"type": "reports_table", "opacity": o, "title": t, "reports": [{...}]}` with reports as
+/// `{"id", "title", "author", "pages", "keywords", "colour"}`. Keys are always in this order and
+/// numbers are exact (shortest round-trip form), so equal scenes give equal bytes.
+public enum SceneJSON {
+    public static func encode(_ scene: Scene, frame: Int, time: Double) -> [UInt8] {
+        let n = JSONText.number, s = { JSONText.string($0) }
+        var out = "{\"frame\": \(frame), \"time\": \(n(time)), "
+        out += "\"canvas\": {\"width\": \(n(scene.canvasWidth)), \"height\": \(n(scene.canvasHeight))},\n"
+        out += " \"chrome\": {\"navigation_bar\": \(n(scene.chrome.navigationBarHeight)), "
+            + "\"breadcrumbs\": \(n(scene.chrome.breadcrumbHeight)), \"bottom_bar\": \(n(scene.chrome.bottomBarHeight))},\n"
+        out += " \"breadcrumbs\": \(JSONText.strings(scene.breadcrumbs)),\n"
+        out += " \"bubbles\": ["
+        for (i, b) in scene.bubbles.enumerated() {
+            out += i == 0 ? "\n  " : ",\n  "
+            out += "{\"id\": \(s(b.id)), \"kind\": \(s(b.kind.rawValue)), "
+            switch b.shape {
+            case .circle(let r):
+                out += "\"shape\": \"circle\", \"x\": \(n(b.centre.x)), \"y\": \(n(b.centre.y)), \"r\": \(n(r)), "
+            case .roundedRect(let w, let h, let c):
+                out += "\"shape\": \"rounded_rect\", \"x\": \(n(b.centre.x)), \"y\": \(n(b.centre.y)), "
+                    + "\"w\": \(n(w)), \"h\": \(n(h)), \"corner\": \(n(c)), "
+            }
+            out += "\"scale\": \(n(b.scale)), \"opacity\": \(n(b.opacity)), \"blur\": \(n(b.blur)), "
+            out += "\"label\": \(s(b.label)), \"colour\": \(colour(b.colour))"
+            if let p = b.pageCount { out += ", \"pages\": \(p)" }
+            out += "}"
+        }
+        out += "],\n \"overlay\": "
+        switch scene.overlay {
+        case nil:
+            out += "null"
+        case .reportPreview(let r)?:
+            out += "{\"type\": \"report_preview\", \"opacity\": \(n(scene.overlayOpacity)), \"report\": \(report(r))}"
+        case .reportsTable(let title, let reports)?:
+            out += "{\"type\": \"reports_table\", \"opacity\": \(n(scene.overlayOpacity)), \"title\": \(s(title)), \"reports\": ["
+            out += reports.map { "\n  " + report($0) }.joined(separator: ",")
+            out += "]}"
+        }
+        out += "}\n"
+        return Array(out.utf8)
+    }
+
+    static func colour(_ c: SceneColour?) -> String {
+        guard let c else { return "null" }
+        func h(_ v: UInt8) -> String { let t = String(v, radix: 16, uppercase: true); return t.count == 1 ? "0" + t : t }
+        return "\"#" + h(c.red) + h(c.green) + h(c.blue) + "\""
+    }
+
+    static func report(_ r: SceneReport) -> String {
+        "{\"id\": \(JSONText.string(r.id)), \"title\": \(JSONText.string(r.title)), "
+            + "\"author\": \(r.author.map { JSONText.string($0) } ?? "null"), \"pages\": \(r.pageCount.map(String.init) ?? "null"), "
+            + "\"keywords\": \(JSONText.strings(r.keywords)), \"colour\": \(colour(r.colour))}"
+    }
+}

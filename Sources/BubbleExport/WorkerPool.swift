@@ -1,0 +1,282 @@
+import BubbleDashboard
+import BubbleRender
+import Foundation
+
+/// A frame as the simulation produced it.
+struct FrameInfo: Sendable {
+    var index: Int
+    var time: Double
+    var step: Int
+    var stateHash: UInt64
+    var events: [String]
+}
+
+/// A run of identical consecutive frames: the first is rendered (unless up to date), the rest are
+/// hard links to its images.
+struct RunJob: Sendable {
+    var original: FrameInfo
+    var scene: Scene
+    /// The original's files from an earlier manifest, verified; nil when it must be rendered.
+    var originalFiles: [FileRecord]?
+    var duplicates: [FrameInfo]
+    /// Per duplicate: its verified files from an earlier manifest, or nil to write them.
+    var duplicateFiles: [[FileRecord]?]
+}
+
+struct RunResult: Sendable {
+    var entries: [FrameEntry]
+    var rendered = 0
+    var linked = 0
+    var skipped = 0
+    var draw = 0.0
+    var encode = 0.0
+    var write = 0.0
+}
+
+/// What every worker needs to know.
+struct WorkContext: Sendable {
+    var folder: String
+    var formats: [FrameFormat]
+    var scale: Double
+
+    static func fileName(_ index: Int, _ format: FrameFormat) -> String {
+        let digits = String(index)
+        return "frame-" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + "." + format.rawValue
+    }
+}
+
+/// N render workers, each with its own `SceneRenderer`, fed in order from one queue. Results come
+/// back in completion order; the caller puts them in frame order.
+final class WorkerPool: @unchecked Sendable {
+    private let cond = NSCondition()
+    private var queue: [RunJob] = []
+    private var head = 0
+    private var closed = false
+    private var cancelled = false
+    private var results: [RunResult] = []
+    private var outstanding = 0
+    private var running = 0
+    private var failureValue: ExportError?
+    let context: WorkContext
+
+    init(workers: Int, context: WorkContext) {
+        self.context = context
+        running = workers
+        for _ in 0..<workers {
+            let thread = Thread { [self] in self.workerLoop() }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
+
+    var failure: ExportError? { cond.lock(); defer { cond.unlock() }; return failureValue }
+
+    /// Jobs queued but not yet started.
+    var waiting: Int { cond.lock(); defer { cond.unlock() }; return queue.count - head }
+
+    /// Submitted jobs not finished (or, once cancelled, workers still running).
+    var busy: Bool { cond.lock(); defer { cond.unlock() }; return cancelled ? running > 0 : outstanding > 0 || running > 0 && closed }
+
+    func submit(_ job: RunJob) {
+        cond.lock()
+        queue.append(job)
+        outstanding += 1
+        cond.broadcast()
+        cond.unlock()
+    }
+
+    /// No more jobs: workers finish the queue and exit.
+    func close() {
+        cond.lock()
+        closed = true
+        cond.broadcast()
+        cond.unlock()
+    }
+
+    /// Drops queued jobs; workers finish the frame in hand and exit.
+    func cancel() {
+        cond.lock()
+        cancelled = true
+        cond.broadcast()
+        cond.unlock()
+    }
+
+    /// Waits until something happens (a result, a failure, a worker exits) or `timeout` passes.
+    func wait(timeout: Double) {
+        cond.lock()
+        _ = cond.wait(until: Date(timeIntervalSinceNow: timeout))
+        cond.unlock()
+    }
+
+    func takeResults() -> [RunResult] {
+        cond.lock()
+        defer { cond.unlock() }
+        let r = results
+        results.removeAll(keepingCapacity: true)
+        return r
+    }
+
+    private func workerLoop() {
+        let renderer = SceneRenderer(pixelScale: context.scale)
+        var image: RenderedImage? = nil
+        while true {
+            cond.lock()
+            while head == queue.count && !closed && !cancelled { cond.wait() }
+            if cancelled || head == queue.count {
+                running -= 1
+                cond.broadcast()
+                cond.unlock()
+                return
+            }
+            let job = queue[head]
+            head += 1
+            if head >= 64 && head * 2 >= queue.count {
+                queue.removeFirst(head)
+                head = 0
+            }
+            cond.unlock()
+            var failed: ExportError? = nil
+            var result: RunResult? = nil
+            do {
+                result = try process(job, renderer: renderer, image: &image)
+            } catch let e as ExportError {
+                failed = e
+            } catch {
+                failed = .frameFailed(frame: job.original.index, reason: "\(error)")
+            }
+            cond.lock()
+            outstanding -= 1
+            if let result { results.append(result) }
+            if let failed {
+                if failureValue == nil { failureValue = failed }
+                cancelled = true
+            }
+            cond.broadcast()
+            cond.unlock()
+        }
+    }
+
+    private func process(_ job: RunJob, renderer: SceneRenderer, image: inout RenderedImage?) throws -> RunResult {
+        var result = RunResult(entries: [])
+        let o = job.original
+        let folder = context.folder
+        func write(_ bytes: [UInt8], _ name: String, frame: Int) throws -> FileRecord {
+            let t = monotonicSeconds()
+            let hash = ContentHash.fnv1a(bytes)
+            do {
+                try AtomicFile.write(bytes, to: folder + "/" + name)
+            } catch {
+                throw ExportError.frameFailed(frame: frame, reason: "\(error)")
+            }
+            result.write += monotonicSeconds() - t
+            return FileRecord(name: name, hash: hash, bytes: bytes.count)
+        }
+        let originalFiles: [FileRecord]
+        if let carried = job.originalFiles {
+            originalFiles = carried
+            result.skipped += 1
+        } else {
+            var files: [FileRecord] = []
+            for format in context.formats {
+                let name = WorkContext.fileName(o.index, format)
+                let t0 = monotonicSeconds()
+                let bytes: [UInt8]
+                do {
+                    switch format {
+                    case .png:
+                        let drawn = try renderer.render(job.scene, reusing: image)
+                        image = drawn
+                        let t1 = monotonicSeconds()
+                        result.draw += t1 - t0
+                        bytes = try drawn.fastPNG()
+                        result.encode += monotonicSeconds() - t1
+                    case .svg:
+                        bytes = SVGText.normalizeIDs(try renderer.svg(job.scene))
+                        result.draw += monotonicSeconds() - t0
+                    case .json:
+                        bytes = SceneJSON.encode(job.scene, frame: o.index, time: o.time)
+                        result.encode += monotonicSeconds() - t0
+                    }
+                } catch {
+                    throw ExportError.frameFailed(frame: o.index, reason: "cannot render \(folder)/\(name): \(error)")
+                }
+                files.append(try write(bytes, name, frame: o.index))
+            }
+            originalFiles = files
+            result.rendered += 1
+        }
+        result.entries.append(FrameEntry(
+            index: o.index, time: o.time, step: o.step, stateHash: o.stateHash, events: o.events, duplicateOf: nil,
+            files: originalFiles))
+        for (k, d) in job.duplicates.enumerated() {
+            var files: [FileRecord]
+            if let carried = job.duplicateFiles[k] {
+                files = carried
+                result.skipped += 1
+            } else {
+                files = []
+                for (f, format) in context.formats.enumerated() {
+                    let name = WorkContext.fileName(d.index, format)
+                    if format == .json {
+                        files.append(try write(SceneJSON.encode(job.scene, frame: d.index, time: d.time), name, frame: d.index))
+                        continue
+                    }
+                    let source = originalFiles[f]
+                    let t = monotonicSeconds()
+                    do {
+                        try FileOps.linkOrCopy(from: folder + "/" + source.name, to: folder + "/" + name)
+                    } catch {
+                        throw ExportError.frameFailed(frame: d.index, reason: "\(error)")
+                    }
+                    result.write += monotonicSeconds() - t
+                    files.append(FileRecord(name: name, hash: source.hash, bytes: source.bytes))
+                }
+                result.linked += 1
+            }
+            result.entries.append(FrameEntry(
+                index: d.index, time: d.time, step: d.step, stateHash: d.stateHash, events: d.events, duplicateOf: o.index,
+                files: files))
+        }
+        return result
+    }
+}
+
+enum SVGText {
+    /// Cairo names some SVG elements after process-wide counters (`surface166`, `image12`: the
+    /// unique ids of the surfaces it drew from), which depend on how many surfaces the process made
+    /// before. Renumbering them in order of first appearance, per prefix, makes the SVG the same
+    /// bytes whichever worker (or run) drew it. Only `id="…"` and `#…` references are rewritten.
+    static let prefixes: [[UInt8]] = [Array("surface".utf8), Array("image".utf8)]
+
+    static func normalizeIDs(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var maps: [[ArraySlice<UInt8>: Int]] = Array(repeating: [:], count: prefixes.count)
+        var i = 0
+        let n = bytes.count
+        outer: while i < n {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "#") {
+                out.append(c)
+                i += 1
+                for (p, prefix) in prefixes.enumerated() where i + prefix.count < n && bytes[i] == prefix[0] {
+                    guard bytes[i..<(i + prefix.count)].elementsEqual(prefix) else { continue }
+                    var j = i + prefix.count
+                    while j < n, bytes[j] >= 0x30, bytes[j] <= 0x39 { j += 1 }
+                    guard j > i + prefix.count, j < n, bytes[j] == UInt8(ascii: "\"") || bytes[j] == UInt8(ascii: ")") else { continue }
+                    let key = bytes[(i + prefix.count)..<j]
+                    let number: Int
+                    if let known = maps[p][key] { number = known } else { number = maps[p].count + 1; maps[p][key] = number }
+                    out.append(contentsOf: prefix)
+                    out.append(contentsOf: Array(String(number).utf8))
+                    i = j
+                    continue outer
+                }
+                continue
+            }
+            out.append(c)
+            i += 1
+        }
+        return out
+    }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import BubbleExport
+import Foundation
+
+/// `bubbles export`: a scenario as a numbered frame sequence, with manifest, contact sheet and review page.
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export a scenario as numbered frames, a manifest, a contact sheet and a review page.",
+        discussion: """
+            Runs the scenario at a fixed frame rate (the simulation steps at 60 Hz; frame i shows time \
+            i/fps) and writes into the output folder: frame-00000.png ... (and/or .svg, and .json with \
+            the frame's scene), manifest.json (scenario hash, settings, per frame index, time, state \
+            hash, events fired and each file's name and hash), contact-sheet.png (every k-th frame with \
+            its time and events) and index.html (a review page that works opened from the file system).
+
+            The simulation runs once, in order; frames are drawn and encoded on --jobs workers, and the \
+            output is byte-identical for any number of jobs. A frame whose scene equals the frame \
+            before (the dashboard at rest) is not drawn again: its files are hard links to the first \
+            frame of the run (copies where the file system has no hard links), and the manifest's \
+            duplicate_of names that frame.
+
+            Every file is written under a temporary name and renamed, so an interrupted export leaves \
+            only whole files; running the same command again skips the frames that the manifest shows \
+            are up to date (same scenario content, fps, size, scale and formats, file hashes checked).
+
+            --frames A..B writes only frames A to B (both included); the simulation still runs from \
+            the start, so parts exported by separate processes, into one folder or several, are the \
+            same frames as one full export. A part writes manifest-A-B.json, contact-sheet-A-B.png and \
+            index-A-B.html; a full export into the folder afterwards skips every part's frames and \
+            writes manifest.json, contact-sheet.png and index.html.
+            """)
+
+    @Argument(help: "The scenario file (see the README's scenario format).")
+    var scenario: String
+
+    @Option(help: "The output folder (default: out/<scenario name>).")
+    var out: String?
+
+    @Option(help: "Frame files: png, svg and/or json, separated by commas.")
+    var format = "png"
+
+    @Option(help: "Frames per second (default: the scenario's).")
+    var fps: Double?
+
+    @Option(help: "Canvas size in points, WIDTHxHEIGHT (default: the scenario's).")
+    var size: String?
+
+    @Option(help: "Pixels per point of PNG frames (2: 768x1024 pt becomes 1536x2048 px).")
+    var scale = 2.0
+
+    @Option(help: "Only frames A..B (frame indices, both included; A.. and ..B for open ends).")
+    var frames: String?
+
+    @Option(help: "Render workers (default: the number of cores).")
+    var jobs: Int?
+
+    @Option(help: "Every K-th frame on the contact sheet (default: K for 24-48 cells).")
+    var every: Int?
+
+    @Flag(help: "Also print where the time went: simulate per frame, draw and encode per drawn frame, write per file.")
+    var timings = false
+
+    @Flag(name: .customLong("no-pdf"), help: "Do not read the PDFs (no page counts, authors or PDF keywords in previews).")
+    var skipPDFs = false
+
+    func validate() throws {
+        guard scale > 0, scale <= 8, scale.isFinite else { throw ValidationError("--scale must be within (0, 8]") }
+        if let fps, !(fps >= 1 && fps <= 240) { throw ValidationError("--fps must be within 1...240") }
+        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be within 1...256") }
+        if let every, every < 1 { throw ValidationError("--every must be at least 1") }
+        if let size { _ = try parseSize(size) }
+    }
+
+    func run() throws {
+        var lastLength = 0
+        do {
+            var options = ExportOptions(scenario: scenario, output: out ?? ExportOptions.defaultOutput(for: scenario))
+            options.formats = try FrameFormat.parseList(format)
+            options.fps = fps
+            if let size {
+                let s = try parseSize(size)
+                options.canvasWidth = s.width
+                options.canvasHeight = s.height
+            }
+            options.pixelScale = scale
+            options.frames = try frames.map { try FrameRange.parse($0) }
+            if let jobs { options.jobs = jobs }
+            options.contactSheetEvery = every
+            options.readPDFs = !skipPDFs
+            let live = isatty(2) != 0
+            let summary = try Exporter.run(options) { p in
+                guard live else { return }
+                let line = p.bar(width: terminalColumns())
+                let pad = String(repeating: " ", count: max(0, lastLength - line.count))
+                lastLength = line.count
+                FileHandle.standardError.write(Data(("\r" + line + pad + (p.finished ? "\n" : "")).utf8))
+            }
+            printError(summary.line)
+            if timings { printError(summary.timings) }
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            if lastLength > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+            printError("error: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    func terminalColumns() -> Int {
+        var w = winsize()
+        if ioctl(2, UInt(TIOCGWINSZ), &w) == 0, w.ws_col > 0 { return Int(w.ws_col) }
+        return 80
+    }
+}

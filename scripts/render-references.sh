@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Re-renders the reference images in Renders/ that the README shows (run after changing the
+# dashboard, the physics or the renderer, then look at them).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/deps.sh
+ensure_debian_packages "${BUILD_PACKAGES[@]}"
+swift build -c release --product bubbles
+bin="$(swift build -c release --show-bin-path)/bubbles"
+
+"$bin" render                                                   # first level (PNG and SVG)
+"$bin" render --path finance/financial-statements/quarterly-results
+"$bin" render --focus stores-germany                            # the deepest level
+"$bin" render --focus monthly-close                             # 27 children
+"$bin" render --overlay preview:q1-2016
+"$bin" render --focus quarterly-results --overlay reports
+"$bin" render --size 1024x768
+"$bin" render --focus finance --size 390x844 --scale 3
