@@ -110,20 +110,13 @@ struct Columns {
         uy[d] = uy[s]
     }
 
-    /// Applies a permutation in place, cycle by cycle: `perm[p] & slotMask` is the old slot whose
-    /// body moves to `p`, and `perm[p] & leaderBit` marks one slot of every non-trivial cycle.
-    func permute(perm: UnsafePointer<UInt32>, count n: Int) {
+    /// Applies a permutation: the body in old slot `perm[p]` moves to slot `p`. Each column is
+    /// gathered into `scratch` (room for `2 × n` words, 8-byte aligned) and copied back.
+    func permute(perm: UnsafePointer<UInt32>, count n: Int, scratch: UnsafeMutablePointer<UInt32>) {
         @inline(__always) func apply<T>(_ a: UnsafeMutablePointer<T>) {
-            for start in 0..<n where perm[start] & World.leaderBit != 0 {
-                let saved = a[start]
-                var q = start
-                while true {
-                    let src = Int(perm[q] & World.slotMask)
-                    if src == start { break }
-                    a[q] = a[src]
-                    q = src
-                }
-                a[q] = saved
+            scratch.withMemoryRebound(to: T.self, capacity: n) { s in
+                for p in 0..<n { s[p] = a[Int(perm[p])] }
+                a.update(from: s, count: n)
             }
         }
         apply(index)

@@ -132,21 +132,11 @@ extension World {
         }
         cs[0] = 0
 
-        // Mark one leader per non-trivial cycle, then permute every column along the cycles.
-        let visited = World.visitedBit, leader = World.leaderBit, mask = World.slotMask
-        for p in 0..<n where pm[p] & visited == 0 {
-            if Int(pm[p]) == p { continue }
-            pm[p] |= leader
-            var q = p
-            while pm[q] & visited == 0 {
-                let next = Int(pm[q] & mask)
-                pm[q] |= visited
-                q = next
-            }
-        }
-        for p in 0..<n { pm[p] &= ~visited }
-        c.permute(perm: pm, count: n)
-        for p in 0..<n { pm[p] &= mask }
+        // Gather every column through the permutation into the spare part of `perm` (it holds
+        // `pairsPerSlot ≥ 3` words per slot: n for the permutation, 2n for one column of doubles)
+        // and copy it back: plain sequential passes, no cycle bookkeeping.
+        let spare = n + (n & 1)  // an even word offset keeps the scratch 8-byte aligned
+        c.permute(perm: pm, count: n, scratch: pm + spare)
         let so = slotOf
         for p in 0..<n { so[Int(c.index[p])] = UInt32(p) }
     }

@@ -11,8 +11,10 @@
 //  3. Integration: x += h v.
 //  4. Broad phase (World+Grid.swift): slots sorted into grid cells.
 //  5. Overlap relaxation: `iterations` Gauss–Seidel sweeps, alternately forward and backward in
-//     slot (cell) order. Each overlapping pair is pushed apart along the exact contact normal by
-//     its full penetration. The push is split by inverse mass (a kinematic body takes none of
+//     slot (cell) order, over the sub-step's candidate pair list (the grid's pairs within a
+//     margin, found once per sub-step; see `relax`); a sweep that corrects nothing ends them.
+//     Each overlapping pair is pushed apart along the exact contact normal by its full
+//     penetration. The push is split by inverse mass (a kinematic body takes none of
 //     it), shifted smoothly towards the body that is farther from its own target ("shock
 //     propagation": a pile pressed together by springs pushes its outer bodies out instead of
 //     squeezing the load into its centre, which plain Gauss–Seidel cannot undo in a few sweeps).
@@ -246,7 +248,20 @@ extension World {
         return Int(slotOf[i])
     }
 
+    /// Candidate pairs kept per slot in the sub-step's pair list (see `relax`); more than
+    /// `pairsPerSlot × count` candidates in all, or more than 255 for one slot, and the sub-step
+    /// sweeps the grid instead. At least 3: `buildGrid` uses the same buffer for the permutation
+    /// (one word per slot) and one gathered column of doubles (two words per slot).
+    static let pairsPerSlot = 4
+
     /// Gauss–Seidel overlap relaxation over the grid built by `buildGrid()`.
+    ///
+    /// The grid's candidate pairs (each slot against the later slots of its cell and of the four
+    /// forward neighbour cells) are found once per sub-step: the pairs whose bounding boxes,
+    /// grown by `contactSlop` plus a margin for the motion within the sweeps, overlap go into a
+    /// list, in slot order (`perm`, with `pairCount` per slot). The sweeps then run over the list
+    /// instead of the cells: forward, each slot's candidates in list order; backward, the slots in
+    /// reverse, each slot's candidates still in list order. Every sweep repeats the exact test.
     func relax(invH: Double) {
         let g = grid
         if g.smallCount + g.largeCount < 2 { lastSweepMaxOverlap = 0; return }
@@ -255,9 +270,41 @@ extension World {
         let cells = g.cells, w = g.width
         let largeStart = g.smallCount, largeEnd = g.smallCount + g.largeCount
         let iterations = settings.iterations
+        let listed = iterations > 1 && buildPairList(margin: World.listMargin * g.smallLimit)
+        let list = perm, counts = pairCount
+        var total = 0
+        if listed { for p in 0..<largeStart { total += Int(counts[p]) } }
+        var swept = 0.0
         for it in 0..<iterations {
+            // A sweep that corrected nothing leaves every position as it was, so the remaining
+            // sweeps would repeat it exactly: stop (bit-identical to running them).
+            if it > 0 && swept == 0 { break }
             solver.maxPen = 0
-            if it & 1 == 0 {
+            if listed {
+                if it & 1 == 0 {
+                    var k = 0
+                    for p in 0..<largeStart {
+                        let e = k + Int(counts[p])
+                        solver.listed(p, list, k, e)
+                        k = e
+                    }
+                    for l in largeStart..<largeEnd { solver.large(l, grid: g, cellStart: cs, largeEnd: largeEnd) }
+                } else {
+                    var l = largeEnd
+                    while l > largeStart {
+                        l -= 1
+                        solver.large(l, grid: g, cellStart: cs, largeEnd: largeEnd)
+                    }
+                    var e = total
+                    var p = largeStart
+                    while p > 0 {
+                        p -= 1
+                        let k = e - Int(counts[p])
+                        solver.listed(p, list, k, e)
+                        e = k
+                    }
+                }
+            } else if it & 1 == 0 {
                 // Forward: cells in order, each body against the later bodies of its own cell and
                 // of the four forward neighbour cells, then the large bodies.
                 for cell in 0..<cells {
@@ -293,9 +340,67 @@ extension World {
                     }
                 }
             }
+            swept = solver.maxPen
         }
         lastSweepMaxOverlap = solver.maxPen
         rng = solver.rng
+    }
+
+    /// Margin of the pair list, as a fraction of the small-body half-extent limit: how far two
+    /// bodies may move towards each other within one sub-step's sweeps and still be found.
+    static let listMargin = 0.375
+
+    /// Fills `perm`/`pairCount` with the candidate pairs of the grid whose boxes, grown by
+    /// `contactSlop + margin`, overlap. Returns false (and the sweeps use the grid) if they do not
+    /// fit.
+    func buildPairList(margin: Double) -> Bool {
+        let g = grid
+        let c = col
+        let px = c.px, py = c.py, hw = c.hw, hh = c.hh, scale = c.scale
+        let cs = cellStart
+        let cells = g.cells, w = g.width
+        let list = perm, counts = pairCount
+        let limit = pairCapacity
+        let reach = settings.contactSlop + margin
+        var k = 0
+        for cell in 0..<cells {
+            let start = Int(cs[cell]), end = Int(cs[cell + 1])
+            if start == end { continue }
+            let r1End = Int(cs[cell + 2 < cells ? cell + 2 : cells])
+            let r2Start = Int(cs[cell + w - 1 < cells ? cell + w - 1 : cells])
+            let r2End = Int(cs[cell + w + 2 < cells ? cell + w + 2 : cells])
+            for p in start..<end {
+                let si = scale[p]
+                let exi = hw[p] * si + reach, eyi = hh[p] * si + reach
+                let xi = px[p], yi = py[p]
+                let k0 = k
+                var q = p + 1
+                while q < r1End {
+                    let sj = scale[q]
+                    let dx = px[q] - xi, dy = py[q] - yi
+                    if (dx < 0 ? -dx : dx) < exi + hw[q] * sj && (dy < 0 ? -dy : dy) < eyi + hh[q] * sj {
+                        if k == limit { return false }
+                        list[k] = UInt32(truncatingIfNeeded: q)
+                        k += 1
+                    }
+                    q += 1
+                }
+                q = r2Start
+                while q < r2End {
+                    let sj = scale[q]
+                    let dx = px[q] - xi, dy = py[q] - yi
+                    if (dx < 0 ? -dx : dx) < exi + hw[q] * sj && (dy < 0 ? -dy : dy) < eyi + hh[q] * sj {
+                        if k == limit { return false }
+                        list[k] = UInt32(truncatingIfNeeded: q)
+                        k += 1
+                    }
+                    q += 1
+                }
+                if k - k0 > 255 { return false }
+                counts[p] = UInt8(truncatingIfNeeded: k - k0)
+            }
+        }
+        return true
     }
 }
 
@@ -329,20 +434,73 @@ struct ContactSolver {
     }
 
     /// Body `i` against the slot ranges `a0..<a1` and `b0..<b1`.
+    ///
+    /// The hot loop of the step: most candidates fail the bounding-box test, so that test runs
+    /// inline over locally held column pointers, and only pairs that pass it call `pair`, which
+    /// repeats the same test (bit for bit) before the narrow phase. Body `i`'s position is
+    /// re-read after every pair that may have moved it.
     @inline(__always)
     mutating func against(_ i: Int, from a0: Int, to a1: Int, and b0: Int, to b1: Int) {
+        let px = self.px, py = self.py, hw = self.hw, hh = self.hh, scale = self.scale
+        let slop = self.slop
         let si = scale[i]
         let hxi = hw[i] * si, hyi = hh[i] * si, ri = cr[i] * si
         let wi = invMass[i]
+        var xi = px[i], yi = py[i]
         var q = a0
         while q < a1 {
-            pair(i, q, hxi, hyi, ri, wi)
+            let sj = scale[q]
+            let dx = px[q] - xi, dy = py[q] - yi
+            let hxj = hw[q] * sj, hyj = hh[q] * sj
+            let adx = dx < 0 ? -dx : dx
+            let ady = dy < 0 ? -dy : dy
+            if !(adx >= hxi + hxj + slop || ady >= hyi + hyj + slop) {
+                pair(i, q, hxi, hyi, ri, wi)
+                xi = px[i]
+                yi = py[i]
+            }
             q += 1
         }
         q = b0
         while q < b1 {
-            pair(i, q, hxi, hyi, ri, wi)
+            let sj = scale[q]
+            let dx = px[q] - xi, dy = py[q] - yi
+            let hxj = hw[q] * sj, hyj = hh[q] * sj
+            let adx = dx < 0 ? -dx : dx
+            let ady = dy < 0 ? -dy : dy
+            if !(adx >= hxi + hxj + slop || ady >= hyi + hyj + slop) {
+                pair(i, q, hxi, hyi, ri, wi)
+                xi = px[i]
+                yi = py[i]
+            }
             q += 1
+        }
+    }
+
+    /// Body `i` against the listed candidates `list[k0..<k1]` (same exact test as `against`).
+    @inline(__always)
+    mutating func listed(_ i: Int, _ list: UnsafeMutablePointer<UInt32>, _ k0: Int, _ k1: Int) {
+        if k0 == k1 { return }
+        let px = self.px, py = self.py, hw = self.hw, hh = self.hh, scale = self.scale
+        let slop = self.slop
+        let si = scale[i]
+        let hxi = hw[i] * si, hyi = hh[i] * si, ri = cr[i] * si
+        let wi = invMass[i]
+        var xi = px[i], yi = py[i]
+        var k = k0
+        while k < k1 {
+            let q = Int(list[k])
+            let sj = scale[q]
+            let dx = px[q] - xi, dy = py[q] - yi
+            let hxj = hw[q] * sj, hyj = hh[q] * sj
+            let adx = dx < 0 ? -dx : dx
+            let ady = dy < 0 ? -dy : dy
+            if !(adx >= hxi + hxj + slop || ady >= hyi + hyj + slop) {
+                pair(i, q, hxi, hyi, ri, wi)
+                xi = px[i]
+                yi = py[i]
+            }
+            k += 1
         }
     }
 
@@ -377,6 +535,20 @@ struct ContactSolver {
             pair(l, q, hxl, hyl, rl, wl)
             q += 1
         }
+    }
+
+    /// A seeded random unit vector (rare: coincident centres), kept out of line so that `pair`
+    /// stays small enough to inline into the sweeps.
+    @inline(never)
+    mutating func randomDirection() -> (Double, Double) {
+        var ux = 0.0, uy = 0.0, l2 = 0.0
+        repeat {
+            ux = rng.nextUnit() * 2 - 1
+            uy = rng.nextUnit() * 2 - 1
+            l2 = ux * ux + uy * uy
+        } while l2 < 0.01 || l2 > 1
+        let inv = 1 / l2.squareRoot()
+        return (ux * inv, uy * inv)
     }
 
     @inline(__always)
@@ -422,15 +594,7 @@ struct ContactSolver {
             let penX = r - gx, penY = r - gy
             if dx == 0 && dy == 0 {
                 // Coincident centres: a seeded random direction breaks the tie.
-                var ux = 0.0, uy = 0.0, l2 = 0.0
-                repeat {
-                    ux = rng.nextUnit() * 2 - 1
-                    uy = rng.nextUnit() * 2 - 1
-                    l2 = ux * ux + uy * uy
-                } while l2 < 0.01 || l2 > 1
-                let inv = 1 / l2.squareRoot()
-                nx = ux * inv
-                ny = uy * inv
+                (nx, ny) = randomDirection()
                 pen = penX < penY ? penX : penY
             } else if penX <= penY && dx != 0 || dy == 0 {
                 pen = penX
@@ -457,10 +621,14 @@ struct ContactSolver {
             let ax = px[i] - tx[i], ay = py[i] - ty[i]
             let bx = px[j] - tx[j], by = py[j] - ty[j]
             let di = (ax * ax + ay * ay).squareRoot(), dj = (bx * bx + by * by).squareRoot()
-            let z = depthSharpness * (di - dj) / (hxi + hxj + hyi + hyj)
-            let sig = 0.5 + 0.5 * z / (1 + (z < 0 ? -z : z))  // in (0, 1): 1 when i is outer
-            ewi = wi * sig
-            ewj = wj * (1 - sig)
+            // The sigmoid sig = 0.5 + 0.5 z / (1 + |z|) of z = u / s (in (0, 1): 1 when i is
+            // outer) is (s + |u| + u) / (2 (s + |u|)), and 1 - sig the same with -u; only their
+            // ratio matters below, so the weights need no division.
+            let u = depthSharpness * (di - dj)
+            let s = hxi + hxj + hyi + hyj
+            let au = u < 0 ? -u : u
+            ewi = wi * (s + au + u)
+            ewj = wj * (s + au - u)
         }
         let inv = 1 / (ewi + ewj)
         let fi = ewi * inv, fj = ewj * inv

@@ -53,18 +53,19 @@ public final class World {
     var freeHead: UInt32 = World.noFree
     static let freeBit: UInt32 = 0x8000_0000
     static let noFree: UInt32 = 0x7FFF_FFFF
-    /// Bits of `perm` entries while permuting (slots stay below 2^26, see `PhysicsLimits`).
-    static let leaderBit: UInt32 = 0x8000_0000
-    static let visitedBit: UInt32 = 0x4000_0000
-    static let slotMask: UInt32 = 0x3FFF_FFFF
 
     // Body slots.
     var count = 0
     var capacity = 0
     var col: Columns
 
-    // Broad-phase scratch (see World+Grid.swift): per slot `perm`, per cell `cellStart`.
+    // Broad-phase scratch (see World+Grid.swift): per cell `cellStart`; `perm` (the sort
+    // permutation while the grid is built, then the sub-step's candidate pair list, see
+    // `World.pairsPerSlot`) and `pairCount` (candidates per slot) per slot.
     var perm: UnsafeMutablePointer<UInt32>
+    var pairCount: UnsafeMutablePointer<UInt8>
+    /// Capacity of `perm` in entries: `pairsPerSlot × capacity`.
+    var pairCapacity = 0
     var cellStart: UnsafeMutablePointer<UInt32>
     var cellCapacity = 0
     var grid = GridLayout()
@@ -98,6 +99,7 @@ public final class World {
         slotOf = .allocate(capacity: 0)
         col = Columns.allocate(capacity: 0)
         perm = .allocate(capacity: 0)
+        pairCount = .allocate(capacity: 0)
         cellStart = .allocate(capacity: 0)
     }
 
@@ -106,6 +108,7 @@ public final class World {
         slotOf.deallocate()
         col.deallocate()
         perm.deallocate()
+        pairCount.deallocate()
         cellStart.deallocate()
     }
 
@@ -148,9 +151,13 @@ public final class World {
         col.copy(to: newCol, count: count)
         col.deallocate()
         col = newCol
+        pairCapacity = newCapacity * World.pairsPerSlot
         perm.deallocate()
-        perm = .allocate(capacity: newCapacity)
-        perm.initialize(repeating: 0, count: newCapacity)
+        perm = .allocate(capacity: pairCapacity)
+        perm.initialize(repeating: 0, count: pairCapacity)
+        pairCount.deallocate()
+        pairCount = .allocate(capacity: newCapacity)
+        pairCount.initialize(repeating: 0, count: newCapacity)
         // The grid never has more cells than max(64, body capacity); + 4 for the end markers.
         cellCapacity = (newCapacity > 64 ? newCapacity : 64) + 4
         cellStart.deallocate()
@@ -176,7 +183,7 @@ public final class World {
     /// Bytes of body storage held now (every per-body and per-cell buffer, at its capacity), plus
     /// the coupling arrays. Divide by `bodyCount` for bytes per body.
     public var storageBytes: Int {
-        capacity * (Columns.bytesPerSlot + 4)  // columns + perm
+        capacity * Columns.bytesPerSlot + pairCapacity * 4 + capacity  // columns, perm, pairCount
             + handleCapacity * 8  // generation + slotOf
             + cellCapacity * 4
             + couplings.capacity * MemoryLayout<Coupling>.stride

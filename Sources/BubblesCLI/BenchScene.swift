@@ -31,7 +31,9 @@ enum BenchSceneFile {
             throw FormatError(description: "scene file: the top level must be an object")
         }
         func number(_ v: Any?, _ what: String) throws -> Double {
-            guard let n = v as? NSNumber, !(v is Bool) else {
+            // `v is Bool` is true for every NSNumber 0 or 1 on Linux, so booleans are told apart
+            // by their Objective-C type code ("c") instead.
+            guard let n = v as? NSNumber, String(cString: n.objCType) != "c" else {
                 throw FormatError(description: "scene file: \(what) must be a number")
             }
             return n.doubleValue
