@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start, command 1: builds `bubbles` (release) and runs the main job on the shipped sample
-# data: validates it and renders the first level into Renders/ (PNG and SVG). Installs missing
-# Debian packages first.
+# data: validates it, renders the first level into Renders/ (PNG and SVG) and exports the first
+# four seconds of the tour scenario into Renders/tour/ (frames, manifest, contact sheet and
+# index.html to review them in a browser). Installs missing Debian packages first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
@@ -12,3 +13,4 @@ bin="$(swift build -c release --show-bin-path)/bubbles"
 
 "$bin" validate Data/reports.json
 "$bin" render
+"$bin" export Data/scenarios/tour.json --out Renders/tour --frames 0..239

@@ -22,10 +22,10 @@ public struct DashboardSettings: Sendable, Hashable {
     /// wide as the longest line plus padding (within `cardMinWidth...cardMaxWidth`) and
     /// `cardBaseHeight + cardLineHeight · lines` tall.
     public var cardMinWidth: Double = 116
-    public var cardMaxWidth: Double = 176
-    public var cardCharactersPerLine: Int = 20
-    public var cardCharacterWidth: Double = 7.2
-    public var cardHorizontalPadding: Double = 28
+    public var cardMaxWidth: Double = 188
+    public var cardCharactersPerLine: Int = 18
+    public var cardCharacterWidth: Double = 8.4
+    public var cardHorizontalPadding: Double = 34
     public var cardBaseHeight: Double = 40
     public var cardLineHeight: Double = 16
     public var cardCornerRadius: Double = 14

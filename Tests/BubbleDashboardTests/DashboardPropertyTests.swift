@@ -42,26 +42,34 @@ struct DashboardPropertyTests {
             var previous = d.scene()
             var finger = ScenePoint(x: 0, y: 0)
             var uncheckedUntil = 0
+            var recent: [String] = []
             for code in codes {
                 let (event, wait) = Self.event(code, visible: d.visibleIDs, finger: finger)
-                // Where the finger teleports (no real finger does), the bubble under it jumps with it
-                // and the others catch up fast: no jump check for the next two seconds.
-                switch event {
-                case .dragBegin(_, let p): finger = p
-                case .dragMove(let p):
-                    if (p.x - finger.x) * (p.x - finger.x) + (p.y - finger.y) * (p.y - finger.y) > 30 * 30 {
-                        uncheckedUntil = d.stepCount + 120
-                    }
-                    finger = p
-                default: break
-                }
-                let teleported = d.stepCount < uncheckedUntil
+                recent.append("\(d.stepCount): \(event)")
+                if recent.count > 6 { recent.removeFirst() }
                 let before = d.stateHash
+                var refused: DashboardError? = nil
                 do {
                     try d.send(event)
                 } catch {
+                    refused = error as? DashboardError ?? .noDragInProgress
                     #expect(d.stateHash == before, "a refused event changed the state: \(event) → \(error)")
                 }
+                // Where the finger teleports (no real finger does; a refused drag-begin leaves the
+                // finger where it was), the bubble under it jumps with it and the others catch up
+                // fast: no jump check for the next two seconds.
+                if refused == nil {
+                    switch event {
+                    case .dragBegin(_, let p): finger = p
+                    case .dragMove(let p):
+                        if (p.x - finger.x) * (p.x - finger.x) + (p.y - finger.y) * (p.y - finger.y) > 30 * 30 {
+                            uncheckedUntil = d.stepCount + 120
+                        }
+                        finger = p
+                    default: break
+                    }
+                }
+                let teleported = d.stepCount < uncheckedUntil
                 for _ in 0...wait {
                     d.step()
                     let scene = d.scene()
@@ -71,7 +79,7 @@ struct DashboardPropertyTests {
                         if !teleported, b.scale * b.opacity > 0.05,
                            let a = previous.bubbles.first(where: { $0.id == b.id && $0.kind == b.kind }), a.scale * a.opacity > 0.05 {
                             let dx = b.centre.x - a.centre.x, dy = b.centre.y - a.centre.y
-                            #expect(dx * dx + dy * dy < 40 * 40, "\(b.id) jumped after \(event)")
+                            #expect(dx * dx + dy * dy < 40 * 40, "\(b.id) jumped at step \(d.stepCount) after \(recent.joined(separator: " | "))")
                         }
                     }
                     var seen = Set<String>()

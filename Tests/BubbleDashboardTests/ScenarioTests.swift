@@ -10,6 +10,8 @@ struct ScenarioRun {
     var fired: [FiredEvent] = []
     var worstJump = (distance: 0.0, id: "", frame: 0)
     var worstScaleJump = (delta: 0.0, id: "", frame: 0)
+    /// The first step, after the last event fired, at which the dashboard was at rest.
+    var restStep: Int?
     var dashboard: Dashboard
 
     init(_ scenario: Scenario) throws {
@@ -24,6 +26,7 @@ struct ScenarioRun {
             fired += player.advance(toStep: player.step(atTime: Double(frame) / scenario.fps))
             let scene = dashboard.scene()
             hashes.append(dashboard.stateHash)
+            if restStep == nil && player.isFinished && dashboard.isAtRest { restStep = dashboard.stepCount }
             // Motion that can be seen: bubbles visible in both frames.
             for b in scene.bubbles where b.scale * b.opacity > 0.05 {
                 guard let a = previous.bubbles.first(where: { $0.id == b.id && $0.kind == b.kind }), a.scale * a.opacity > 0.05

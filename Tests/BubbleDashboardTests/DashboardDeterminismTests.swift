@@ -1,0 +1,31 @@
+import BubbleDashboard
+import BubbleScenario
+import Testing
+
+/// The scenarios give the same bits in every build configuration: `scripts/test.sh` runs this
+/// suite in a release build as well as in the debug build. If a deliberate change to the physics
+/// or the dashboard moves the values, re-pin them from the failure message (in both builds).
+@Suite("Dashboard Determinism")
+struct DashboardDeterminismTests {
+    /// A digest of the state hash at every frame, the final state hash and the step at which the
+    /// dashboard came to rest after the scenario's last event.
+    static func fingerprint(_ name: String) throws -> (frames: UInt64, final: UInt64, restStep: Int) {
+        let scenario = try Scenario.load(packageRoot + "/Data/scenarios/\(name).json")
+        let run = try ScenarioRun(scenario)
+        var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+        for h in run.hashes {
+            digest ^= h
+            digest = digest &* 0x0000_0100_0000_01B3
+        }
+        return (digest, run.dashboard.stateHash, run.restStep ?? -1)
+    }
+
+    @Test(arguments: [
+        ("tour", UInt64(10_127_756_608_605_727_321), UInt64(3_310_477_938_610_960_221), 841),
+        ("interrupts", UInt64(11_574_461_642_107_424_375), UInt64(10_614_625_640_746_909_412), 391),
+    ])
+    func scenarioFingerprintIsPinned(name: String, frames: UInt64, final: UInt64, restStep: Int) throws {
+        let f = try Self.fingerprint(name)
+        #expect(f.frames == frames && f.final == final && f.restStep == restStep, "\(name): (\(f.frames), \(f.final), \(f.restStep))")
+    }
+}
