@@ -8,7 +8,8 @@ import BubblePhysics
 /// shrinks by one common factor, so a crowded level stays inside the canvas instead of spilling.
 ///
 /// The home layout is found by simulation: the children start on rings around the focus in data
-/// order, spring towards it and collide with it and with each other until the world is at rest.
+/// order, each springs along its own ray towards the focus, and they collide with it and with each
+/// other until the world is at rest.
 /// The result depends only on the tree and the settings, so it is the same every time a level is
 /// entered.
 public struct LevelLayout: Sendable {
@@ -94,10 +95,16 @@ public struct LevelLayout: Sendable {
             let starts = ringPositions(shapes: shapes, around: centre, focusRadius: focusRadius, gap: pad)
             bodies.reserveCapacity(shapes.count)
             for (i, shape) in shapes.enumerated() {
+                // Each child is pulled along its own ray to where it would just touch the focus, so
+                // the level packs inwards without the whole ring sliding round the focus.
+                var ray = starts[i] - centre
+                let length = ray.length
+                ray = length > 1e-9 ? ray * (1 / length) : Vector2(0, -1)
+                let target = centre + ray * (focusRadius + pad + reach(shape) * 0.8)
                 bodies.append(
                     try world.createBody(
                         BodyDefinition(
-                            shape: padded(shape, pad), position: starts[i], target: centre, spring: settings.layoutSpring)))
+                            shape: padded(shape, pad), position: starts[i], target: target, spring: settings.layoutSpring)))
             }
             // 1. Pack towards the focus (with the engine's contact friction, so the pile is calm).
             let packed = world.step(count: 1200, untilRest: true)
