@@ -16,3 +16,11 @@ bin="$(swift build -c release --show-bin-path)/bubbles"
 "$bin" render --focus quarterly-results --overlay reports
 "$bin" render --size 1024x768
 "$bin" render --focus finance --size 390x844 --scale 3
+
+# The tour: its contact sheet and a handful of key frames (the whole sequence is not committed).
+rm -rf out/tour-references
+"$bin" export Data/scenarios/tour.json --out out/tour-references --scale 1
+cp out/tour-references/contact-sheet.png Renders/tour-contact-sheet.png
+for frame in 00045 00120 00312 00384 00516 00612 00720 00804; do
+    cp "out/tour-references/frame-$frame.png" "Renders/tour-frame-$frame.png"
+done

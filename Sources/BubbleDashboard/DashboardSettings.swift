@@ -26,8 +26,8 @@ public struct DashboardSettings: Sendable, Hashable {
     public var cardCharactersPerLine: Int = 18
     public var cardCharacterWidth: Double = 8.4
     public var cardHorizontalPadding: Double = 34
-    public var cardBaseHeight: Double = 40
-    public var cardLineHeight: Double = 16
+    public var cardBaseHeight: Double = 46
+    public var cardLineHeight: Double = 18
     public var cardCornerRadius: Double = 14
     /// The focused centre circle's radius on a 768 pt wide canvas (scaled with the canvas' shorter
     /// side), and the radius of the root circle alone on the start screen.

@@ -21,8 +21,8 @@ struct DashboardDeterminismTests {
     }
 
     @Test(arguments: [
-        ("tour", UInt64(13_960_416_363_147_709_933), UInt64(1_991_561_976_535_002_575), 841),
-        ("interrupts", UInt64(2_535_176_071_645_617_734), UInt64(13_721_678_397_042_357_372), 391),
+        ("tour", UInt64(2_144_542_901_224_859), UInt64(1_991_561_976_535_002_575), 841),
+        ("interrupts", UInt64(17_667_420_966_098_603_897), UInt64(13_721_678_397_042_357_372), 391),
     ])
     func scenarioFingerprintIsPinned(name: String, frames: UInt64, final: UInt64, restStep: Int) throws {
         let f = try Self.fingerprint(name)
