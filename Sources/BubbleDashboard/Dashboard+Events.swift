@@ -76,14 +76,24 @@ extension Dashboard {
         let lay = try layout(of: node)
         let now = time
         let newCentre = lay.centre
+        // This node was the focus a moment ago and is still fading out there: bring that focus back
+        // and let the small bubble fade where it is, so neither jumps.
+        if ghosts.contains(where: { $0.node == node && $0.role == .focus }) {
+            for b in live {
+                makeGhost(b, into: b.role == .focus || b.node == node ? nil : newCentre, focusRadius: lay.focusRadius)
+            }
+            live.removeAll()
+            focusPath.append(node)
+            try showFocus(node, layout: lay)
+            try showChildren(of: node, delay: settings.focusDuration * 0.6)
+            return
+        }
         // Everything else leaves: the old focus fades where it is, the siblings fold into the new focus.
         for b in live where b.node != node {
             makeGhost(b, into: b.role == .focus ? nil : newCentre, focusRadius: lay.focusRadius)
         }
         live.removeAll { $0.node != node }
         guard let li = liveIndex(of: node) else { return }
-        // At most one bubble per node and role: a fading copy of this node as the focus goes.
-        ghosts.removeAll { $0.node == node && $0.role == .focus }
         _ = try? world.setKinematic(live[li].body, true)
         live[li].role = .focus
         live[li].transit = Transit(
