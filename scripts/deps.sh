@@ -6,8 +6,9 @@
 
 # Needed to build and run: Cairo (renderer, sample PDFs), zlib (PDF Flate), libcrypto (encrypted
 # PDFs), pkg-config (SwiftPM finds the system libraries with it), DejaVu (the one font every frame
-# and sample PDF uses, so output does not depend on whatever fonts a machine happens to have).
-BUILD_PACKAGES=(pkg-config libcairo2-dev zlib1g-dev libssl-dev fonts-dejavu-core)
+# and sample PDF uses, so output does not depend on whatever fonts a machine happens to have) and
+# Droid Sans Fallback (CJK keywords in the preview and the reports table).
+BUILD_PACKAGES=(pkg-config libcairo2-dev zlib1g-dev libssl-dev fonts-dejavu-core fonts-droid-fallback)
 # Needed by the tests only: pdfinfo cross-checks the PDF reader; headless Chromium opens the
 # export's review page.
 TEST_PACKAGES=(poppler-utils chromium)

@@ -12,6 +12,23 @@ struct TextMetrics: Hashable {
 struct FontKey: Hashable {
     var bold: Bool
     var size: Double
+    /// Draw with the CJK fallback face (DejaVu has no CJK glyphs and Cairo's toy API does no
+    /// per-glyph fallback).
+    var cjk = false
+
+    /// This key, switched to the CJK face when `text` has a CJK character.
+    func fitting(_ text: String) -> FontKey {
+        var k = self
+        k.cjk = text.unicodeScalars.contains { FontKey.isCJK($0) }
+        return k
+    }
+
+    static func isCJK(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x2E80...0x9FFF, 0xAC00...0xD7AF, 0xF900...0xFAFF, 0xFF00...0xFFEF, 0x20000...0x2FA1F: return true
+        default: return false
+        }
+    }
 }
 
 struct MeasureKey: Hashable {
@@ -26,6 +43,8 @@ final class FontBook {
     let family: String
     let regular: OpaquePointer
     let bold: OpaquePointer
+    /// The face for CJK text: Droid Sans Fallback (Debian's fonts-droid-fallback).
+    let cjk: OpaquePointer
     let options: OpaquePointer
     private var scaled: [FontKey: OpaquePointer] = [:]
     private var measures: [MeasureKey: TextMetrics] = [:]
@@ -36,6 +55,7 @@ final class FontBook {
         self.family = family
         regular = cairo_toy_font_face_create(family, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
         bold = cairo_toy_font_face_create(family, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
+        cjk = cairo_toy_font_face_create("Droid Sans Fallback", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
         options = cairo_font_options_create()
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
@@ -46,10 +66,11 @@ final class FontBook {
         for (_, f) in scaled { cairo_scaled_font_destroy(f) }
         cairo_font_face_destroy(regular)
         cairo_font_face_destroy(bold)
+        cairo_font_face_destroy(cjk)
         cairo_font_options_destroy(options)
     }
 
-    func face(bold b: Bool) -> OpaquePointer { b ? bold : regular }
+    func face(_ key: FontKey) -> OpaquePointer { key.cjk ? cjk : (key.bold ? bold : regular) }
 
     func scaledFont(_ key: FontKey) -> OpaquePointer {
         if let f = scaled[key] { return f }
@@ -57,7 +78,7 @@ final class FontBook {
         var ctm = cairo_matrix_t()
         cairo_matrix_init_scale(&fm, key.size, key.size)
         cairo_matrix_init_identity(&ctm)
-        let f = cairo_scaled_font_create(face(bold: key.bold), &fm, &ctm, options)!
+        let f = cairo_scaled_font_create(face(key), &fm, &ctm, options)!
         scaled[key] = f
         return f
     }
@@ -120,7 +141,7 @@ final class FontBook {
             run[i].x += x
             run[i].y += y
         }
-        cairo_set_font_face(cr, face(bold: font.bold))
+        cairo_set_font_face(cr, face(font))
         cairo_set_font_size(cr, font.size)
         cairo_set_font_options(cr, options)
         cairo_show_glyphs(cr, run, Int32(run.count))

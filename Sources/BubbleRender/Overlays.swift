@@ -127,7 +127,7 @@ extension SceneRenderer {
             cairo_set_line_width(cr, 1)
             cairo_stroke(cr)
             let textColour = chip.isMore ? style.secondaryTextColour : style.darkTextColour
-            textRun(f, chip.text, font: chipFont, x: cx0 + 11 - chip.metrics.left, baseline: cy0 + 12 + (ca - cd) / 2,
+            textRun(f, chip.text, font: chipFont.fitting(chip.text), x: cx0 + 11 - chip.metrics.left, baseline: cy0 + 12 + (ca - cd) / 2,
                     colour: textColour, background: fill.sceneColour, owner: chip.isMore ? "preview.moreKeywords" : "preview.keyword",
                     role: .keywordChip, container: .roundedRect(x: cx0, y: cy0, width: chip.width, height: 24, cornerRadius: 12),
                     label: chip.label, truncated: chip.text != chip.label)
@@ -149,7 +149,7 @@ extension SceneRenderer {
         let font = FontKey(bold: false, size: style.chipFontSize)
         let gap = 6.0, padX = 11.0
         func chip(_ text: String, label: String) -> Chip {
-            let line = fitter.singleLine(text, width: width - 2 * padX, font: font)
+            let line = fitter.singleLine(text, width: width - 2 * padX, font: font.fitting(text))
             return Chip(text: line.text, label: label, metrics: line.metrics, x: 0, width: line.metrics.width + 2 * padX, row: 0, isMore: false)
         }
         var placed: [Chip] = []
@@ -363,8 +363,8 @@ extension SceneRenderer {
                     colour: style.secondaryTextColour, background: bg, owner: "table.row\(i).pages", role: .tableCell,
                     container: .rect(x: x + pad + titleW, y: ry, width: pagesW, height: rowH))
             let kw = r.keywords.isEmpty ? "—" : r.keywords.joined(separator: ", ")
-            let kl = fitter.singleLine(kw, width: max(0, kwW), font: kwFont)
-            textRun(f, kl.text, font: kwFont, x: kwX - kl.metrics.left, baseline: baseline, colour: style.secondaryTextColour,
+            let kl = fitter.singleLine(kw, width: max(0, kwW), font: kwFont.fitting(kw))
+            textRun(f, kl.text, font: kwFont.fitting(kw), x: kwX - kl.metrics.left, baseline: baseline, colour: style.secondaryTextColour,
                     background: bg, owner: "table.row\(i).keywords", role: .tableCell,
                     container: .rect(x: kwX, y: ry, width: max(0, kwW), height: rowH), label: kw, truncated: kl.truncated)
         }

@@ -51,8 +51,8 @@ public struct RenderColour: Sendable, Hashable {
 /// bars, a saturated blue static area, and category circles in their branch colours.
 public struct RenderStyle: Sendable, Hashable {
     /// The only font family used, so output does not depend on what else is installed.
-    /// DejaVu Sans covers Latin (accents, dashes) but not CJK: CJK keywords draw as DejaVu's
-    /// "missing glyph" box.
+    /// DejaVu Sans covers Latin (accents, dashes) but not CJK: keyword chips and table cells with
+    /// CJK characters are drawn with Droid Sans Fallback instead (`FontKey.fitting`).
     public var fontFamily = "DejaVu Sans"
 
     // MARK: Palette
