@@ -13,8 +13,10 @@ extension SceneRenderer {
         if f.records {
             let (asc, desc) = fonts.verticalMetrics(font)
             let line = LabelLayout.Line(text: text, x: x + m.left, y: baseline - asc, width: m.width, height: asc + desc)
+            let missing = fonts.missingGlyphs(text, font)
             f.labels.append(LabelLayout(owner: owner, role: role, label: label ?? text, fontSize: font.size, lines: [line],
-                                        isTruncated: truncated, container: container, textColour: colour, backgroundColour: background))
+                                        isTruncated: truncated, container: container, textColour: colour, backgroundColour: background,
+                                        missingGlyphs: missing, glyphRuns: fonts.segments(text, font).count))
         }
         return m
     }

@@ -83,7 +83,52 @@ final class FontBook {
         return f
     }
 
+    /// Splits text drawn with a CJK key into runs: CJK characters in the CJK face, the rest in
+    /// DejaVu (the CJK face has no Latin glyphs). Other keys give one run.
+    func segments(_ text: String, _ font: FontKey) -> [(text: String, font: FontKey)] {
+        guard font.cjk else { return [(text, font)] }
+        var result: [(text: String, font: FontKey)] = []
+        var current = String.UnicodeScalarView()
+        var currentCJK: Bool? = nil
+        for scalar in text.unicodeScalars {
+            let isCJK = FontKey.isCJK(scalar)
+            if let c = currentCJK, c != isCJK {
+                var k = font
+                k.cjk = c
+                result.append((String(current), k))
+                current = String.UnicodeScalarView()
+            }
+            currentCJK = isCJK
+            current.append(scalar)
+        }
+        if let c = currentCJK {
+            var k = font
+            k.cjk = c
+            result.append((String(current), k))
+        }
+        return result
+    }
+
+    /// Characters of `text` the face has no glyph for.
+    func missingGlyphs(_ text: String, _ font: FontKey) -> Int {
+        segments(text, font).reduce(0) { sum, seg in
+            sum + glyphs(seg.text, seg.font).reduce(0) { $0 + ($1.index == 0 ? 1 : 0) }
+        }
+    }
+
     func measure(_ text: String, _ font: FontKey) -> TextMetrics {
+        guard font.cjk else { return measureRun(text, font) }
+        var advance = 0.0, left = 0.0, right = 0.0
+        for (i, seg) in segments(text, font).enumerated() {
+            let m = measureRun(seg.text, seg.font)
+            left = i == 0 ? m.left : min(left, advance + m.left)
+            right = max(right, advance + m.right)
+            advance += m.advance
+        }
+        return TextMetrics(advance: advance, left: left, right: right)
+    }
+
+    private func measureRun(_ text: String, _ font: FontKey) -> TextMetrics {
         let key = MeasureKey(text: text, font: font)
         if let m = measures[key] { return m }
         var e = cairo_text_extents_t()
@@ -135,6 +180,15 @@ final class FontBook {
 
     /// Draws `text` with its baseline origin at (x, y) in the context's user space.
     func show(_ text: String, _ font: FontKey, x: Double, y: Double, in cr: OpaquePointer) {
+        guard font.cjk else { return showRun(text, font, x: x, y: y, in: cr) }
+        var offset = 0.0
+        for seg in segments(text, font) {
+            showRun(seg.text, seg.font, x: x + offset, y: y, in: cr)
+            offset += measureRun(seg.text, seg.font).advance
+        }
+    }
+
+    private func showRun(_ text: String, _ font: FontKey, x: Double, y: Double, in cr: OpaquePointer) {
         var run = glyphs(text, font)
         guard !run.isEmpty else { return }
         for i in run.indices {

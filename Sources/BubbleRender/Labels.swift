@@ -68,6 +68,14 @@ public struct LabelLayout: Sendable, Hashable {
     /// The fill behind the text (the worse stop of a gradient).
     public var backgroundColour: SceneColour
 
+    /// Characters of the drawn text that the font has no glyph for (drawn as a box); 0 is right.
+    public var missingGlyphs = 0
+    /// Runs of glyphs drawn: one per line, more where CJK and other text alternate (two faces).
+    public var glyphRuns: Int? = nil
+
+    /// `glyphRuns`, or one per line.
+    public var runCount: Int { glyphRuns ?? lines.count }
+
     public var contrastRatio: Double { Contrast.ratio(textColour, backgroundColour) }
 }
 

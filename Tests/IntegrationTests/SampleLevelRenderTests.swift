@@ -47,4 +47,24 @@ struct SampleLevelRenderTests {
             }
         }
     }
+
+    /// Every report's preview and every level's reports table draw all their characters: keywords
+    /// in Japanese, Chinese or Korean come from the CJK fallback face, not as missing-glyph boxes.
+    @Test func everyKeywordHasItsGlyphs() throws {
+        let renderer = SceneRenderer(pixelScale: 1)
+        var checked = 0
+        for node in Self.tree.nodes where node.kind == .report {
+            let report = SceneReport(
+                id: node.id, title: node.title, author: node.author, pageCount: node.pageCount, keywords: node.keywords,
+                colour: node.colour)
+            for overlay in [SceneOverlay.reportPreview(report), .reportsTable(title: "Reports", reports: [report])] {
+                let scene = Scene(canvasWidth: 768, canvasHeight: 1024, bubbles: [], breadcrumbs: ["All Reports"], overlay: overlay)
+                for label in renderer.layoutLabels(scene) {
+                    #expect(label.missingGlyphs == 0, "\(node.id): '\(label.lines.map(\.text).joined())' has \(label.missingGlyphs) missing glyphs")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 1000)
+    }
 }
