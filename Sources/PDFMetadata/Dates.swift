@@ -10,16 +10,7 @@ public enum PDFDate {
         while let f = u.first, f == 0x20 || f == 0x09 || f == 0x0A || f == 0x0D || f == 0 { u.removeFirst() }
         if u.count >= 2 && u[0] == UInt8(ascii: "D") && u[1] == UInt8(ascii: ":") { u.removeFirst(2) }
         var i = 0
-        func digits(_ n: Int) -> Int? {
-            guard i + n <= u.count else { return nil }
-            var v = 0
-            for k in 0 ..< n {
-                guard isDigit(u[i + k]) else { return nil }
-                v = v * 10 + Int(u[i + k] - 0x30)
-            }
-            i += n
-            return v
-        }
+        func digits(_ n: Int) -> Int? { readDigits(u, &i, n) }
         guard let year = digits(4) else { return nil }
         let month = digits(2) ?? 1
         let day = digits(2) ?? 1
@@ -41,20 +32,24 @@ public enum PDFDate {
         return make(year, month, day, hour, minute, second, offset: offset)
     }
 
+    /// Reads `n` decimal digits of `u` at `i` and moves past them; nil (and `i` unmoved) if there
+    /// are not `n` digits there.
+    private static func readDigits(_ u: [UInt8], _ i: inout Int, _ n: Int) -> Int? {
+        guard i + n <= u.count else { return nil }
+        var v = 0
+        for k in 0 ..< n {
+            guard isDigit(u[i + k]) else { return nil }
+            v = v * 10 + Int(u[i + k] - 0x30)
+        }
+        i += n
+        return v
+    }
+
     /// Parses an XMP date (ISO 8601 subset: `YYYY[-MM[-DD[THH:mm[:SS[.s]][Z|±HH:mm]]]]`).
     public static func parseISO8601(_ s: String) -> Date? {
         let u = Array(s.utf8.filter { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
         var i = 0
-        func digits(_ n: Int) -> Int? {
-            guard i + n <= u.count else { return nil }
-            var v = 0
-            for k in 0 ..< n {
-                guard isDigit(u[i + k]) else { return nil }
-                v = v * 10 + Int(u[i + k] - 0x30)
-            }
-            i += n
-            return v
-        }
+        func digits(_ n: Int) -> Int? { readDigits(u, &i, n) }
         func skip(_ c: Character) -> Bool {
             if i < u.count && u[i] == c.asciiValue { i += 1; return true }
             return false
