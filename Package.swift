@@ -45,7 +45,9 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]),
 
         // Libraries.
-        .target(name: "BubblePhysics"),
+        // libm: `floor` and `sqrt` are called from the standard library's Double; without it a
+        // package that uses only BubblePhysics (no Foundation) fails to link.
+        .target(name: "BubblePhysics", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "BubbleDashboard", dependencies: ["BubblePhysics"]),
         .target(name: "ReportLibrary"),
         .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
@@ -77,7 +79,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "ReportLibraryTests", dependencies: ["ReportLibrary", "SampleLibrary"]),
-        .testTarget(name: "PDFMetadataTests", dependencies: ["PDFMetadata"], exclude: ["Fixtures"]),
+        .testTarget(name: "PDFMetadataTests", dependencies: ["PDFMetadata", "CZlib"], exclude: ["Fixtures"]),
         .testTarget(name: "BubbleRenderTests", dependencies: ["BubbleRender"], exclude: ["References"]),
         .testTarget(
             name: "BubbleDashboardTests",

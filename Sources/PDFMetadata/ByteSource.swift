@@ -17,10 +17,16 @@ final class ByteSource {
     /// When the cache holds more than this many bytes it is dropped (later reads re-count).
     static let cacheCap = 8 << 20
 
-    let size: Int
+    /// Files up to this size are read whole, in one `pread`, when opened: the reader needs most
+    /// of a small file anyway (head, tail, xref and a few objects), and one call beats a handful.
+    static let wholeFileLimit = 16 << 10
+
+    private(set) var size: Int
     private(set) var bytesRead = 0
     private var fd: Int32 = -1
     private let memory: [UInt8]?
+    /// A small file's bytes, read whole at open (see `wholeFileLimit`); served without the cache.
+    private var resident: [UInt8]? = nil
     private var blocks: [Int: [UInt8]] = [:]
     private var cachedBytes = 0
 
@@ -42,6 +48,13 @@ final class ByteSource {
         self.fd = fd
         self.size = Int(st.st_size)
         self.memory = nil
+        if size <= ByteSource.wholeFileLimit {
+            let all = try fetch(0, size)
+            size = all.count
+            resident = all
+            close(fd)
+            self.fd = -1
+        }
     }
 
     /// Wraps bytes already in memory (for fuzzing and tests); reads are still counted.
@@ -54,11 +67,16 @@ final class ByteSource {
         if fd >= 0 { close(fd) }
     }
 
+    /// The whole file, when it was small enough to be read at open (parsers then work on it in
+    /// place, without copying windows out of it).
+    var residentBytes: [UInt8]? { resident }
+
     /// Returns the bytes in `offset ..< offset + count`, clipped to the file.
     func read(_ offset: Int, _ count: Int) throws(PDFError) -> [UInt8] {
         let start = max(0, min(offset, size))
         let end = max(start, min(size, start.addingReportingOverflow(max(0, count)).overflow ? size : start + max(0, count)))
         if start == end { return [] }
+        if let resident { return Array(resident[start ..< end]) }
         let bs = ByteSource.blockSize
         let firstBlock = start / bs
         let lastBlock = (end - 1) / bs
@@ -105,6 +123,7 @@ final class ByteSource {
     func readUncached(_ offset: Int, _ count: Int) throws(PDFError) -> [UInt8] {
         let start = max(0, min(offset, size))
         let end = min(size, start + max(0, min(count, size - start)))
+        if let resident { return Array(resident[start ..< end]) }
         return try fetch(start, end - start)
     }
 

@@ -71,20 +71,36 @@ enum Crypto {
     /// RC4 (ARCFOUR), encryption and decryption alike.
     static func rc4(key: [UInt8], _ data: [UInt8]) -> [UInt8] {
         guard !key.isEmpty else { return data }
-        var s = [UInt8](0 ... 255)
-        var j = 0
-        for i in 0 ..< 256 {
-            j = (j + Int(s[i]) + Int(key[i % key.count])) & 0xFF
-            s.swapAt(i, j)
-        }
         var out = data
-        var i = 0
-        j = 0
-        for k in 0 ..< out.count {
-            i = (i + 1) & 0xFF
-            j = (j + Int(s[i])) & 0xFF
-            s.swapAt(i, j)
-            out[k] ^= s[(Int(s[i]) + Int(s[j])) & 0xFF]
+        // The state lives in a stack buffer and the key index wraps by comparison, not division:
+        // the revision 3 and 4 password check runs 20 key schedules per file.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { sb in
+            let s = sb.baseAddress!
+            for i in 0 ..< 256 { s[i] = UInt8(truncatingIfNeeded: i) }
+            key.withUnsafeBufferPointer { kb in
+                let k = kb.baseAddress!, kn = kb.count
+                var j = 0, ki = 0
+                for i in 0 ..< 256 {
+                    let si = s[i]
+                    j = (j + Int(si) + Int(k[ki])) & 0xFF
+                    s[i] = s[j]
+                    s[j] = si
+                    ki += 1
+                    if ki == kn { ki = 0 }
+                }
+            }
+            out.withUnsafeMutableBufferPointer { ob in
+                var i = 0, j = 0
+                for n in 0 ..< ob.count {
+                    i = (i + 1) & 0xFF
+                    let si = s[i]
+                    j = (j + Int(si)) & 0xFF
+                    let sj = s[j]
+                    s[i] = sj
+                    s[j] = si
+                    ob[n] ^= s[(Int(si) + Int(sj)) & 0xFF]
+                }
+            }
         }
         return out
     }

@@ -53,6 +53,16 @@ final class Document {
     /// Parses at `offset` with a window that grows until the parse completes (or a cap is hit).
     func parseAt<T>(_ offset: Int, initial: Int = 2048, maxBytes: Int? = nil,
                     _ body: (inout Parser) throws -> T) throws -> T {
+        if let whole = src.residentBytes {
+            // A small file read whole: parse in place, no window to copy or grow.
+            var p = Parser(whole, base: 0, atEOF: true, maxDepth: options.maxNestingDepth,
+                           pos: max(0, min(offset, whole.count)))
+            do {
+                return try body(&p)
+            } catch is NeedMoreData {
+                throw PDFError(.truncated, "file ends inside an object", offset: offset)
+            }
+        }
         let cap = maxBytes ?? options.maxObjectSize
         var len = min(initial, cap)
         while true {
@@ -483,7 +493,8 @@ final class Document {
     // MARK: Streams
 
     /// Reads, decrypts and decodes a stream's data.
-    func streamData(_ s: PDFStream, decrypt: Bool, cap: Int? = nil) throws -> [UInt8] {
+    /// `maxRatio` is passed to every Flate layer (see ``PDFStreamDecoder/inflate(_:limit:maxRatio:)``).
+    func streamData(_ s: PDFStream, decrypt: Bool, cap: Int? = nil, maxRatio: Int? = nil) throws -> [UInt8] {
         let cap = min(cap ?? options.maxDecompressedSize, options.maxDecompressedSize)
         var raw = try rawStreamData(s, cap: cap)
         if decrypt, let sec = security, let id = s.id, id != encryptID, sec.shouldDecrypt(stream: s.dict) {
@@ -505,7 +516,7 @@ final class Document {
             case "FlateDecode", "Fl":
                 var inflated: PDFStreamDecoder.Inflated
                 do {
-                    inflated = try PDFStreamDecoder.inflate(data, limit: cap)
+                    inflated = try PDFStreamDecoder.inflate(data, limit: cap, maxRatio: maxRatio)
                 } catch var e {
                     e.offset = s.dataOffset
                     throw e

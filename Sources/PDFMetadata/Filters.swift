@@ -32,29 +32,41 @@ public enum PDFStreamDecoder {
         public var truncated: Bool
     }
 
+    /// Output size from which `maxRatio` is enforced: below it any ratio is accepted.
+    public static let ratioCheckThreshold = 32 << 10
+
     /// Inflates zlib (or, failing the header check, raw deflate) data, stopping at `limit`.
-    public static func inflate(_ input: [UInt8], limit: Int) throws(PDFError) -> Inflated {
+    ///
+    /// With `maxRatio`, inflating also stops (with ``PDFError/Kind/decompressionLimit``) once the
+    /// output passes ``ratioCheckThreshold`` bytes and more than `maxRatio` bytes have come out per
+    /// compressed byte consumed: a bomb of zeros (about 1 000 : 1) is then refused after ~32 KiB of
+    /// output instead of being inflated up to `limit`.
+    public static func inflate(_ input: [UInt8], limit: Int, maxRatio: Int? = nil) throws(PDFError) -> Inflated {
         do {
-            return try inflate(input, limit: limit, windowBits: 15)
+            return try inflate(input, limit: limit, maxRatio: maxRatio, windowBits: 15)
         } catch let e where e.kind == .syntax {
             // Some writers omit the zlib header: try raw deflate before giving up.
-            if let raw = try? inflate(input, limit: limit, windowBits: -15), !raw.bytes.isEmpty, !raw.truncated {
+            if let raw = try? inflate(input, limit: limit, maxRatio: maxRatio, windowBits: -15), !raw.bytes.isEmpty, !raw.truncated {
                 return raw
             }
             throw e
         }
     }
 
-    private static func inflate(_ input: [UInt8], limit: Int, windowBits: Int32) throws(PDFError) -> Inflated {
+    private static func inflate(_ input: [UInt8], limit: Int, maxRatio: Int?, windowBits: Int32) throws(PDFError) -> Inflated {
         var strm = z_stream()
         var rc = inflateInit2_(&strm, windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard rc == Z_OK else { throw PDFError(.syntax, "zlib could not be initialised") }
         defer { inflateEnd(&strm) }
         // Inflate straight into the output buffer, growing it geometrically up to the cap.
-        var out = [UInt8](repeating: 0, count: min(limit &+ 1, max(4096, input.count &* 4)))
+        // With a ratio check, the first buffer ends at the threshold so that a bomb is caught there.
+        var first = min(limit &+ 1, max(4096, input.count &* 4))
+        if maxRatio != nil { first = min(limit &+ 1, ratioCheckThreshold &+ 1) }
+        var out = [UInt8](repeating: 0, count: first)
         var used = 0
         var truncated = false
         var exceeded = false
+        var tooDense = false
         var bad = false
         input.withUnsafeBufferPointer { inBuf in
             strm.next_in = UnsafeMutablePointer(mutating: inBuf.baseAddress)
@@ -74,6 +86,10 @@ public enum PDFStreamDecoder {
                 }
                 used += produced
                 if used > limit { exceeded = true; return }
+                if let maxRatio, used > ratioCheckThreshold, used / maxRatio > Int(strm.total_in) {
+                    tooDense = true
+                    return
+                }
                 if rc == Z_STREAM_END { return }
                 if rc == Z_OK { continue }
                 if rc == Z_BUF_ERROR {
@@ -89,6 +105,10 @@ public enum PDFStreamDecoder {
         out.removeLast(out.count - min(used, out.count))
         if exceeded {
             throw PDFError(.decompressionLimit, "stream inflates past the \(limit)-byte cap")
+        }
+        if tooDense, let maxRatio {
+            throw PDFError(.decompressionLimit,
+                           "stream inflates more than \(maxRatio):1 past \(ratioCheckThreshold) bytes (a decompression bomb)")
         }
         if bad { throw PDFError(.syntax, "corrupt Flate data") }
         return Inflated(bytes: out, truncated: truncated)

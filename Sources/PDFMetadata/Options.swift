@@ -15,6 +15,13 @@ public struct PDFReadOptions: Sendable, Equatable {
     /// The most bytes the XMP metadata stream may decode to (real packets are a few KB; their
     /// padding rarely takes them past 64 KB). Also capped by ``maxDecompressedSize``.
     public var maxMetadataStreamSize: Int = 1 << 20
+    /// The most bytes each Flate layer of the XMP stream may inflate to per compressed byte, once
+    /// past 32 KiB of output (`nil`: no ratio check). Real packets, padding included, stay far
+    /// below 128 : 1 (text about 4 : 1; 4 KB of text with 36 KB of padding about 26 : 1), while a
+    /// bomb of zeros inflates about 1 000 : 1: the check refuses it after ~32 KiB of work instead
+    /// of inflating it up to ``maxMetadataStreamSize``. Only a packet of well over 100 KB that is
+    /// almost all padding would be refused, with the `unreadableXMP` warning.
+    public var maxMetadataInflateRatio: Int? = 128
     /// The deepest nesting of arrays and dictionaries accepted in one object.
     public var maxNestingDepth: Int = 100
     /// The longest chain of indirect references followed to reach one object.

@@ -157,7 +157,8 @@ public enum PDFDocumentInfo {
         if doc.options.readXMP, let mdRef = catalog["Metadata"] {
             do {
                 if case .stream(let s) = try doc.resolve(mdRef) {
-                    let bytes = try doc.streamData(s, decrypt: true, cap: doc.options.maxMetadataStreamSize)
+                    let bytes = try doc.streamData(s, decrypt: true, cap: doc.options.maxMetadataStreamSize,
+                                                   maxRatio: doc.options.maxMetadataInflateRatio)
                     if find(Array("<!DOCTYPE".utf8), in: bytes) != nil || find(Array("<!ENTITY".utf8), in: bytes) != nil {
                         try doc.warn(.xmpEntitiesRefused, "the XMP packet declares a DOCTYPE or entities; it is ignored",
                                      offset: s.dataOffset)

@@ -7,7 +7,7 @@ struct ObjectID: Hashable, Sendable, CustomStringConvertible {
 
 /// A parsed PDF object. Streams keep only their dictionary and where their data starts; the data
 /// is read on demand (and only for the few streams the metadata needs).
-indirect enum PDFObject: Sendable {
+enum PDFObject: Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -16,7 +16,9 @@ indirect enum PDFObject: Sendable {
     case name(String)
     case array([PDFObject])
     case dict([String: PDFObject])
-    case stream(PDFStream)
+    // Only the stream case is boxed: it is the one large payload. (An `indirect` enum would
+    // allocate a box for every number and name the parser makes.)
+    indirect case stream(PDFStream)
     case ref(ObjectID)
 
     var dict: [String: PDFObject]? {

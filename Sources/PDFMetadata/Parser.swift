@@ -182,7 +182,8 @@ struct Parser {
 
     mutating func parseDictBody(depth: Int) throws -> [String: PDFObject] {
         pos += 2
-        var d: [String: PDFObject] = [:]
+        // Most dictionaries have 2–8 entries: one allocation instead of three rehashing growths.
+        var d: [String: PDFObject] = Dictionary(minimumCapacity: 8)
         while true {
             try skipWhitespace()
             guard pos < buf.count else { throw endOfData("a dictionary") }
@@ -234,6 +235,17 @@ struct Parser {
 
     mutating func parseName() throws -> String {
         pos += 1
+        // Fast path: a name without `#` escapes is decoded straight from the buffer.
+        let start = pos
+        while pos < buf.count {
+            let c = buf[pos]
+            if isPDFWhite(c) || isPDFDelimiter(c) || c == UInt8(ascii: "#") { break }
+            pos += 1
+        }
+        if pos < buf.count && buf[pos] != UInt8(ascii: "#") {
+            return String(decoding: buf[start ..< pos], as: UTF8.self)
+        }
+        pos = start
         var bytes: [UInt8] = []
         while pos < buf.count {
             let c = buf[pos]

@@ -76,22 +76,47 @@ public struct PDFTextString: Sendable, Hashable, CustomStringConvertible {
     }
 
     static func utf16(_ b: [UInt8], from start: Int, bigEndian: Bool) -> String {
-        var units: [UInt16] = []
-        units.reserveCapacity((b.count - start) / 2)
+        // Transcoded to UTF-8 here rather than through `String(decoding:as: UTF16.self)`, whose
+        // general path is several times slower; the repair rule is the same: every unpaired
+        // surrogate becomes one U+FFFD. Language escapes (ESC, a language code, ESC) are dropped.
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count - start + 8)
+        var inEscape = false
+        var pendingHigh: UInt32? = nil
+        func scalar(_ v: UInt32) {
+            if v < 0x80 {
+                out.append(UInt8(v))
+            } else if v < 0x800 {
+                out.append(UInt8(0xC0 | v >> 6)); out.append(UInt8(0x80 | v & 0x3F))
+            } else if v < 0x10000 {
+                out.append(UInt8(0xE0 | v >> 12)); out.append(UInt8(0x80 | v >> 6 & 0x3F))
+                out.append(UInt8(0x80 | v & 0x3F))
+            } else {
+                out.append(UInt8(0xF0 | v >> 18)); out.append(UInt8(0x80 | v >> 12 & 0x3F))
+                out.append(UInt8(0x80 | v >> 6 & 0x3F)); out.append(UInt8(0x80 | v & 0x3F))
+            }
+        }
         var i = start
         while i + 1 < b.count {
-            units.append(bigEndian ? UInt16(b[i]) << 8 | UInt16(b[i + 1]) : UInt16(b[i + 1]) << 8 | UInt16(b[i]))
+            let u = bigEndian ? UInt32(b[i]) << 8 | UInt32(b[i + 1]) : UInt32(b[i + 1]) << 8 | UInt32(b[i])
             i += 2
-        }
-        // Drop language escapes: ESC, a language code, ESC.
-        var filtered: [UInt16] = []
-        filtered.reserveCapacity(units.count)
-        var inEscape = false
-        for u in units {
             if u == 0x1B { inEscape.toggle(); continue }
-            if !inEscape { filtered.append(u) }
+            if inEscape { continue }
+            if u >= 0xDC00 && u <= 0xDFFF {
+                if let h = pendingHigh {
+                    scalar(0x10000 + ((h - 0xD800) << 10) + (u - 0xDC00))
+                    pendingHigh = nil
+                } else {
+                    scalar(0xFFFD)
+                }
+                continue
+            }
+            if pendingHigh != nil { scalar(0xFFFD); pendingHigh = nil }
+            if u >= 0xD800 && u <= 0xDBFF { pendingHigh = u; continue }
+            scalar(u)
         }
-        return String(decoding: filtered, as: UTF16.self)
+        if pendingHigh != nil { scalar(0xFFFD) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// PDFDocEncoding (ISO 32000-2, Annex D). Undefined codes map to the same Latin-1 code point.

@@ -157,8 +157,12 @@ struct XMLTiny {
         while i < b.count {
             if b[i] != UInt8(ascii: "<") {
                 let start = i
-                while i < b.count && b[i] != UInt8(ascii: "<") { i += 1 }
-                text.append(contentsOf: XMLTiny.unescape(b[start ..< i]))
+                var amp = false
+                while i < b.count && b[i] != UInt8(ascii: "<") {
+                    if b[i] == UInt8(ascii: "&") { amp = true }
+                    i += 1
+                }
+                if amp { text.append(contentsOf: XMLTiny.unescape(b[start ..< i])) } else { text.append(contentsOf: b[start ..< i]) }
                 continue
             }
             if starts("<!--", at: i) { i += 4; try skip(past: "-->"); continue }

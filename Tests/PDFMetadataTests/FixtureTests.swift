@@ -70,12 +70,36 @@ struct FixtureTests {
         #expect(throws: Never.self) { try PDFDocumentInfo.read(contentsOf: fixturePath("cairo-basic.pdf"), options: o) }
     }
 
-    @Test("the decompression bomb hits the cap (as a warning on the XMP stream)")
+    @Test("the decompression bomb is refused by its ratio (as a warning on the XMP stream)")
     func bomb() throws {
         let m = try PDFDocumentInfo.read(contentsOf: fixturePath("hand-decompression-bomb.pdf"))
         let w = try #require(m.warnings.first { $0.kind == .unreadableXMP })
-        #expect(w.message.contains("cap"))
+        #expect(w.message.contains("decompression bomb"))
         #expect(w.offset != nil)
+        #expect(m.title == "Bomb")
+    }
+
+    @Test("without the ratio check, the decompression bomb hits the size cap")
+    func bombCap() throws {
+        var o = PDFReadOptions()
+        o.maxMetadataInflateRatio = nil
+        let m = try PDFDocumentInfo.read(contentsOf: fixturePath("hand-decompression-bomb.pdf"), options: o)
+        let w = try #require(m.warnings.first { $0.kind == .unreadableXMP })
+        #expect(w.message.contains("cap"))
+    }
+
+    @Test("the ratio check passes real packets, also heavily padded ones")
+    func paddedPacketPasses() throws {
+        // 4 KB of text and 36 KB of padding inflate about 26 : 1: read, not refused.
+        var packet = Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">".utf8)
+        for i in 0 ..< 200 { packet += Array("<!-- line \(i) of a long comment -->".utf8) }
+        packet += [UInt8](repeating: 0x20, count: 36 << 10) + Array("</x:xmpmeta>".utf8)
+        let deflated = try #require(zlibCompress(packet))
+        let out = try PDFStreamDecoder.inflate(deflated, limit: 1 << 20, maxRatio: 128)
+        #expect(out.bytes == packet)
+        // The same size of zeros is refused.
+        let zeros = try #require(zlibCompress([UInt8](repeating: 0, count: 1 << 20)))
+        #expect(throws: PDFError.self) { try PDFStreamDecoder.inflate(zeros, limit: 1 << 20, maxRatio: 128) }
     }
 
     @Test("the reference loop is reported with an offset")
@@ -106,10 +130,15 @@ struct FixtureTests {
         #expect(m.sources["keywords"] == .info)
     }
 
-    @Test("reads stay small: a few KB for the unrepaired fixtures")
+    @Test("reads stay small: only the blocks needed, and small files in one read")
     func lazy() throws {
-        let m = try PDFDocumentInfo.read(contentsOf: fixturePath("cairo-basic.pdf"))
+        // Through the block cache (bytes in memory, or files over 16 KiB): only the blocks needed.
+        let bytes = try #require(FileManager.default.contents(atPath: fixturePath("cairo-basic.pdf")))
+        let m = try PDFDocumentInfo.read(data: [UInt8](bytes))
         #expect(m.bytesRead < m.fileSize)
+        // A file of at most 16 KiB is read whole, once.
+        let f = try PDFDocumentInfo.read(contentsOf: fixturePath("cairo-basic.pdf"))
+        #expect(f.bytesRead == f.fileSize)
     }
 
     @Test("a missing file is an io error")

@@ -1,4 +1,5 @@
 import Foundation
+import CZlib
 import PDFMetadata
 
 /// The fixture folder, found beside this file (no bundle resources needed).
@@ -44,4 +45,15 @@ func which(_ tool: String) -> String? {
         if FileManager.default.isExecutableFile(atPath: p) { return p }
     }
     return nil
+}
+
+/// zlib-compresses `bytes` (level 9), or nil if zlib fails.
+func zlibCompress(_ bytes: [UInt8]) -> [UInt8]? {
+    var size = compressBound(uLong(bytes.count))
+    var out = [UInt8](repeating: 0, count: Int(size))
+    let rc = out.withUnsafeMutableBufferPointer { o in
+        bytes.withUnsafeBufferPointer { i in compress2(o.baseAddress, &size, i.baseAddress, uLong(i.count), 9) }
+    }
+    guard rc == Z_OK else { return nil }
+    return Array(out[0 ..< Int(size)])
 }

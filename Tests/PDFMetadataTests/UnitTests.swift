@@ -33,6 +33,35 @@ struct TextStringTests {
         #expect(PDFTextString(bytes: [0xFE, 0xFF, 0x00, 0x1B, 0x00, 0x65, 0x00, 0x6E, 0x00, 0x1B, 0x00, 0x48, 0x00, 0x69]).text == "Hi")
     }
 
+    /// Our UTF-16 transcoder agrees with the standard library's decoder (each unpaired surrogate
+    /// becomes one U+FFFD) on random unit sequences rich in surrogates, in both byte orders.
+    @Test func utf16MatchesStandardLibrary() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let pool: [UInt16] = [0x41, 0xE9, 0x65E5, 0xD83D, 0xDE00, 0xDBFF, 0xDC00, 0xFFFD, 0xFEFF, 0x2028, 0x1B]
+        for round in 0 ..< 2000 {
+            let count = Int(next() % 12)
+            var units: [UInt16] = []
+            for _ in 0 ..< count {
+                units.append(next() % 3 == 0 ? UInt16(truncatingIfNeeded: next()) : pool[Int(next() % UInt64(pool.count))])
+            }
+            units.removeAll { $0 == 0x1B } // language escapes are covered above
+            let bigEndian = round % 2 == 0
+            var bytes: [UInt8] = bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]
+            for u in units {
+                bytes += bigEndian ? [UInt8(u >> 8), UInt8(u & 0xFF)] : [UInt8(u & 0xFF), UInt8(u >> 8)]
+            }
+            if next() % 4 == 0 { bytes.append(0x41) } // a ragged last byte is ignored
+            #expect(PDFTextString(bytes: bytes).text == String(decoding: units, as: UTF16.self), "\(units)")
+        }
+    }
+
     @Test func pdfDocEncoding() {
         let s = PDFTextString(bytes: [0x80, 0x84, 0x8D, 0x8E, 0x93, 0xA0, 0xE9, 0x18])
         #expect(s.text == "•—“”ﬁ€é˘")
