@@ -159,6 +159,12 @@ public struct LevelLayout: Sendable {
         w.bounds = settings.contentRect
         w.boundsMargin = settings.gap / 2
         w.boundsSpring = Spring(frequency: 6, dampingRatio: 1)
+        // The dashboard settles its levels with its own phases (pack, relax, hold) and snaps
+        // bubbles onto their places at rest; it was tuned, and its transitions timed, without the
+        // engine's static friction and rest polish, which would stop gliding bubbles short.
+        w.staticSpeed = 0
+        w.staticFriction = 0
+        w.restOverlapTolerance = nil
         return w
     }
 

@@ -22,10 +22,13 @@
 //     velocities follow the actual motion.
 //  6. Contacts never add energy and never bounce: for each touched body, the velocity the sweeps
 //     credited may at most cancel its approach along their net push, and its speed may not
-//     exceed its speed before the sweeps.
+//     exceed its speed before the sweeps. Static friction: a touched body whose motion over the
+//     sub-step is slower than `staticSpeed`, or than `staticFriction` times the push its contacts
+//     gave it, goes back to where the sub-step found it and stops (its contacts carry its drive).
 // The world comes to rest when no dynamic body moved faster than `restSpeed` for `restSteps`
-// steps in a row; velocities are then zeroed and further steps return at once until something
-// wakes it.
+// steps in a row; the rest polish then relaxes the remaining overlaps (positions only, until none
+// is deeper than `restOverlapTolerance`), velocities are zeroed and further steps return at once
+// until something wakes it.
 
 extension World {
     /// Steepness of the outer-body preference when splitting an overlap correction (see
@@ -78,7 +81,7 @@ extension World {
                     }
                     c.ux[p] = Float(vx)
                     c.uy[p] = Float(vy)
-                    c.flags[p] &= ~BodyFlags.touched
+                    c.flags[p] &= ~(BodyFlags.touched | BodyFlags.deep)
                     c.px[p] += h * vx
                     c.py[p] += h * vy
                 }
@@ -92,12 +95,15 @@ extension World {
             do {
                 let c = col
                 let touched = BodyFlags.touched
+                let staticSq = st.staticSpeed * st.staticSpeed
+                let staticRatioSq = st.staticFriction * st.staticFriction
                 for p in 0..<n where c.flags[p] & (en | kin) == en {
                     var vx = c.vx[p], vy = c.vy[p]
                     if c.flags[p] & touched != 0 {
                         let ux = Double(c.ux[p]), uy = Double(c.uy[p])
                         let dx = vx - ux, dy = vy - uy
                         let d2 = dx * dx + dy * dy
+                        let pressSq = staticRatioSq * d2
                         if d2 > 0 {
                             let inv = 1 / d2.squareRoot()
                             let nx = dx * inv, ny = dy * inv
@@ -110,7 +116,13 @@ extension World {
                             }
                         }
                         let v2 = vx * vx + vy * vy, u2 = ux * ux + uy * uy
-                        if v2 > u2 {
+                        if (v2 < staticSq || v2 < pressSq) && c.flags[p] & BodyFlags.deep == 0 {
+                            // Static friction: back to where the sub-step began, at rest.
+                            c.px[p] -= h * vx
+                            c.py[p] -= h * vy
+                            vx = 0
+                            vy = 0
+                        } else if v2 > u2 {
                             let f = (u2 / v2).squareRoot()
                             vx *= f
                             vy *= f
@@ -139,6 +151,7 @@ extension World {
             if quietSteps >= st.restSteps {
                 isAtRest = true
                 restStep = stepCount
+                if let tolerance = st.restOverlapTolerance { polish(tolerance: tolerance, sweeps: st.restPolishSweeps, invH: invH) }
                 let c = col
                 for p in 0..<n where c.flags[p] & en != 0 {
                     c.vx[p] = 0
@@ -147,6 +160,18 @@ extension World {
             }
         } else {
             quietSteps = 0
+        }
+    }
+
+    /// The rest polish: relaxation sweeps (positions only; the caller zeroes velocities) until the
+    /// deepest overlap a sweep meets is at most `tolerance`, or `sweeps` sweeps have run.
+    func polish(tolerance: Double, sweeps: Int, invH: Double) {
+        var done = 0
+        while done < sweeps {
+            buildGrid()
+            relax(invH: invH)
+            done += settings.iterations
+            if lastSweepMaxOverlap <= tolerance { break }
         }
     }
 
@@ -414,6 +439,9 @@ struct ContactSolver {
     let px, py, vx, vy, hw, hh, cr, scale, invMass: UnsafeMutablePointer<Double>
     let flags: UnsafeMutablePointer<UInt8>
     let tx, ty, freq: UnsafeMutablePointer<Double>
+    /// The deepest overlap, pt, with which static friction may still hold a body (see
+    /// `BodyFlags.deep`): the settled-overlap bound.
+    static let stickyOverlap = 2.0
     /// Steepness of the outer-body preference of the correction split.
     let depthSharpness: Double
     /// Pairs closer than this (gap, pt) count as touching: they support each other.
@@ -610,6 +638,12 @@ struct ContactSolver {
         flags[i] |= BodyFlags.touched
         flags[j] |= BodyFlags.touched
         if pen <= 0 { return }
+        // A deep overlap, and any overlap with a body already marked, marks both: the bodies
+        // around a jammed pair must be free to make room for it.
+        if pen > ContactSolver.stickyOverlap || (flags[i] | flags[j]) & BodyFlags.deep != 0 {
+            flags[i] |= BodyFlags.deep
+            flags[j] |= BodyFlags.deep
+        }
         // Split the correction by inverse mass, shifted towards the body that is farther from
         // its target ("shock propagation"): a pile pressed together by springs pushes its outer
         // bodies out instead of squeezing the load into its centre, which lets a few sweeps per
