@@ -84,8 +84,8 @@ extension Dashboard {
             }
             live.removeAll()
             focusPath.append(node)
-            try showFocus(node, layout: lay)
-            try showChildren(of: node, delay: settings.focusDuration * 0.6)
+            let travel = try showFocus(node, layout: lay)
+            try showChildren(of: node, delay: max(settings.focusDuration * 0.6, travel))
             return
         }
         // Everything else leaves: the old focus fades where it is, the siblings fold into the new focus.
@@ -132,8 +132,8 @@ extension Dashboard {
                 endsDynamic: true)
             live[li].blur = live[li].blur.retarget(0, at: now, duration: settings.focusDuration, curve: .inOut)
         }
-        try showFocus(parent, layout: lay)
-        try showChildren(of: parent, delay: settings.focusDuration * 0.2)
+        let travel = try showFocus(parent, layout: lay)
+        try showChildren(of: parent, delay: max(settings.focusDuration * 0.2, travel))
     }
 
     func goTop() throws(DashboardError) {
@@ -150,8 +150,8 @@ extension Dashboard {
         }
         live.removeAll()
         focusPath = [0]
-        try showFocus(0, layout: lay)
-        try showChildren(of: 0, delay: settings.collapseDuration * 0.5)
+        let travel = try showFocus(0, layout: lay)
+        try showChildren(of: 0, delay: max(settings.collapseDuration * 0.5, travel))
     }
 
     func recenter() {
@@ -230,14 +230,19 @@ extension Dashboard {
         }
         // Where everything is now (the dragged bubble where it was let go) may overlap the focus,
         // an edge or each other: relax that into places nothing needs to fight over, so the level
-        // comes to rest at once, close to where the finger left it.
-        let children = live.indices.filter { live[$0].role == .child && (live[$0].transit == nil || $0 == di) }
-        let here = children.map { position(of: live[$0]) }
+        // comes to rest at once, close to where the finger left it. A child still gliding
+        // somewhere (re-centre, back) takes part with the place it is gliding to, and glides to
+        // its relaxed place instead: otherwise it would land on the released bubble and be shoved
+        // off it in one step when its glide ends.
+        let children = live.indices.filter { live[$0].role == .child && (live[$0].transit?.endsDynamic ?? true || $0 == di) }
+        let here = children.map { i in i != di ? live[i].transit?.to ?? position(of: live[i]) : position(of: live[i]) }
         let places = (try? LevelLayout.relax(
-            shapes: children.map { live[$0].shape }, positions: here, focusCentre: position(of: focus),
-            focusRadius: focus.shape.radius ?? 0, settings: settings)) ?? here
+            shapes: children.map { i in live[i].transit.map { t in live[i].shape.radius == nil ? live[i].shape : .circle(radius: t.radius.to) } ?? live[i].shape },
+            positions: here, focusCentre: position(of: focus), focusRadius: focus.shape.radius ?? 0, settings: settings)) ?? here
         for (k, i) in children.enumerated() {
-            if i == di {
+            if i != di, live[i].transit != nil {
+                if places[k] != here[k] { retargetTransit(&live[i], to: places[k], at: time) }
+            } else if i == di {
                 // Let go over the focus circle (kinematic bubbles pass over each other): glide out
                 // instead of being shoved out in one step.
                 live[i].transit = Transit(
@@ -357,7 +362,11 @@ extension Dashboard {
     }
 
     /// Brings `node` back as the blurred focus in the middle (fading in, or caught from its fade-out).
-    func showFocus(_ node: Int, layout lay: LevelLayout) throws(DashboardError) {
+    /// Returns how long it travels to the middle (0 when it appears there): its children wait that
+    /// long before they grow, because a focus sweeping across the level (kinematic) would shove
+    /// the ones already there off their places.
+    @discardableResult
+    func showFocus(_ node: Int, layout lay: LevelLayout) throws(DashboardError) -> Double {
         let now = time
         var scale0 = 0.9
         var opacity0 = 0.0
@@ -380,13 +389,16 @@ extension Dashboard {
             opacity: Tween(from: opacity0, to: 1, start: now, duration: settings.focusDuration, curve: .out),
             blur: .constant(1), transit: nil)
         // Caught from a fade-out away from the middle (it had been dragged): travel back.
+        var travel = 0.0
         if start != lay.centre || radius != lay.focusRadius {
             bubble.transit = Transit(
                 from: start, to: lay.centre, start: now, duration: travelTime(start, lay.centre, settings.focusDuration),
                 radius: Tween(from: radius, to: lay.focusRadius, start: now, duration: settings.focusDuration, curve: .inOut),
                 endsDynamic: false)
+            if start != lay.centre { travel = bubble.transit!.duration }
         }
         live.insert(bubble, at: 0)
+        return travel
     }
 
     /// Turns a live bubble into a ghost that shrinks and fades, gliding towards the rim of the

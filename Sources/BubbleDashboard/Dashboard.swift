@@ -137,7 +137,8 @@ public final class Dashboard {
         stepCount += 1
         let now = time
         for i in live.indices {
-            applyAnimation(&live[i], at: now)
+            let lands = live[i].transit.map { $0.endsDynamic && $0.isFinished(at: now) } ?? false
+            applyAnimation(&live[i], at: now, hold: lands && landsUnderTraveller(i, at: now))
         }
         if let drag {
             try? world.moveKinematic(drag.body, to: drag.finger + drag.grab)
@@ -187,8 +188,38 @@ public final class Dashboard {
 
     // MARK: - Per-step animation
 
-    /// Pushes a bubble's animated values (scale, size, travel) into the world.
-    func applyAnimation(_ b: inout LiveBubble, at now: Double) {
+    /// True when live bubble `i`, ending its glide, would land under a bubble that is still
+    /// travelling (a kinematic glide, or the dragged bubble): as a dynamic body it would be shoved
+    /// off that one in a single step, so it stays kinematic at its place until the other has
+    /// passed. (Bounding circles: a card may wait a frame or two longer than it needs to.)
+    func landsUnderTraveller(_ i: Int, at now: Double) -> Bool {
+        guard let t = live[i].transit else { return false }
+        let r = boundingRadius(live[i].shape) * live[i].displayScale(at: now)
+        for (j, other) in live.enumerated() where j != i {
+            let p: Vector2
+            if let o = other.transit, !o.isFinished(at: now) {
+                p = o.position(at: now)
+            } else if let drag, drag.body == other.body {
+                p = drag.finger + drag.grab
+            } else {
+                continue
+            }
+            let reach = r + boundingRadius(other.shape) * other.displayScale(at: now) + settings.gap
+            if (p - t.to).lengthSquared < reach * reach { return true }
+        }
+        return false
+    }
+
+    func boundingRadius(_ shape: Shape) -> Double {
+        switch shape {
+        case .circle(let r): r
+        case .roundedRect(let w, let h, _): 0.5 * (w * w + h * h).squareRoot()
+        }
+    }
+
+    /// Pushes a bubble's animated values (scale, size, travel) into the world. With `hold`, a
+    /// glide that has ended keeps the bubble kinematic at its place for this step.
+    func applyAnimation(_ b: inout LiveBubble, at now: Double, hold: Bool = false) {
         let scale = max(0, min(b.displayScale(at: now), 4))
         if let current = try? world.scale(of: b.body), current != scale {
             try? world.setScale(of: b.body, to: scale)
@@ -201,7 +232,7 @@ public final class Dashboard {
                 b.shape = .circle(radius: r)
                 try? world.setShape(of: b.body, to: .circle(radius: r + settings.gap / 2))
             }
-            if transit.isFinished(at: now) {
+            if transit.isFinished(at: now) && !hold {
                 if transit.endsDynamic {
                     try? world.setKinematic(b.body, false)
                     try? world.setTarget(of: b.body, to: transit.to)

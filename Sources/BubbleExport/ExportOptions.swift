@@ -1,3 +1,4 @@
+import BubbleRender
 import Foundation
 
 /// What a frame is written as.
@@ -81,6 +82,8 @@ public struct ExportOptions: Sendable {
     public var review: Bool = true
     /// Read the reports' PDFs for page counts and keywords (shown in previews).
     public var readPDFs: Bool = true
+    /// The system calls every file is written through (tests simulate a full disk with it).
+    public var fileSystem: FileSystemCalls = .system
 
     public init(scenario: String, output: String) {
         self.scenario = scenario
@@ -110,6 +113,9 @@ public enum ExportError: Error, Sendable, CustomStringConvertible {
     case frameFailed(frame: Int, reason: String)
     /// Writing the manifest, contact sheet or review page failed.
     case writeFailed(String)
+    /// The disk (or quota) filled up while writing `path` (for frame `frame`, if it was a frame's
+    /// file). The file is not there, nor any temporary file of it.
+    case diskFull(path: String, frame: Int?)
 
     public var description: String {
         switch self {
@@ -121,7 +127,18 @@ public enum ExportError: Error, Sendable, CustomStringConvertible {
         case .unwritableFolder(let path, let reason): return "cannot write to \(path): \(reason)"
         case .frameFailed(let frame, let reason): return "frame \(frame): \(reason)"
         case .writeFailed(let m): return m
+        case .diskFull(let path, let frame):
+            return (frame.map { "frame \($0): " } ?? "") + "cannot write \(path): the disk is full"
         }
+    }
+
+    /// `error` from writing a file as an export error: a full disk stays a full disk, anything else
+    /// becomes `frameFailed` (for a frame's file) or `writeFailed`.
+    static func writing(_ error: any Error, frame: Int?) -> ExportError {
+        if let e = error as? ExportError { return e }
+        if case RenderError.diskFull(let path) = error { return .diskFull(path: path, frame: frame) }
+        if let frame { return .frameFailed(frame: frame, reason: "\(error)") }
+        return .writeFailed("\(error)")
     }
 }
 

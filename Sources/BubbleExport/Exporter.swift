@@ -15,10 +15,11 @@ import Foundation
 /// - **Atomicity:** every file is written under a hidden temporary name in the output folder and
 ///   renamed (links too), so an interrupted export leaves only whole files.
 /// - **Resume:** `manifest.json` is written at the start (the frames still valid from an earlier
-///   run), every two seconds while frames complete, and at the end with `"complete": true`. A frame
-///   is skipped when a manifest in the folder with the same scenario content hash, fps, canvas,
-///   scale and formats lists it with the same state hash, and each of its files exists with the
-///   recorded FNV-1a hash (every file is re-read and hashed, so a corrupted frame is re-rendered).
+///   run), twice a second while frames complete (a killed export loses about half a second of
+///   work), and at the end with `"complete": true`. A frame is skipped when a manifest in the
+///   folder with the same scenario content hash, fps, canvas, scale and formats lists it with the
+///   same state hash, and each of its files exists with the recorded FNV-1a hash (every file is
+///   re-read and hashed, so a corrupted frame is re-rendered).
 /// - **Ranges:** `frames` limits what is written; the simulation still runs from frame 0. A range
 ///   that is not the whole scenario writes `manifest-A-B.json`, `contact-sheet-A-B.png` and
 ///   `index-A-B.html`, so parts exported into one folder by separate processes never overwrite
@@ -106,19 +107,21 @@ public enum Exporter {
                 header: header, complete: complete, review: options.review ? (sheetName, every, pageName) : nil,
                 events: markers, frames: entries)
             do {
-                try AtomicFile.write(bytes, to: manifestPath)
+                try AtomicFile.write(bytes, to: manifestPath, using: options.fileSystem)
             } catch {
-                throw ExportError.writeFailed("\(error)")
+                throw ExportError.writing(error, frame: nil)
             }
         }
         do {
             try writeManifest(complete: false)
+        } catch ExportError.diskFull(let path, let frame) {
+            throw ExportError.diskFull(path: path, frame: frame)
         } catch {
             throw ExportError.unwritableFolder(path: folder, reason: "\(error)")
         }
 
         // Simulate in order; render in parallel.
-        let pool = WorkerPool(workers: options.jobs, context: WorkContext(folder: folder, formats: options.formats, scale: scale))
+        let pool = WorkerPool(workers: options.jobs, context: WorkContext(folder: folder, formats: options.formats, scale: scale, fileSystem: options.fileSystem))
         var summary = ExportSummary(
             output: folder, frames: count, rendered: 0, linked: 0, skipped: 0, duplicates: 0, seconds: 0,
             simulateSeconds: 0, drawSeconds: 0, encodeSeconds: 0, writeSeconds: 0, manifestPath: manifestPath,
@@ -143,7 +146,7 @@ public enum Exporter {
                 lastProgress = now
                 progress(ExportProgress(done: done, total: count, elapsed: now - start, finished: final))
             }
-            if !final && now - lastManifest >= 2 {
+            if !final && now - lastManifest >= 0.5 {
                 lastManifest = now
                 do { try writeManifest(complete: false) } catch let e as ExportError { failure = failure ?? e } catch {}
             }
@@ -235,14 +238,14 @@ public enum Exporter {
                     title: "\(title) · frames \(first)–\(last) · every \(every) frame\(every == 1 ? "" : "s") "
                         + "(\(JSONText.number((Double(every) / fps * 1000).rounded() / 1000)) s)",
                     cells: cells, canvasWidth: width, canvasHeight: height)
-                try AtomicFile.write(bytes, to: sheetPath)
+                try AtomicFile.write(bytes, to: sheetPath, using: options.fileSystem)
                 let page = ReviewPage.html(
                     title: title, scenarioPath: options.scenario, fps: fps, pixelWidth: header.pixelWidth,
                     pixelHeight: header.pixelHeight, formats: options.formats, frames: entries, events: markers)
-                try AtomicFile.write(Array(page.utf8), to: folder + "/" + pageName)
+                try AtomicFile.write(Array(page.utf8), to: folder + "/" + pageName, using: options.fileSystem)
             } catch {
                 try? writeManifest(complete: false)
-                throw ExportError.writeFailed("\(error)")
+                throw ExportError.writing(error, frame: nil)
             }
             summary.contactSheetPath = sheetPath
             summary.reviewPagePath = folder + "/" + pageName

@@ -5,12 +5,13 @@ enum FileOps {
     /// Makes `destination` a hard link to `source`, atomically (a link under a temporary name, then a
     /// rename over the destination); where the file system has no hard links (or `source` is on
     /// another one), an atomic copy instead.
-    static func linkOrCopy(from source: String, to destination: String) throws {
+    static func linkOrCopy(from source: String, to destination: String, using fs: FileSystemCalls = .system) throws {
         let url = URL(fileURLWithPath: destination)
         let temp = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        if link(source, temp) == 0 {
-            if rename(temp, destination) != 0 {
-                let e = errno
+        let linked = fs.link(source, temp)
+        if linked == 0 {
+            let e = fs.rename(temp, destination)
+            if e != 0 {
                 unlink(temp)
                 throw RenderError.writeFailed(path: destination, reason: "rename failed: " + String(cString: strerror(e)))
             }
@@ -18,12 +19,11 @@ enum FileOps {
             unlink(temp)
             return
         }
-        let e = errno
-        if e == ENOSPC || e == EDQUOT { throw RenderError.diskFull(path: destination) }
+        if linked == ENOSPC || linked == EDQUOT { throw RenderError.diskFull(path: destination) }
         guard let data = FileManager.default.contents(atPath: source) else {
             throw RenderError.writeFailed(path: destination, reason: "cannot read \(source) to copy it")
         }
-        try AtomicFile.write([UInt8](data), to: destination)
+        try AtomicFile.write([UInt8](data), to: destination, using: fs)
     }
 
     /// Removes temporary files (`.NAME.tmp-PID-RANDOM`) that an export killed between writing and

@@ -38,6 +38,7 @@ struct WorkContext: Sendable {
     var folder: String
     var formats: [FrameFormat]
     var scale: Double
+    var fileSystem: FileSystemCalls = .system
 
     static func fileName(_ index: Int, _ format: FrameFormat) -> String {
         let digits = String(index)
@@ -164,9 +165,9 @@ final class WorkerPool: @unchecked Sendable {
             let t = monotonicSeconds()
             let hash = ContentHash.fnv1a(bytes)
             do {
-                try AtomicFile.write(bytes, to: folder + "/" + name)
+                try AtomicFile.write(bytes, to: folder + "/" + name, using: context.fileSystem)
             } catch {
-                throw ExportError.frameFailed(frame: frame, reason: "\(error)")
+                throw ExportError.writing(error, frame: frame)
             }
             result.write += monotonicSeconds() - t
             return FileRecord(name: name, hash: hash, bytes: bytes.count)
@@ -224,9 +225,9 @@ final class WorkerPool: @unchecked Sendable {
                     let source = originalFiles[f]
                     let t = monotonicSeconds()
                     do {
-                        try FileOps.linkOrCopy(from: folder + "/" + source.name, to: folder + "/" + name)
+                        try FileOps.linkOrCopy(from: folder + "/" + source.name, to: folder + "/" + name, using: context.fileSystem)
                     } catch {
-                        throw ExportError.frameFailed(frame: d.index, reason: "\(error)")
+                        throw ExportError.writing(error, frame: d.index)
                     }
                     result.write += monotonicSeconds() - t
                     files.append(FileRecord(name: name, hash: source.hash, bytes: source.bytes))

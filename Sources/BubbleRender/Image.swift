@@ -74,14 +74,14 @@ public final class RenderedImage {
     }
 
     /// Writes a PNG atomically (temporary file in the same folder, then rename).
-    public func writePNG(to path: String, encoder: PNGEncoderChoice = .fast) throws {
+    public func writePNG(to path: String, encoder: PNGEncoderChoice = .fast, using fs: FileSystemCalls = .system) throws {
         let bytes: [UInt8]
         do {
             bytes = try encoder == .fast ? fastPNG() : cairoPNG()
         } catch RenderError.cairo(_, let status) {
             throw RenderError.cairo(file: path, status: status)
         }
-        try AtomicFile.write(bytes, to: path)
+        try AtomicFile.write(bytes, to: path, using: fs)
     }
 
     /// Decodes a PNG with Cairo (`cairo_image_surface_create_from_png_stream`).

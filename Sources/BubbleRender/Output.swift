@@ -25,11 +25,89 @@ public enum RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// The system calls through which `AtomicFile` and the export's hard links reach the file system.
+///
+/// `.system` is the real thing. Tests swap in another set to make a write fail the way a full disk
+/// or a broken device does (`diskFull(after:)`), which a real disk cannot be made to do on demand
+/// and at a chosen byte. Each call returns 0 (or the bytes written) on success and the error number
+/// on failure, like the POSIX call it stands for, so the callers' error handling is the same code
+/// for both.
+public struct FileSystemCalls: Sendable {
+    /// write(2): writes some of `bytes` to `fd`, the temporary file of `destination`; `.written`
+    /// bytes, or `errno` when `written < 0`.
+    public var write: @Sendable (_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ destination: String) -> (written: Int, errno: Int32)
+    /// rename(2): 0, or the error number.
+    public var rename: @Sendable (_ from: String, _ to: String) -> Int32
+    /// link(2): 0, or the error number.
+    public var link: @Sendable (_ existing: String, _ new: String) -> Int32
+
+    public init(
+        write: @escaping @Sendable (_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ destination: String) -> (written: Int, errno: Int32),
+        rename: @escaping @Sendable (_ from: String, _ to: String) -> Int32,
+        link: @escaping @Sendable (_ existing: String, _ new: String) -> Int32
+    ) {
+        self.write = write
+        self.rename = rename
+        self.link = link
+    }
+
+    /// The real system calls.
+    public static let system = FileSystemCalls(
+        write: { fd, bytes, _ in
+            let n = Foundation.write(fd, bytes.baseAddress!, bytes.count)
+            return (n, n < 0 ? errno : 0)
+        },
+        rename: { from, to in Foundation.rename(from, to) == 0 ? 0 : errno },
+        link: { existing, new in Foundation.link(existing, new) == 0 ? 0 : errno })
+
+    /// The real calls on a disk that has `limit` bytes left: once that many bytes have been written
+    /// through this value (on any thread), every further write fails with `ENOSPC`, after writing
+    /// what still fits, as a real full disk does. Hard links and renames, which need no data
+    /// blocks, still work.
+    public static func diskFull(after limit: Int) -> FileSystemCalls {
+        let left = ByteBudget(limit)
+        var calls = FileSystemCalls.system
+        calls.write = { fd, bytes, _ in
+            let allowed = left.take(bytes.count)
+            guard allowed > 0 else { return (-1, ENOSPC) }
+            let n = Foundation.write(fd, bytes.baseAddress!, allowed)
+            return (n, n < 0 ? errno : 0)
+        }
+        return calls
+    }
+}
+
+/// Bytes still free on a simulated disk, shared by threads.
+final class ByteBudget: @unchecked Sendable {
+    private let lock = NSLock()
+    private var left: Int
+    init(_ bytes: Int) { left = max(0, bytes) }
+    /// Up to `wanted` bytes of what is left (0 when the disk is full).
+    func take(_ wanted: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        let n = min(wanted, left)
+        left -= n
+        return n
+    }
+}
+
 /// Writes files so that a failure leaves neither a half-written file nor the temporary file: the
 /// bytes go to a hidden temporary file in the same folder (same file system), are flushed, and the
 /// temporary file is renamed over the destination.
+///
+/// Temporary names are `.NAME.tmp-PID-RANDOM`; a process killed between writing and renaming
+/// leaves one behind, which the export removes when it next runs in that folder (see
+/// `isTemporaryName`).
 public enum AtomicFile {
-    public static func write(_ bytes: [UInt8], to path: String) throws {
+    /// True for a name `write` uses while writing (`.NAME.tmp-PID-RANDOM`).
+    public static func isTemporaryName(_ name: String) -> Bool {
+        guard name.hasPrefix("."), let r = name.range(of: ".tmp-", options: .backwards) else { return false }
+        let parts = name[r.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 2 && Int32(parts[0]) != nil && UInt32(parts[1]) != nil
+    }
+
+    public static func write(_ bytes: [UInt8], to path: String, using fs: FileSystemCalls = .system) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         var isDir: ObjCBool = false
@@ -55,10 +133,10 @@ public enum AtomicFile {
         var written = 0
         let failure: Int32? = bytes.withUnsafeBytes { raw -> Int32? in
             while written < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + written, raw.count - written)
+                let (n, e) = fs.write(fd, UnsafeRawBufferPointer(rebasing: raw[written...]), path)
                 if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
+                    if e == EINTR { continue }
+                    return e
                 }
                 if n == 0 { return ENOSPC }
                 written += n
@@ -73,8 +151,8 @@ public enum AtomicFile {
             if e == ENOSPC || e == EDQUOT { throw RenderError.diskFull(path: path) }
             throw RenderError.writeFailed(path: path, reason: String(cString: strerror(e)))
         }
-        if rename(temp, path) != 0 {
-            let e = errno
+        let e = fs.rename(temp, path)
+        if e != 0 {
             unlink(temp)
             throw RenderError.writeFailed(path: path, reason: "rename failed: " + String(cString: strerror(e)))
         }

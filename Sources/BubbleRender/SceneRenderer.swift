@@ -83,10 +83,10 @@ public final class SceneRenderer {
     }
 
     /// Renders `scene` and writes it as PNG to `path` (atomically).
-    public func writePNG(_ scene: Scene, to path: String, encoder: PNGEncoderChoice = .fast) throws {
+    public func writePNG(_ scene: Scene, to path: String, encoder: PNGEncoderChoice = .fast, using fs: FileSystemCalls = .system) throws {
         let image: RenderedImage
         do { image = try render(scene) } catch RenderError.cairo(_, let status) { throw RenderError.cairo(file: path, status: status) }
-        try image.writePNG(to: path, encoder: encoder)
+        try image.writePNG(to: path, encoder: encoder, using: fs)
     }
 
     /// Draws `scene` into any Cairo context whose user space is canvas points. With `pixelAligned`
@@ -126,10 +126,10 @@ public final class SceneRenderer {
     }
 
     /// Renders `scene` as SVG to `path` (atomically).
-    public func writeSVG(_ scene: Scene, to path: String) throws {
+    public func writeSVG(_ scene: Scene, to path: String, using fs: FileSystemCalls = .system) throws {
         let bytes: [UInt8]
         do { bytes = try svg(scene) } catch RenderError.cairo(_, let status) { throw RenderError.cairo(file: path, status: status) }
-        try AtomicFile.write(bytes, to: path)
+        try AtomicFile.write(bytes, to: path, using: fs)
     }
 
     // MARK: Labels

@@ -68,6 +68,8 @@ struct Bench: ParsableCommand {
     @Option(help: "Relaxation sweeps per sub-step (default: the world's default).")
     var iterations: Int?
 
+    @OptionGroup var global: GlobalOptions
+
     struct Row {
         var bodies = 0
         var median = 0.0, min = 0.0, max = 0.0
@@ -99,15 +101,25 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
+        let start = monotonicNow()
+        defer { Diagnostics.timing(since: start, verbose: global.verbose) }
+        do {
+            try bench()
+        } catch let error as ExitCode {
+            throw error
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            Diagnostics.report(error, verbose: global.verbose)
+            throw ExitCode.failure
+        }
+    }
+
+    func bench() throws {
         do {
             if render { return try RenderBench.run(data: input ?? "Data/reports.json", runs: max(3, repeats), json: json) }
             if !pdf.isEmpty { return try PDFBench.run(directories: pdf, json: json, repeats: repeats) }
             if export { return try ExportBench.run(scenario: input ?? "Data/scenarios/tour.json", json: json) }
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            printError("error: \(error)")
-            throw ExitCode.failure
         }
         if let path = exportScene {
             var s = BenchmarkScene.standard(count: try counts()[0])
@@ -118,7 +130,7 @@ struct Bench: ParsableCommand {
         }
         var scenes: [BenchmarkScene] = []
         if let path = scene {
-            scenes = [try BenchSceneFile.decode(Data(contentsOf: URL(fileURLWithPath: path)))]
+            scenes = [try BenchSceneFile.load(path)]
         } else {
             for n in try counts() {
                 let s = BenchmarkScene.standard(count: n)

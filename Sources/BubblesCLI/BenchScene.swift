@@ -1,4 +1,5 @@
 import BubblePhysics
+import BubbleRender
 import Foundation
 
 /// Reading and writing benchmark scene files.
@@ -24,6 +25,24 @@ enum BenchSceneFile {
         }
         out += "]}\n"
         return out
+    }
+
+    /// Reads a scene file; errors name the file (and the JSON path of a bad value).
+    static func load(_ path: String) throws -> BenchmarkScene {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            var isDir: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
+            throw CLIError("\(path): cannot read: " + (!exists ? "No such file or directory" : isDir.boolValue ? "Is a directory" : "Permission denied"))
+        }
+        do {
+            return try decode(data)
+        } catch let e as FormatError {
+            throw CLIError(path + ": " + e.description.replacingOccurrences(of: "scene file: ", with: ""))
+        } catch {
+            let ns = error as NSError
+            let detail = (ns.userInfo[NSDebugDescriptionErrorKey] as? String).map { ": " + $0 } ?? ""
+            throw CLIError("\(path): malformed JSON\(detail)")
+        }
     }
 
     static func decode(_ data: Data) throws -> BenchmarkScene {
@@ -72,14 +91,7 @@ enum BenchSceneFile {
 
     /// Writes `text` to `path` through a temporary file and a rename, so readers never see half a file.
     static func writeAtomically(_ text: String, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let tmp = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        try Data(text.utf8).write(to: tmp)
-        if rename(tmp.path, url.path) != 0 {
-            try? FileManager.default.removeItem(at: tmp)
-            throw FormatError(description: "cannot rename \(tmp.path) to \(url.path): errno \(errno)")
-        }
+        try AtomicFile.write(Array(text.utf8), to: path)
     }
 }
 

@@ -63,15 +63,19 @@ struct Export: ParsableCommand {
     @Flag(name: .customLong("no-pdf"), help: "Do not read the PDFs (no page counts, authors or PDF keywords in previews).")
     var skipPDFs = false
 
+    @OptionGroup var global: GlobalOptions
+
     func validate() throws {
-        guard scale > 0, scale <= 8, scale.isFinite else { throw ValidationError("--scale must be within (0, 8]") }
-        if let fps, !(fps >= 1 && fps <= 240) { throw ValidationError("--fps must be within 1...240") }
-        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be within 1...256") }
-        if let every, every < 1 { throw ValidationError("--every must be at least 1") }
-        if let size { _ = try parseSize(size) }
+        guard scale > 0, scale <= 8, scale.isFinite else { throw ValidationError("--scale must be within (0, 8], not \(scale)") }
+        if let fps, !(fps >= 1 && fps <= 240) { throw ValidationError("--fps must be within 1...240, not \(fps)") }
+        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be within 1...256, not \(jobs)") }
+        if let every, every < 1 { throw ValidationError("--every must be at least 1, not \(every)") }
+        if let size { try checkPixels(try parseSize(size), scale: scale) }
     }
 
     func run() throws {
+        let start = monotonicNow()
+        defer { Diagnostics.timing(since: start, verbose: global.verbose) }
         var lastLength = 0
         do {
             var options = ExportOptions(scenario: scenario, output: out ?? ExportOptions.defaultOutput(for: scenario))
@@ -96,12 +100,12 @@ struct Export: ParsableCommand {
                 FileHandle.standardError.write(Data(("\r" + line + pad + (p.finished ? "\n" : "")).utf8))
             }
             printError(summary.line)
-            if timings { printError(summary.timings) }
+            if timings || global.verbose { printError(summary.timings) }
         } catch let error as ValidationError {
             throw error
         } catch {
             if lastLength > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
-            printError("error: \(error)")
+            Diagnostics.report(error, verbose: global.verbose)
             throw ExitCode.failure
         }
     }

@@ -21,6 +21,8 @@ struct Keywords: ParsableCommand {
     @Flag(help: "Print JSON lines instead of text.")
     var json = false
 
+    @OptionGroup var global: GlobalOptions
+
     /// One JSON line.
     struct Line: Encodable {
         struct Warning: Encodable {
@@ -45,6 +47,8 @@ struct Keywords: ParsableCommand {
     }
 
     func run() throws {
+        let start = monotonicNow()
+        defer { Diagnostics.timing(since: start, verbose: global.verbose) }
         var failed = false
         let files = Keywords.collect(paths) { path, message in
             failed = true
@@ -54,6 +58,9 @@ struct Keywords: ParsableCommand {
         for file in files {
             do {
                 let m = try PDFDocumentInfo.read(contentsOf: file)
+                for w in m.warnings {
+                    Diagnostics.warn("\(file): \(w.kind.rawValue)\(w.offset.map { " at byte \($0)" } ?? ""): \(w.message)", verbose: global.verbose)
+                }
                 if json {
                     emit(Line(file: file, title: m.title, author: m.author, subject: m.subject, keywords: m.keywords,
                               pages: m.pageCount, encrypted: m.isEncrypted, version: m.version,
@@ -66,7 +73,7 @@ struct Keywords: ParsableCommand {
                 }
             } catch {
                 failed = true
-                printError("error: \(file): \(error)")
+                Diagnostics.report(CLIError("\(file): \(error)", details: Diagnostics.details(of: error)), verbose: global.verbose)
                 if json {
                     emit(Line(file: file, keywords: [], warnings: [], error: error.message,
                               errorKind: error.kind.rawValue, errorOffset: error.offset))

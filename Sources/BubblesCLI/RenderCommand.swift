@@ -42,19 +42,23 @@ struct Render: ParsableCommand {
     @Flag(name: .customLong("no-pdf"), help: "Do not read the PDFs (no page counts, authors or PDF keywords).")
     var skipPDFs = false
 
+    @OptionGroup var global: GlobalOptions
+
     func validate() throws {
         if focus != nil && path != nil { throw ValidationError("give --focus or --path, not both") }
-        guard scale > 0, scale <= 8, scale.isFinite else { throw ValidationError("--scale must be within (0, 8]") }
-        _ = try parseSize(size)
+        guard scale > 0, scale <= 8, scale.isFinite else { throw ValidationError("--scale must be within (0, 8], not \(scale)") }
+        try checkPixels(try parseSize(size), scale: scale)
     }
 
     func run() throws {
+        let start = monotonicNow()
+        defer { Diagnostics.timing(since: start, verbose: global.verbose) }
         do {
             try render()
         } catch let error as ValidationError {
             throw error
         } catch {
-            printError("error: \(error)")
+            Diagnostics.report(error, verbose: global.verbose)
             throw ExitCode.failure
         }
     }
@@ -62,6 +66,13 @@ struct Render: ParsableCommand {
     func render() throws {
         let canvas = try parseSize(size)
         let library = try LibraryLoader.load(data)
+        if global.verbose, !skipPDFs {
+            for (index, d) in LibraryBridge.details(for: library).sorted(by: { $0.key < $1.key }) {
+                if let problem = d.readError {
+                    Diagnostics.warn("\(data): \(library.nodes[index].jsonPath).file: PDF cannot be read: \(problem)", verbose: true)
+                }
+            }
+        }
         let tree = try LibraryBridge.dashboardTree(library, details: LibraryBridge.details(for: library, readPDFs: !skipPDFs))
         var settings = DashboardSettings()
         settings.canvasWidth = canvas.width
@@ -77,20 +88,20 @@ struct Render: ParsableCommand {
             } else if overlay.hasPrefix("preview:") {
                 previewID = String(overlay.dropFirst("preview:".count))
             } else {
-                throw CLIError("--overlay must be 'preview:REPORT-ID' or 'reports', not '\(overlay)'")
+                throw ValidationError("--overlay must be 'preview:REPORT-ID' or 'reports', not '\(overlay)'")
             }
         }
         var chain = try focusChain(tree: tree, library: library)
         if let previewID {
             guard let report = tree.index(of: previewID) else {
-                throw CLIError("unknown report id '\(previewID)' (nearest: \(tree.suggestions(for: previewID).joined(separator: ", ")))")
+                throw CLIError("--overlay preview:\(previewID): unknown report id '\(previewID)' in \(data) (nearest: \(tree.suggestions(for: previewID).joined(separator: ", ")))")
             }
-            guard tree.nodes[report].kind == .report else { throw CLIError("'\(previewID)' is a category, not a report") }
+            guard tree.nodes[report].kind == .report else { throw CLIError("--overlay preview:\(previewID): '\(previewID)' is a category, not a report") }
             let parent = tree.parents[report]
             if focus == nil && path == nil {
                 chain = Array(tree.path(to: parent).dropFirst())
             } else if chain.last ?? 0 != parent {
-                throw CLIError("report '\(previewID)' is not on the focused level; its category is '\(tree.nodes[parent].id)'")
+                throw CLIError("--overlay preview:\(previewID): report '\(previewID)' is not on the focused level; its category is '\(tree.nodes[parent].id)'")
             }
         }
 
@@ -129,10 +140,10 @@ struct Render: ParsableCommand {
     func focusChain(tree: DashboardTree, library: ReportTree) throws -> [Int] {
         if let focus {
             guard let index = tree.index(of: focus) else {
-                throw CLIError("unknown id '\(focus)' (nearest: \(tree.suggestions(for: focus).joined(separator: ", ")))")
+                throw CLIError("--focus \(focus): unknown id '\(focus)' in \(data) (nearest: \(tree.suggestions(for: focus).joined(separator: ", ")))")
             }
             guard tree.nodes[index].kind == .category else {
-                throw CLIError("'\(focus)' is a report; use --overlay preview:\(focus) to show it")
+                throw CLIError("--focus \(focus): '\(focus)' is a report; use --overlay preview:\(focus) to show it")
             }
             return Array(tree.path(to: index).dropFirst())
         }
@@ -145,10 +156,10 @@ struct Render: ParsableCommand {
                 let valid = children.filter { tree.nodes[$0].kind == .category }
                 let nearest = tree.suggestions(for: id, among: valid, limit: 5)
                 throw CLIError(
-                    "'\(id)' is not a category under '\(tree.nodes[current].id)' (valid: \(nearest.joined(separator: ", ")))")
+                    "--path \(path): '\(id)' is not a category under '\(tree.nodes[current].id)' in \(data) (valid: \(nearest.joined(separator: ", ")))")
             }
             guard tree.nodes[next].kind == .category else {
-                throw CLIError("'\(id)' is a report; use --overlay preview:\(id) to show it")
+                throw CLIError("--path \(path): '\(id)' is a report; use --overlay preview:\(id) to show it")
             }
             chain.append(next)
             current = next
@@ -165,19 +176,27 @@ struct Render: ParsableCommand {
     }
 }
 
-/// A one-line error of the command line tool.
-struct CLIError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// Parses `WIDTHxHEIGHT` in points.
 func parseSize(_ text: String) throws -> (width: Double, height: Double) {
-    let parts = text.lowercased().split(separator: "x")
+    let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
     guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w >= 160, h >= 160, w <= 8192, h <= 8192 else {
-        throw ValidationError("size must be WIDTHxHEIGHT in points, each within 160...8192 (e.g. 768x1024), not '\(text)'")
+        throw ValidationError("--size must be WIDTHxHEIGHT in points, each within 160...8192 (e.g. 768x1024), not '\(text)'")
     }
     return (w, h)
+}
+
+/// The largest raster side written, in pixels (Cairo's image surfaces stop at 32767; a side of
+/// 16384 px is already 1 GiB for a square frame).
+let maxPixelSide = 16384.0
+
+/// Refuses a canvas whose raster at `scale` would be wider or taller than `maxPixelSide`.
+func checkPixels(_ canvas: (width: Double, height: Double), scale: Double) throws {
+    let w = (canvas.width * scale).rounded(), h = (canvas.height * scale).rounded()
+    guard w <= maxPixelSide, h <= maxPixelSide else {
+        throw ValidationError(
+            "--size \(Int(canvas.width))x\(Int(canvas.height)) at --scale \(String(format: "%g", scale)) is \(Int(w))×\(Int(h)) px; "
+                + "at most \(Int(maxPixelSide)) px a side")
+    }
 }
 
 /// A human-readable file size.

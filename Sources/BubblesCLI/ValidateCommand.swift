@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import BubbleScenario
+import PDFMetadata
 import ReportLibrary
 
 /// `bubbles validate [DATA]`: loads a datasource and prints a summary or the first problem.
@@ -19,12 +21,16 @@ struct Validate: ParsableCommand {
     @Flag(name: .customLong("no-check-files"), help: "Do not check that each report's PDF exists and is readable.")
     var skipFileCheck = false
 
+    @OptionGroup var global: GlobalOptions
+
     func run() throws {
+        let start = monotonicNow()
+        defer { Diagnostics.timing(since: start, verbose: global.verbose) }
         let tree: ReportTree
         do {
             tree = try LibraryLoader.load(data, options: LibraryLoadOptions(checkFiles: !skipFileCheck))
         } catch {
-            printError("error: \(error)")
+            Diagnostics.report(error, verbose: global.verbose)
             throw ExitCode.failure
         }
         let stats = tree.statistics
@@ -40,6 +46,11 @@ struct Validate: ParsableCommand {
                     unreadable += 1
                     let place = node.jsonPath.isEmpty ? "file" : node.jsonPath + ".file"
                     printError("error: \(data): \(place): PDF '\(node.file ?? "")' cannot be read: \(problem)")
+                    if global.verbose, let path = node.resolvedFile {
+                        do { _ = try PDFDocumentInfo.read(contentsOf: path) } catch {
+                            for line in Diagnostics.details(of: error) { printError("  " + line) }
+                        }
+                    }
                     continue
                 }
                 if !d.keywords.isEmpty { withKeywords += 1 }

@@ -141,3 +141,382 @@ struct DashboardPropertyTests {
         }
     }
 }
+
+/// Long random runs: thousands of events of every kind at random moments, on small, iPad and huge
+/// canvases, with unknown ids, far-off and non-finite fingers. Besides the per-frame checks of the
+/// short sequences (no NaN, no doubled bubble, no jump), every few hundred events the dashboard
+/// is let settle and must show exactly the focus and its children, inside the canvas; and a run
+/// repeated from its seed must end in the same state hash after the same trace of hashes.
+///
+/// The default is a few fixed seeds (repeatable CI); `BUBBLES_RANDOM_PROPERTIES=1` adds runs from
+/// new seeds (printed with any failure), `BUBBLES_PROPERTY_RUNS=N` sets how many and
+/// `BUBBLES_PROPERTY_EVENTS=N` how long each is.
+@Suite("Dashboard long random runs")
+struct DashboardLongRunTests {
+    /// A canvas the runs use: the iPad's, the smallest accepted (160 pt wide, the bars plus 80 pt
+    /// of bubble area high), and the largest.
+    struct Canvas: Sendable, CustomStringConvertible {
+        var width: Double
+        var height: Double
+        var description: String { "\(Int(width))×\(Int(height))" }
+    }
+
+    static let ipad = Canvas(width: 768, height: 1024)
+    static let small = Canvas(width: 160, height: 292)
+    static let huge = Canvas(width: 16_384, height: 16_384)
+
+    /// What a run did, and the hashes that prove it the same when repeated.
+    struct Outcome: Equatable, CustomStringConvertible {
+        var events = 0
+        var refused = 0
+        var steps = 0
+        var settles = 0
+        /// Kinds of event applied (not refused), by `kindNames` index.
+        var applied = [Int](repeating: 0, count: DashboardLongRunTests.kindNames.count)
+        /// FNV-style fold of the state hash after every event and step.
+        var trace: UInt64 = 0xcbf2_9ce4_8422_2325
+        var finalHash: UInt64 = 0
+        /// Every event sent, with the step it was sent at (refused ones too): `replay` runs them again.
+        var log: [(step: Int, event: DashboardEvent)] = []
+
+        static func == (a: Outcome, b: Outcome) -> Bool {
+            a.events == b.events && a.refused == b.refused && a.steps == b.steps && a.trace == b.trace && a.finalHash == b.finalHash
+        }
+
+        var description: String {
+            "\(events) events (\(refused) refused), \(steps) steps, \(settles) settles; applied: "
+                + zip(DashboardLongRunTests.kindNames, applied).map { "\($0) \($1)" }.joined(separator: ", ")
+        }
+    }
+
+    static let kindNames = ["tap", "drag begin", "drag move", "far drag move", "drag end", "recenter", "pinch", "top", "reports", "close"]
+
+    /// SplitMix64.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+        mutating func double(_ range: ClosedRange<Double>) -> Double {
+            range.lowerBound + Double(next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+        }
+    }
+
+    static let invalidIDs = ["no-such-id", "", "ROOT", " root", "finance/", String(repeating: "x", count: 300)]
+    static let nonFinite = [Double.nan, .infinity, -.infinity, -Double.nan, .signalingNaN]
+
+    /// Runs `events` random events from `seed` on `canvas`. With `check`, every frame is checked
+    /// (a failure names the seed, the event number and the last events); without, only the hashes
+    /// are computed (for the determinism comparison).
+    static func run(seed: UInt64, events: Int, canvas: Canvas, check: Bool = true) -> Outcome {
+        var settings = DashboardSettings()
+        settings.canvasWidth = canvas.width
+        settings.canvasHeight = canvas.height
+        let d = try! Dashboard(tree: sampleTree, settings: settings)
+        var random = Random(state: seed)
+        var outcome = Outcome()
+        func fold(_ h: UInt64) { outcome.trace = (outcome.trace ^ h) &* 0x0000_0100_0000_01B3 }
+        var previous = d.scene()
+        var finger = ScenePoint(x: canvas.width / 2, y: canvas.height / 2)
+        var uncheckedUntil = 0
+        var dragging = false
+        var recent: [String] = []
+        let place = { "seed \(seed) on \(canvas), event \(outcome.events)" }
+        let ids = sampleTree.nodes.map(\.id)
+
+        for n in 0..<events {
+            outcome.events = n + 1
+            // Pick an event; most name a bubble on screen, at a point on it.
+            let scene = d.scene()
+            let onScreen = scene.bubbles.filter { d.visibleIDs.contains($0.id) }
+            // While a finger is down, it mostly moves a little, a few frames apart, then lifts.
+            let roll = dragging && random.int(100) < 75 ? (random.int(10) < 8 ? 40 : 65) : random.int(100)
+            var kind = 0
+            let event: DashboardEvent
+            func someID() -> String {
+                let r = random.int(10)
+                if r == 0 { return invalidIDs[random.int(invalidIDs.count)] }
+                if r == 1 || onScreen.isEmpty { return ids[random.int(ids.count)] }
+                return onScreen[random.int(onScreen.count)].id
+            }
+            switch roll {
+            case 0..<22:
+                event = .tap(someID())
+            case 22..<32:
+                kind = 1
+                let id = someID()
+                let at = onScreen.first { $0.id == id }?.centre ?? ScenePoint(x: random.double(0...canvas.width), y: random.double(0...canvas.height))
+                event = .dragBegin(id, at: ScenePoint(x: at.x + random.double(-12...12), y: at.y + random.double(-12...12)))
+            case 32..<50:
+                kind = 2
+                event = .dragMove(to: ScenePoint(x: finger.x + random.double(-18...18), y: finger.y + random.double(-18...18)))
+            case 50..<59:
+                kind = 3
+                let far = [1e6, -1e6, 1e300, -1e300, 4 * canvas.width]
+                event = .dragMove(to: ScenePoint(x: far[random.int(far.count)], y: far[random.int(far.count)]))
+            case 59..<63:
+                // Non-finite points are refused, with or without a drag in progress.
+                kind = 2
+                let bad = nonFinite[random.int(nonFinite.count)]
+                let p = random.int(2) == 0 ? ScenePoint(x: bad, y: finger.y) : ScenePoint(x: finger.x, y: bad)
+                event = random.int(2) == 0 ? .dragMove(to: p) : .dragBegin(someID(), at: p)
+            case 63..<73: kind = 4; event = .dragEnd
+            case 73..<78: kind = 5; event = .recenter
+            case 78..<86: kind = 6; event = .pinch
+            case 86..<89: kind = 7; event = .top
+            case 89..<94: kind = 8; event = .showReports
+            default: kind = 9; event = .closeOverlay
+            }
+            recent.append("\(d.stepCount): \(event)")
+            if recent.count > 8 { recent.removeFirst() }
+
+            let before = d.stateHash
+            outcome.log.append((d.stepCount, event))
+            do {
+                try d.send(event)
+                outcome.applied[kind] += 1
+                switch event {
+                case .dragBegin(_, let p):
+                    finger = p
+                    dragging = true
+                case .dragEnd: dragging = false
+                case .dragMove(let p):
+                    let far = (p.x - finger.x) * (p.x - finger.x) + (p.y - finger.y) * (p.y - finger.y) > 30 * 30
+                    // A finger that teleports takes its bubble along, and the others catch up fast.
+                    if far { uncheckedUntil = d.stepCount + 120 }
+                    finger = p
+                default: break
+                }
+            } catch {
+                outcome.refused += 1
+                if case .noDragInProgress = error { dragging = false }
+                if check {
+                    #expect(d.stateHash == before, "a refused event changed the state: \(event) → \(error), \(place())")
+                    // A non-finite finger is refused as such (a drag-begin may name a bad id first).
+                    switch (event, error) {
+                    case (.dragMove(let p), _) where !p.x.isFinite || !p.y.isFinite:
+                        guard case .invalidNumber = error else {
+                            Issue.record("a non-finite point gave \(error), not invalidNumber, \(place())")
+                            break
+                        }
+                    case (.dragBegin(_, let p), .unknownID), (.dragBegin(_, let p), .notVisible), (.dragBegin(_, let p), .invalidNumber):
+                        _ = p
+                    case (.dragBegin(_, let p), _) where !p.x.isFinite || !p.y.isFinite:
+                        Issue.record("a non-finite point gave \(error), \(place())")
+                    default: break
+                    }
+                }
+            }
+            fold(d.stateHash)
+
+            // Wait: mostly a few frames, now and then long enough for things to come to rest.
+            let wait = dragging ? random.int(4) : random.int(20) == 0 ? 60 + random.int(180) : random.int(30)
+            let teleported = d.stepCount < uncheckedUntil
+            for _ in 0...wait {
+                d.step()
+                outcome.steps += 1
+                fold(d.stateHash)
+                guard check else { continue }
+                let scene = d.scene()
+                var seen = Set<String>()
+                for b in scene.bubbles {
+                    if !(b.centre.x.isFinite && b.centre.y.isFinite && b.scale.isFinite && b.opacity.isFinite && b.blur.isFinite) {
+                        Issue.record("\(b.id) has a non-finite value at step \(d.stepCount), \(place()): \(recent)")
+                    }
+                    if !seen.insert(b.id + "/" + b.kind.rawValue).inserted {
+                        Issue.record("\(b.id) twice at step \(d.stepCount), \(place())")
+                    }
+                    if !teleported, b.scale * b.opacity > 0.05,
+                       let a = previous.bubbles.first(where: { $0.id == b.id && $0.kind == b.kind }), a.scale * a.opacity > 0.05 {
+                        let dx = b.centre.x - a.centre.x, dy = b.centre.y - a.centre.y
+                        if dx * dx + dy * dy >= 40 * 40 {
+                            Issue.record("\(b.id) jumped \(Int((dx * dx + dy * dy).squareRoot())) pt at step \(d.stepCount), \(place()), after \(recent.joined(separator: " | "))")
+                        }
+                    }
+                }
+                // The focus is always on screen.
+                let focusID = sampleTree.nodes[d.focus].id
+                if !scene.bubbles.contains(where: { $0.id == focusID }) {
+                    Issue.record("the focus \(focusID) is not on screen at step \(d.stepCount), \(place())")
+                }
+                previous = scene
+            }
+
+            // Every 250 events: let go, close, settle; then exactly the focus and its children rest
+            // on the canvas, apart.
+            if n % 250 == 249 {
+                try? d.send(.dragEnd)
+                try? d.send(.closeOverlay)
+                let steps = d.settle(limit: 3000)
+                outcome.steps += steps
+                outcome.settles += 1
+                fold(d.stateHash)
+                if check { expectTidy(d, canvas: canvas, place()) }
+                previous = d.scene()
+                uncheckedUntil = 0
+            }
+        }
+        try? d.send(.dragEnd)
+        try? d.send(.closeOverlay)
+        outcome.steps += d.settle(limit: 3000)
+        if check { expectTidy(d, canvas: canvas, place()) }
+        outcome.finalHash = d.stateHash
+        return outcome
+    }
+
+    static func expectTidy(_ d: Dashboard, canvas: Canvas, _ place: String) {
+        #expect(d.isAtRest, "not at rest after settling, \(place)")
+        let scene = d.scene()
+        let focus = d.focus
+        let expected = d.isStartScreen
+            ? [sampleTree.nodes[0].id]
+            : [sampleTree.nodes[focus].id] + sampleTree.nodes[focus].children.map { sampleTree.nodes[$0].id }
+        #expect(scene.bubbles.map(\.id) == expected, "lost or extra bubbles after settling, \(place)")
+        #expect(d.maxOverlap() <= 0.5, "overlap \(d.maxOverlap()) after settling, \(place)")
+        for b in scene.bubbles {
+            #expect(b.centre.x >= 0 && b.centre.x <= canvas.width && b.centre.y >= 0 && b.centre.y <= canvas.height,
+                    "\(b.id) rests off the canvas at \(b.centre), \(place)")
+            #expect(b.opacity == 1 && b.scale > 0, "\(b.id) rests half faded, \(place)")
+        }
+    }
+
+    static var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    /// Fixed seeds: two long runs on the iPad canvas, one each on the smallest and the largest.
+    @Test(arguments: [
+        (0x5EED_0001, ipad), (0x5EED_0002, ipad), (0x5EED_0003, small), (0x5EED_0004, huge),
+    ] as [(UInt64, Canvas)])
+    func seededLongRun(seed: UInt64, canvas: Canvas) {
+        let events = Self.environment["BUBBLES_PROPERTY_EVENTS"].flatMap(Int.init) ?? 1500
+        let outcome = Self.run(seed: seed, events: events, canvas: canvas)
+        // Every kind of event was tried and taken.
+        #expect(outcome.applied.allSatisfy { $0 > 0 }, "\(outcome)")
+        #expect(outcome.refused > 0)
+        // The same seed again, without the checks: the same trace of states and the same end.
+        let again = Self.run(seed: seed, events: events, canvas: canvas, check: false)
+        #expect(again.trace == outcome.trace && again.finalHash == outcome.finalHash, "seed \(seed) is not deterministic")
+    }
+
+    /// New seeds each time (opt-in).
+    @Test(.enabled(if: environment["BUBBLES_RANDOM_PROPERTIES"] == "1"))
+    func randomLongRuns() {
+        let runs = Self.environment["BUBBLES_PROPERTY_RUNS"].flatMap(Int.init) ?? 8
+        let events = Self.environment["BUBBLES_PROPERTY_EVENTS"].flatMap(Int.init) ?? 5000
+        for k in 0..<runs {
+            let seed = UInt64.random(in: 0...UInt64.max)
+            let canvas = [Self.ipad, Self.small, Self.huge, Canvas(width: 1024, height: 768)][k % 4]
+            let outcome = Self.run(seed: seed, events: events, canvas: canvas)
+            let again = Self.run(seed: seed, events: events, canvas: canvas, check: false)
+            #expect(again.trace == outcome.trace && again.finalHash == outcome.finalHash, "seed \(seed) on \(canvas) is not deterministic")
+            print("long run: seed \(seed) on \(canvas): \(outcome)")
+        }
+    }
+
+    /// Sends `log`'s events at their steps, checking every frame for jumps, and settles.
+    static func replay(_ log: [(step: Int, event: DashboardEvent)], canvas: Canvas = ipad, extraSteps: Int = 240) {
+        var settings = DashboardSettings()
+        settings.canvasWidth = canvas.width
+        settings.canvasHeight = canvas.height
+        let d = try! Dashboard(tree: sampleTree, settings: settings)
+        var previous = d.scene()
+        var k = 0
+        var finger = ScenePoint(x: 0, y: 0)
+        var uncheckedUntil = 0
+        let end = (log.last?.step ?? 0) + extraSteps
+        while d.stepCount < end {
+            while k < log.count && log[k].step == d.stepCount {
+                if (try? d.send(log[k].event)) != nil {
+                    switch log[k].event {
+                    case .dragBegin(_, let p): finger = p
+                    case .dragMove(let p):
+                        // The bubble under a finger that teleports goes with it (see `run`).
+                        if (p.x - finger.x) * (p.x - finger.x) + (p.y - finger.y) * (p.y - finger.y) > 30 * 30 {
+                            uncheckedUntil = d.stepCount + 120
+                        }
+                        finger = p
+                    default: break
+                    }
+                }
+                k += 1
+            }
+            d.step()
+            let scene = d.scene()
+            for b in scene.bubbles where b.scale * b.opacity > 0.05 && d.stepCount > uncheckedUntil {
+                guard let a = previous.bubbles.first(where: { $0.id == b.id && $0.kind == b.kind }), a.scale * a.opacity > 0.05 else { continue }
+                let dx = b.centre.x - a.centre.x, dy = b.centre.y - a.centre.y
+                #expect(dx * dx + dy * dy < 40 * 40, "\(b.id) jumped \(Int((dx * dx + dy * dy).squareRoot())) pt at step \(d.stepCount)")
+            }
+            previous = scene
+        }
+        d.settle(limit: 3000)
+        expectTidy(d, canvas: canvas, "replay")
+    }
+
+    /// Found by the long runs (seed 0x5EED_0002, event 24): a drag begun while the level glides
+    /// home after a re-centre, and released before the glides end. The released bubble's new place
+    /// was relaxed only against the bubbles at rest, so the gliding ones landed on it and were
+    /// shoved off in one frame (41 and 82 pt). Fixed: gliding children take part in the relax with
+    /// their destinations and glide to their relaxed places.
+    @Test func releaseDuringARecentreGlide() {
+        Self.replay([
+            (0, .recenter), (4, .tap("root")),
+            (10, .dragBegin("sales", at: ScenePoint(x: 580.4075610644741, y: 497.7104289003426))),
+            (14, .dragMove(to: ScenePoint(x: 570.5846396783376, y: 496.54077862580226))),
+            (15, .dragMove(to: ScenePoint(x: 567.0822066375137, y: 486.5248424585341))),
+            (18, .dragMove(to: ScenePoint(x: -1000000.0, y: -1000000.0))),
+            (22, .dragMove(to: ScenePoint(x: -1000000.4025501044, y: -1000009.3743450764))),
+            (26, .dragMove(to: ScenePoint(x: -1000018.0373331944, y: -1000011.8853937897))),
+            (29, .dragMove(to: ScenePoint(x: -1000014.7581263308, y: -999998.3679550242))),
+            (31, .dragEnd),
+            (46, .dragMove(to: ScenePoint(x: -1000025.1886259615, y: -1000002.9313759152))),
+            (69, .dragMove(to: ScenePoint(x: 3072.0, y: -1000000.0))),
+            (73, .dragMove(to: ScenePoint(x: -1000029.2161481471, y: -999986.9737316455))),
+            (87, .dragBegin("legal-compliance", at: ScenePoint(x: 79.95907073095765, y: 681.6491913435137))),
+            (88, .dragMove(to: ScenePoint(x: 87.30312700924587, y: 692.2604818699065))),
+            (89, .dragMove(to: ScenePoint(x: 88.41820858355145, y: 709.0353318895761))),
+            (90, .dragMove(to: ScenePoint(x: 72.77558656853596, y: 715.5245573676016))),
+            (93, .dragEnd), (103, .showReports),
+            (256, .dragMove(to: ScenePoint(x: 70.33307878415576, y: 720.4552452631741))),
+            (261, .recenter),
+            (276, .dragBegin("legal-compliance", at: ScenePoint(x: 265.7779107705961, y: 405.58407030938866))),
+            (277, .pinch), (281, .dragEnd),
+        ])
+    }
+
+    /// Found by the long runs, kept as the generator's seeds and lengths (the first sequences of
+    /// `seededLongRun`, checked here on their own):
+    /// - seed 0x5EED_0001, 1129 events: a re-centre sends bubbles home along crossing paths; one
+    ///   that arrived first became a dynamic body under one still gliding past and was shoved 43 pt.
+    ///   Fixed: a bubble whose glide ends under a travelling one stays kinematic at its place until
+    ///   the other has passed.
+    /// - seed 0x5EED_0004 on the largest canvas, 291 events: pinch while the focus is still on its
+    ///   way out; the old focus, caught from its fade-out far below the middle, swept through its
+    ///   growing children, pushed one onto a sibling, and it was shoved 122 pt. Fixed: children wait
+    ///   for a caught focus to reach the middle before they grow.
+    @Test(arguments: [(0x5EED_0001, 1129, ipad), (0x5EED_0004, 291, huge)] as [(UInt64, Int, Canvas)])
+    func sequencesFoundByLongRuns(seed: UInt64, events: Int, canvas: Canvas) {
+        _ = Self.run(seed: seed, events: events, canvas: canvas)
+    }
+
+    /// Canvases that cannot hold a dashboard are refused with a typed error naming the field.
+    @Test(arguments: [
+        (0.0, 0.0, "canvasWidth"), (768, 0, "canvasHeight"), (.nan, 1024, "canvasWidth"), (768, .infinity, "canvasHeight"),
+        (-768, 1024, "canvasWidth"), (1e9, 1024, "canvasWidth"), (159, 1024, "canvasWidth"), (768, 16_385, "canvasHeight"), (320, 291, "canvasHeight"),
+    ] as [(Double, Double, String)])
+    func unusableCanvasesAreRefused(width: Double, height: Double, field: String) {
+        var settings = DashboardSettings()
+        settings.canvasWidth = width
+        settings.canvasHeight = height
+        #expect {
+            _ = try Dashboard(tree: sampleTree, settings: settings)
+        } throws: { error in
+            guard case DashboardError.invalidNumber(let f, _) = error else { return false }
+            return f.hasPrefix(field)
+        }
+    }
+}

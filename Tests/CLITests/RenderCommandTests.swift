@@ -25,8 +25,8 @@ struct RenderCommandTests {
     }
 
     @Test(arguments: [
-        (["--focus", "financ"], "unknown id 'financ' (nearest: finance"),
-        (["--path", "finance/monthly-clos"], "'monthly-clos' is not a category under 'finance' (valid: monthly-close"),
+        (["--focus", "financ"], "--focus financ: unknown id 'financ' in Data/reports.json (nearest: finance"),
+        (["--path", "finance/monthly-clos"], "'monthly-clos' is not a category under 'finance' in Data/reports.json (valid: monthly-close"),
         (["--focus", "q1-2016"], "'q1-2016' is a report; use --overlay preview:q1-2016"),
         (["--overlay", "preview:q1-2016", "--focus", "finance"], "report 'q1-2016' is not on the focused level"),
         (["--overlay", "table"], "--overlay must be 'preview:REPORT-ID' or 'reports'"),
