@@ -142,10 +142,6 @@ enum BodyFlags {
     static let circle: UInt8 = 4
     /// The body touched another one in the last sub-step (drives contact damping).
     static let touched: UInt8 = 8
-    /// The body overlapped another one by more than `ContactSolver.stickyOverlap` in this
-    /// sub-step's sweeps: static friction does not hold it (a jammed, still compressed pile
-    /// must go on opening).
-    static let deep: UInt8 = 16
 }
 
 /// A coupling spring between two bodies (cold data, iterated in index order).

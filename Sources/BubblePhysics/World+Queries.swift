@@ -60,7 +60,7 @@ extension World {
             h.combine(c.tx[s]); h.combine(c.ty[s])
             h.combine(c.freq[s]); h.combine(c.zeta[s])
             h.combine(c.scale[s]); h.combine(c.opacity[s])
-            h.combine(UInt64(c.flags[s] & ~BodyFlags.deep) | UInt64(c.z[s]) << 8) // `deep` is scratch of one sub-step
+            h.combine(UInt64(c.flags[s]) | UInt64(c.z[s]) << 8)
         }
         for k in 0..<couplings.count where couplings[k].alive {
             let cu = couplings[k]

@@ -70,6 +70,7 @@ extension World {
             // Contact damping, then integrate.
             do {
                 let c = col
+                deepMark.update(repeating: 0, count: n)
                 let keep = 1 - st.contactDamping
                 for p in 0..<n where c.flags[p] & en != 0 {
                     var vx = c.vx[p], vy = c.vy[p]
@@ -81,7 +82,7 @@ extension World {
                     }
                     c.ux[p] = Float(vx)
                     c.uy[p] = Float(vy)
-                    c.flags[p] &= ~(BodyFlags.touched | BodyFlags.deep)
+                    c.flags[p] &= ~BodyFlags.touched
                     c.px[p] += h * vx
                     c.py[p] += h * vy
                 }
@@ -116,7 +117,7 @@ extension World {
                             }
                         }
                         let v2 = vx * vx + vy * vy, u2 = ux * ux + uy * uy
-                        if (v2 < staticSq || v2 < pressSq) && c.flags[p] & BodyFlags.deep == 0 {
+                        if (v2 < staticSq || v2 < pressSq) && deepMark[p] == 0 {
                             // Static friction: back to where the sub-step began, at rest.
                             c.px[p] -= h * vx
                             c.py[p] -= h * vy
@@ -290,11 +291,12 @@ extension World {
     func relax(invH: Double) {
         let g = grid
         if g.smallCount + g.largeCount < 2 { lastSweepMaxOverlap = 0; return }
-        var solver = ContactSolver(col: col, slop: settings.contactSlop, invH: invH, rng: rng)
+        var solver = ContactSolver(col: col, deep: deepMark, slop: settings.contactSlop, invH: invH, rng: rng)
         let cs = cellStart
         let cells = g.cells, w = g.width
         let largeStart = g.smallCount, largeEnd = g.smallCount + g.largeCount
         let iterations = settings.iterations
+        let markDeep = settings.staticSpeed > 0 || settings.staticFriction > 0
         let listed = iterations > 1 && buildPairList(margin: World.listMargin * g.smallLimit)
         let list = perm, counts = pairCount
         var total = 0
@@ -305,6 +307,7 @@ extension World {
             // sweeps would repeat it exactly: stop (bit-identical to running them).
             if it > 0 && swept == 0 { break }
             solver.maxPen = 0
+            solver.markDeep = it == 0 && markDeep
             if listed {
                 if it & 1 == 0 {
                     var k = 0
@@ -438,21 +441,30 @@ extension World {
 struct ContactSolver {
     let px, py, vx, vy, hw, hh, cr, scale, invMass: UnsafeMutablePointer<Double>
     let flags: UnsafeMutablePointer<UInt8>
+    /// `World.deepMark`: 1 where static friction may not hold the body this sub-step.
+    let deep: UnsafeMutablePointer<UInt8>
     let tx, ty, freq: UnsafeMutablePointer<Double>
     /// The deepest overlap, pt, with which static friction may still hold a body (see
-    /// `BodyFlags.deep`): the settled-overlap bound.
+    /// `World.deepMark`).
     static let stickyOverlap = 2.0
     /// Steepness of the outer-body preference of the correction split.
     let depthSharpness: Double
     /// Pairs closer than this (gap, pt) count as touching: they support each other.
     let slop: Double
     let invH: Double
+    /// `ContactSolver.stickyOverlap`, held locally.
+    let sticky: Double
     var maxPen = 0.0
+    /// Whether this sweep marks deep overlaps (the first sweep of a sub-step, where overlaps are
+    /// deepest, and only when static friction is on).
+    var markDeep = false
     var rng: SplitMix64
 
-    init(col: Columns, slop: Double, invH: Double, rng: SplitMix64) {
+    init(col: Columns, deep: UnsafeMutablePointer<UInt8>, slop: Double, invH: Double, rng: SplitMix64) {
+        self.deep = deep
         px = col.px; py = col.py; vx = col.vx; vy = col.vy
         self.invH = invH
+        sticky = ContactSolver.stickyOverlap
         hw = col.hw; hh = col.hh; cr = col.cr; scale = col.scale; invMass = col.invMass
         flags = col.flags
         tx = col.tx; ty = col.ty; freq = col.freq
@@ -634,15 +646,17 @@ struct ContactSolver {
                 ny = dy < 0 ? -1 : 1
             }
         }
-        // Touching (within the slop) turns on contact damping for the next sub-step.
+        // Touching (within the slop) turns on contact damping for the next sub-step. A deep
+        // overlap, and any overlap with a body already marked deep, marks both deep: the bodies
+        // around a jammed pair must be free to make room for it.
         flags[i] |= BodyFlags.touched
         flags[j] |= BodyFlags.touched
         if pen <= 0 { return }
-        // A deep overlap, and any overlap with a body already marked, marks both: the bodies
-        // around a jammed pair must be free to make room for it.
-        if pen > ContactSolver.stickyOverlap || (flags[i] | flags[j]) & BodyFlags.deep != 0 {
-            flags[i] |= BodyFlags.deep
-            flags[j] |= BodyFlags.deep
+        if markDeep {
+            let di0 = deep[i], dj0 = deep[j]
+            let mark: UInt8 = pen > sticky ? 1 : di0 | dj0
+            deep[i] = di0 | mark
+            deep[j] = dj0 | mark
         }
         // Split the correction by inverse mass, shifted towards the body that is farther from
         // its target ("shock propagation"): a pile pressed together by springs pushes its outer

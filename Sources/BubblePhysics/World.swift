@@ -64,6 +64,11 @@ public final class World {
     // `World.pairsPerSlot`) and `pairCount` (candidates per slot) per slot.
     var perm: UnsafeMutablePointer<UInt32>
     var pairCount: UnsafeMutablePointer<UInt8>
+    /// Per slot, a sub-step's scratch: 1 when the body overlapped another one by more than
+    /// `ContactSolver.stickyOverlap`, or overlapped a body so marked, in this sub-step's sweeps:
+    /// static friction does not hold it (a jammed, still compressed pile must go on opening).
+    /// Kept apart from `Columns.flags` so that the sweeps' position updates never wait on it.
+    var deepMark: UnsafeMutablePointer<UInt8>
     /// Capacity of `perm` in entries: `pairsPerSlot × capacity`.
     var pairCapacity = 0
     var cellStart: UnsafeMutablePointer<UInt32>
@@ -100,6 +105,7 @@ public final class World {
         col = Columns.allocate(capacity: 0)
         perm = .allocate(capacity: 0)
         pairCount = .allocate(capacity: 0)
+        deepMark = .allocate(capacity: 0)
         cellStart = .allocate(capacity: 0)
     }
 
@@ -109,6 +115,7 @@ public final class World {
         col.deallocate()
         perm.deallocate()
         pairCount.deallocate()
+        deepMark.deallocate()
         cellStart.deallocate()
     }
 
@@ -158,6 +165,9 @@ public final class World {
         pairCount.deallocate()
         pairCount = .allocate(capacity: newCapacity)
         pairCount.initialize(repeating: 0, count: newCapacity)
+        deepMark.deallocate()
+        deepMark = .allocate(capacity: newCapacity)
+        deepMark.initialize(repeating: 0, count: newCapacity)
         // The grid never has more cells than max(64, body capacity); + 4 for the end markers.
         cellCapacity = (newCapacity > 64 ? newCapacity : 64) + 4
         cellStart.deallocate()
@@ -183,7 +193,7 @@ public final class World {
     /// Bytes of body storage held now (every per-body and per-cell buffer, at its capacity), plus
     /// the coupling arrays. Divide by `bodyCount` for bytes per body.
     public var storageBytes: Int {
-        capacity * Columns.bytesPerSlot + pairCapacity * 4 + capacity  // columns, perm, pairCount
+        capacity * Columns.bytesPerSlot + pairCapacity * 4 + 2 * capacity  // columns, perm, pairCount, deepMark
             + handleCapacity * 8  // generation + slotOf
             + cellCapacity * 4
             + couplings.capacity * MemoryLayout<Coupling>.stride
