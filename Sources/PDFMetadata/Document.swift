@@ -153,11 +153,18 @@ final class Document {
                 continue
             }
             first = false
+            let tooMany = PDFError(.limitExceeded, "more than \(options.maxXrefEntries) cross-reference entries", offset: off)
             if xref.isEmpty {
+                guard section.entries.count <= options.maxXrefEntries else { throw tooMany }
                 xref = section.entries // the newest section: taken whole, without rehashing
             } else {
-                xref.reserveCapacity(xref.count + section.entries.count)
-                for (num, entry) in section.entries where xref[num] == nil { xref[num] = entry }
+                xref.reserveCapacity(min(xref.count + section.entries.count, options.maxXrefEntries))
+                // Whatever the order of this loop, it throws exactly when the sections hold more
+                // distinct object numbers than the limit.
+                for (num, entry) in section.entries where xref[num] == nil {
+                    guard xref.count < options.maxXrefEntries else { throw tooMany }
+                    xref[num] = entry
+                }
             }
             for (k, v) in section.trailer where trailer[k] == nil {
                 if k == "Prev" || k == "XRefStm" { continue }
@@ -359,6 +366,14 @@ final class Document {
         }
         if chain > options.maxReferenceChain {
             throw PDFError(.limitExceeded, "reference chain longer than \(options.maxReferenceChain)", offset: offsetHint(id.num))
+        }
+        // Resolving one object can need another (a stream's indirect /Length, the object stream
+        // holding it, that stream's /Length, ...): `resolving` holds that nesting, which is
+        // bounded like a reference chain so hostile files cannot recurse deeply.
+        if resolving.count > options.maxReferenceChain {
+            throw PDFError(
+                .limitExceeded, "objects nested deeper than \(options.maxReferenceChain) while resolving object \(id.num)",
+                offset: offsetHint(id.num))
         }
         resolving.insert(id)
         defer { resolving.remove(id) }

@@ -17,7 +17,9 @@ public struct PDFReadOptions: Sendable, Equatable {
     public var maxMetadataStreamSize: Int = 1 << 20
     /// The deepest nesting of arrays and dictionaries accepted in one object.
     public var maxNestingDepth: Int = 100
-    /// The longest chain of indirect references followed to reach one object.
+    /// The longest chain of indirect references followed to reach one object, and the deepest
+    /// nesting of objects being resolved at once (an object in an object stream whose `/Length`
+    /// is in another object stream, and so on).
     public var maxReferenceChain: Int = 32
     /// The most cross-reference sections followed through `/Prev` and `/XRefStm`.
     public var maxXrefSections: Int = 256
@@ -25,6 +27,14 @@ public struct PDFReadOptions: Sendable, Equatable {
     public var maxRepairObjects: Int = 1_000_000
     /// The most bytes of PDF syntax one (non-stream) object or xref table may span.
     public var maxObjectSize: Int = 16 << 20
+    /// The most cross-reference entries kept over all sections. 8 388 607 is the largest object
+    /// number PDF allows (ISO 32000-1, annex C); the table then takes about 0.5 GB, so hostile
+    /// sections chained by `/Prev` cannot add up to more.
+    public var maxXrefEntries: Int = 8_388_607
+    /// The largest file a repair scan reads (it reads the whole file, searching for `N G obj`).
+    /// 1 GiB takes about a second; a damaged file above it is refused with
+    /// ``PDFError/Kind/limitExceeded`` instead of being scanned.
+    public var maxRepairScanBytes: Int = 1 << 30
 
     /// Creates options with the defaults.
     public init() {}
