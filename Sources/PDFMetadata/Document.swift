@@ -257,6 +257,9 @@ final class Document {
                     p.pos += 1
                     let num = start + k
                     if entries[num] != nil { continue } // first entry in a section wins
+                    if entries.count >= options.maxXrefEntries {
+                        throw p.fail(.limitExceeded, "more than \(options.maxXrefEntries) cross-reference entries")
+                    }
                     if t == UInt8(ascii: "n") {
                         // Offset 0 (or past the end) cannot be an object: ignore such entries.
                         if off > 0 && off < src.size { entries[num] = .inFile(offset: off, gen: gen) }
@@ -305,7 +308,7 @@ final class Document {
         var declared = 0
         var ix = 1
         while ix < index.count { if index[ix] > 0 { declared = declared &+ index[ix] }; ix += 2 }
-        entries.reserveCapacity(min(max(0, declared), data.count / entrySize))
+        entries.reserveCapacity(min(max(0, declared), data.count / entrySize, options.maxXrefEntries))
         var pos = 0
         func field(_ width: Int, _ at: Int) -> Int {
             var v = 0
@@ -326,6 +329,9 @@ final class Document {
                 let (num, ovf) = start.addingReportingOverflow(k)
                 k += 1
                 if ovf || entries[num] != nil { continue }
+                if entries.count >= options.maxXrefEntries {
+                    throw PDFError(.limitExceeded, "more than \(options.maxXrefEntries) cross-reference entries", offset: offset)
+                }
                 switch type {
                 case 0: entries[num] = .free
                 case 1: if f2 > 0 && f2 < src.size { entries[num] = .inFile(offset: f2, gen: f3) }

@@ -27,10 +27,11 @@ public struct PDFReadOptions: Sendable, Equatable {
     public var maxRepairObjects: Int = 1_000_000
     /// The most bytes of PDF syntax one (non-stream) object or xref table may span.
     public var maxObjectSize: Int = 16 << 20
-    /// The most cross-reference entries kept over all sections. 8 388 607 is the largest object
-    /// number PDF allows (ISO 32000-1, annex C); the table then takes about 0.5 GB, so hostile
-    /// sections chained by `/Prev` cannot add up to more.
-    public var maxXrefEntries: Int = 8_388_607
+    /// The most cross-reference entries read, in one section and over all sections chained by
+    /// `/Prev` (real files have far fewer: a 1 000-page report holds tens of thousands of
+    /// objects). At the limit the table takes about 150 MB; without it, one xref stream of
+    /// 8 MiB could describe 8 million objects, and 256 chained sections 2 billion.
+    public var maxXrefEntries: Int = 1 << 21
     /// The largest file a repair scan reads (it reads the whole file, searching for `N G obj`).
     /// 1 GiB takes about a second; a damaged file above it is refused with
     /// ``PDFError/Kind/limitExceeded`` instead of being scanned.

@@ -172,6 +172,17 @@ struct PDFResourceLimitTests {
         #expect(meta.warnings.contains { $0.kind == .brokenXrefSection && $0.message.contains("100000") })
         options.strict = true
         #expect(throws: PDFError.self) { try PDFDocumentInfo.read(data: bytes, options: options) }
+
+        // One section alone over the limit is refused while it is read.
+        var single = head
+        let count = 150_000
+        single += Array("10 0 obj\n<< /Type /XRef /Size \(count) /W [0 1 0] /Root 1 0 R /Info 4 0 R /Length \(count) >>\nstream\n".utf8)
+        single += [UInt8](repeating: 1, count: count)
+        single += Array("\nendstream\nendobj\nstartxref\n\(head.count)\n%%EOF\n".utf8)
+        options.strict = false
+        let repaired = try PDFDocumentInfo.read(data: single, options: options)
+        #expect(repaired.title == "Sparse")
+        #expect(repaired.warnings.contains { $0.kind == .brokenXrefSection && $0.message.contains("more than 100000") })
     }
 
     @Test("object streams whose /Length lives in the next object stream, 2 000 deep")
