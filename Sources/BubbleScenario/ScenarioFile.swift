@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import BubbleDashboard
 import Foundation
 import ReportLibrary
@@ -220,12 +227,14 @@ extension Scenario {
     /// The bytes of a scenario file: a regular file of at most ``maxFileBytes``.
     static func readFile(_ path: String) throws(ScenarioError) -> [UInt8] {
         func fail(_ message: String) -> ScenarioError { ScenarioError(file: path, jsonPath: "", position: nil, message: message) }
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
-            throw fail(FileManager.default.fileExists(atPath: path) ? "cannot read" : "no such file")
+        // stat, not lstat: a symbolic link to a scenario file is fine.
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw fail(errno == ENOENT || errno == ENOTDIR ? "no such file" : "cannot read")
         }
-        guard attributes[.type] as? FileAttributeType == .typeRegular else { throw fail("not a regular file") }
-        if let size = (attributes[.size] as? NSNumber)?.intValue, size > maxFileBytes {
-            throw fail("file is \(size) bytes, more than the limit of \(maxFileBytes)")
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw fail("not a regular file") }
+        if Int(info.st_size) > maxFileBytes {
+            throw fail("file is \(info.st_size) bytes, more than the limit of \(maxFileBytes)")
         }
         guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot read") }
         return [UInt8](data)

@@ -68,6 +68,26 @@ struct ScenarioInputTests {
         }
     }
 
+    @Test func aSymbolicLinkToAScenarioIsFollowed() throws {
+        let folder = NSTemporaryDirectory() + "bubbles-scenario-link-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/scenarios", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/scenarios/tour.json", withDestinationPath: packageRoot + "/Data/scenarios/tour.json")
+        // Beside the link there is no ../reports.json: reaching the datasource error shows the
+        // scenario file itself was read.
+        #expect {
+            _ = try Scenario.load(folder + "/scenarios/tour.json")
+        } throws: { error in
+            (error as? ScenarioError)?.jsonPath == "data"
+        }
+        #expect {
+            _ = try Scenario.load(folder + "/missing.json")
+        } throws: { error in
+            "\(error)".hasSuffix("no such file")
+        }
+    }
+
     @Test func aFolderIsNotAScenarioFile() {
         #expect {
             _ = try Scenario.load(NSTemporaryDirectory())
