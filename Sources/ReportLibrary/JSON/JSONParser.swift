@@ -107,7 +107,7 @@ public struct JSONParser {
     /// The deepest array/object nesting accepted by default.
     public static let defaultMaxNesting = 512
     /// The most nesting any caller may ask for (a larger `maxNesting` is lowered to it), so that
-    /// the recursion stays far from the end of even a 512 KB thread stack.
+    /// the recursion depth has a fixed bound whatever the caller's limits say.
     public static let maxNestingCeiling = 512
 
     private let bytes: [UInt8]
