@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import BubbleDashboard
 import Foundation
 import ReportLibrary
@@ -41,13 +48,33 @@ extension Scenario {
     /// The longest scenario accepted, in seconds.
     public static let maxDuration = 3600.0
 
+    /// The largest scenario file accepted, in bytes (real ones are a few KB).
+    public static let maxFileBytes = 16 << 20
+    /// The deepest JSON nesting accepted in a scenario file (an event's drag path is at depth 5).
+    public static let maxNesting = 16
+
     /// Loads and checks a scenario file, and the datasource it names (ids in events must exist).
     public static func load(_ path: String) throws(ScenarioError) -> Scenario {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw ScenarioError(file: path, jsonPath: "", position: nil, message: exists ? "cannot read" : "no such file")
+        let bytes = try readFile(path)
+        return try parse(bytes, file: path) { dataPath throws(LibraryError) in
+            let tree = try LibraryLoader.load(dataPath)
+            return (tree, [UInt8](FileManager.default.contents(atPath: dataPath) ?? Data()))
         }
-        let bytes = [UInt8](data)
+    }
+
+    /// Checks scenario text as if it had been read from `file`. `loadData` receives the
+    /// datasource path (resolved against `file`'s folder) and returns the validated tree and the
+    /// bytes it was read from (for ``Scenario/contentHash``); its error is reported at `data`.
+    /// Every input ends in a scenario or a ``ScenarioError``.
+    public static func parse(
+        _ bytes: [UInt8], file path: String,
+        loadData: (String) throws(LibraryError) -> (tree: ReportTree, bytes: [UInt8])
+    ) throws(ScenarioError) -> Scenario {
+        if bytes.count > maxFileBytes {
+            throw ScenarioError(
+                file: path, jsonPath: "", position: nil,
+                message: "file is \(bytes.count) bytes, more than the limit of \(maxFileBytes)")
+        }
         let source = SourceText(bytes)
         func fail(_ path: String, _ value: JSONValue?, _ message: String) -> ScenarioError {
             ScenarioError(file: pathArgument, jsonPath: path, position: value.map { source.position(of: $0.offset) }, message: message)
@@ -55,9 +82,11 @@ extension Scenario {
         let pathArgument = path
         let document: JSONValue
         do {
-            document = try JSONParser.parse(bytes, maxNesting: 16)
+            document = try JSONParser.parse(bytes, maxNesting: maxNesting)
         } catch {
-            throw ScenarioError(file: path, jsonPath: "", position: source.position(of: error.offset), message: "malformed JSON: \(error.message)")
+            throw ScenarioError(
+                file: path, jsonPath: error.path, position: source.position(of: error.offset),
+                message: error.isNestingLimit ? error.message : "malformed JSON: \(error.message)")
         }
         guard let members = document.objectMembers else {
             throw fail("", document, "the scenario must be an object, found \(document.typeName)")
@@ -75,8 +104,9 @@ extension Scenario {
         let folder = (path as NSString).deletingLastPathComponent
         let dataPath = dataName.hasPrefix("/") || folder.isEmpty ? dataName : folder + "/" + dataName
         let library: ReportTree
+        let dataBytes: [UInt8]
         do {
-            library = try LibraryLoader.load(dataPath)
+            (library, dataBytes) = try loadData(dataPath)
         } catch {
             throw fail("data", dataValue, "the datasource is invalid: \(error)")
         }
@@ -186,10 +216,28 @@ extension Scenario {
 
         var hash = FNV1a()
         hash.add(bytes)
-        hash.add([UInt8](FileManager.default.contents(atPath: dataPath) ?? Data()))
+        hash.add(dataBytes)
         return Scenario(
             file: path, dataPath: dataPath, library: library, canvasWidth: width, canvasHeight: height, fps: fps,
             duration: duration, script: script, contentHash: hash.value)
+    }
+}
+
+extension Scenario {
+    /// The bytes of a scenario file: a regular file of at most ``maxFileBytes``.
+    static func readFile(_ path: String) throws(ScenarioError) -> [UInt8] {
+        func fail(_ message: String) -> ScenarioError { ScenarioError(file: path, jsonPath: "", position: nil, message: message) }
+        // stat, not lstat: a symbolic link to a scenario file is fine.
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw fail(errno == ENOENT || errno == ENOTDIR ? "no such file" : "cannot read")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw fail("not a regular file") }
+        if Int(info.st_size) > maxFileBytes {
+            throw fail("file is \(info.st_size) bytes, more than the limit of \(maxFileBytes)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot read") }
+        return [UInt8](data)
     }
 }
 

@@ -163,11 +163,18 @@ final class Document {
                 continue
             }
             first = false
+            let tooMany = PDFError(.limitExceeded, "more than \(options.maxXrefEntries) cross-reference entries", offset: off)
             if xref.isEmpty {
+                guard section.entries.count <= options.maxXrefEntries else { throw tooMany }
                 xref = section.entries // the newest section: taken whole, without rehashing
             } else {
-                xref.reserveCapacity(xref.count + section.entries.count)
-                for (num, entry) in section.entries where xref[num] == nil { xref[num] = entry }
+                xref.reserveCapacity(min(xref.count + section.entries.count, options.maxXrefEntries))
+                // Whatever the order of this loop, it throws exactly when the sections hold more
+                // distinct object numbers than the limit.
+                for (num, entry) in section.entries where xref[num] == nil {
+                    guard xref.count < options.maxXrefEntries else { throw tooMany }
+                    xref[num] = entry
+                }
             }
             for (k, v) in section.trailer where trailer[k] == nil {
                 if k == "Prev" || k == "XRefStm" { continue }
@@ -260,6 +267,9 @@ final class Document {
                     p.pos += 1
                     let num = start + k
                     if entries[num] != nil { continue } // first entry in a section wins
+                    if entries.count >= options.maxXrefEntries {
+                        throw p.fail(.limitExceeded, "more than \(options.maxXrefEntries) cross-reference entries")
+                    }
                     if t == UInt8(ascii: "n") {
                         // Offset 0 (or past the end) cannot be an object: ignore such entries.
                         if off > 0 && off < src.size { entries[num] = .inFile(offset: off, gen: gen) }
@@ -308,7 +318,7 @@ final class Document {
         var declared = 0
         var ix = 1
         while ix < index.count { if index[ix] > 0 { declared = declared &+ index[ix] }; ix += 2 }
-        entries.reserveCapacity(min(max(0, declared), data.count / entrySize))
+        entries.reserveCapacity(min(max(0, declared), data.count / entrySize, options.maxXrefEntries))
         var pos = 0
         func field(_ width: Int, _ at: Int) -> Int {
             var v = 0
@@ -329,6 +339,9 @@ final class Document {
                 let (num, ovf) = start.addingReportingOverflow(k)
                 k += 1
                 if ovf || entries[num] != nil { continue }
+                if entries.count >= options.maxXrefEntries {
+                    throw PDFError(.limitExceeded, "more than \(options.maxXrefEntries) cross-reference entries", offset: offset)
+                }
                 switch type {
                 case 0: entries[num] = .free
                 case 1: if f2 > 0 && f2 < src.size { entries[num] = .inFile(offset: f2, gen: f3) }
@@ -369,6 +382,14 @@ final class Document {
         }
         if chain > options.maxReferenceChain {
             throw PDFError(.limitExceeded, "reference chain longer than \(options.maxReferenceChain)", offset: offsetHint(id.num))
+        }
+        // Resolving one object can need another (a stream's indirect /Length, the object stream
+        // holding it, that stream's /Length, ...): `resolving` holds that nesting, which is
+        // bounded like a reference chain so hostile files cannot recurse deeply.
+        if resolving.count > options.maxReferenceChain {
+            throw PDFError(
+                .limitExceeded, "objects nested deeper than \(options.maxReferenceChain) while resolving object \(id.num)",
+                offset: offsetHint(id.num))
         }
         resolving.insert(id)
         defer { resolving.remove(id) }

@@ -24,7 +24,9 @@ public struct PDFReadOptions: Sendable, Equatable {
     public var maxMetadataInflateRatio: Int? = 128
     /// The deepest nesting of arrays and dictionaries accepted in one object.
     public var maxNestingDepth: Int = 100
-    /// The longest chain of indirect references followed to reach one object.
+    /// The longest chain of indirect references followed to reach one object, and the deepest
+    /// nesting of objects being resolved at once (an object in an object stream whose `/Length`
+    /// is in another object stream, and so on).
     public var maxReferenceChain: Int = 32
     /// The most cross-reference sections followed through `/Prev` and `/XRefStm`.
     public var maxXrefSections: Int = 256
@@ -32,6 +34,15 @@ public struct PDFReadOptions: Sendable, Equatable {
     public var maxRepairObjects: Int = 1_000_000
     /// The most bytes of PDF syntax one (non-stream) object or xref table may span.
     public var maxObjectSize: Int = 16 << 20
+    /// The most cross-reference entries read, in one section and over all sections chained by
+    /// `/Prev` (real files have far fewer: a 1 000-page report holds tens of thousands of
+    /// objects). At the limit the table takes about 150 MB; without it, one xref stream of
+    /// 8 MiB could describe 8 million objects, and 256 chained sections 2 billion.
+    public var maxXrefEntries: Int = 1 << 21
+    /// The largest file a repair scan reads (it reads the whole file, searching for `N G obj`).
+    /// 1 GiB takes about a second; a damaged file above it is refused with
+    /// ``PDFError/Kind/limitExceeded`` instead of being scanned.
+    public var maxRepairScanBytes: Int = 1 << 30
 
     /// Creates options with the defaults.
     public init() {}

@@ -62,16 +62,24 @@ struct Parser {
     }
 
     mutating func skipWhitespace() throws {
-        while pos < buf.count {
-            let b = buf[pos]
-            if isPDFWhite(b) {
-                pos += 1
-            } else if b == UInt8(ascii: "%") {
-                while pos < buf.count && buf[pos] != 0x0A && buf[pos] != 0x0D { pos += 1 }
-            } else {
-                return
+        // One pass over the buffer's storage (long runs of white space, such as a hole of NUL
+        // bytes, are common in damaged files).
+        let end = buf.withUnsafeBufferPointer { b -> Int in
+            var p = pos
+            while p < b.count {
+                switch b[p] {
+                case 0x20, 0x0A, 0x0D, 0x09, 0x0C, 0x00:
+                    p += 1
+                case UInt8(ascii: "%"):
+                    while p < b.count && b[p] != 0x0A && b[p] != 0x0D { p += 1 }
+                default:
+                    return p
+                }
             }
+            return p
         }
+        pos = end
+        if pos < buf.count { return }
         if !atEOF { throw NeedMoreData() }
     }
 

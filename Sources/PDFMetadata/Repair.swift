@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension Document {
     /// Rebuilds the cross-reference data by scanning the whole file for `N G obj` (and the
     /// objects inside object streams), then picks the newest trailer whose `/Root` leads to a
@@ -14,6 +22,12 @@ extension Document {
         var trailerOffsets: [Int] = []
         var xrefStreamNums: [Int] = []
         var objStreamNums: [Int] = []
+        if src.size > options.maxRepairScanBytes {
+            throw PDFError(
+                .limitExceeded,
+                "the file (\(src.size) bytes) is larger than the \(options.maxRepairScanBytes) bytes a repair scan may read",
+                offset: 0)
+        }
         let chunk = 1 << 20
         let overlap = 64
         var pos = 0
@@ -23,10 +37,12 @@ extension Document {
             if buf.isEmpty { break }
             let lo = pos - readStart
             let hi = min(buf.count, lo + chunk)
-            var i = lo
+            // `obj` keywords, in order. The scan jumps from one `o` to the next with memchr, so
+            // binary data and holes cost little; matches cannot overlap, so this finds what a
+            // byte-by-byte walk finds.
+            var i = nextByte(UInt8(ascii: "o"), in: buf, from: lo, to: hi)
             while i < hi {
-                let b = buf[i]
-                if b == UInt8(ascii: "o"), matchWord(buf, i, "obj"), let s = objHeaderStart(buf, objAt: i) {
+                if matchWord(buf, i, "obj"), let s = objHeaderStart(buf, objAt: i) {
                     var p = Parser(buf, base: readStart, atEOF: true, pos: s)
                     if let n = p.unsignedInt() {
                         try? p.skipWhitespace()
@@ -52,15 +68,16 @@ extension Document {
                             }
                         }
                     }
-                    i += 3
-                    continue
                 }
-                if b == UInt8(ascii: "t"), matchWord(buf, i, "trailer"), i == 0 || !isRegular(buf[i - 1]) {
+                i = nextByte(UInt8(ascii: "o"), in: buf, from: i + 1, to: hi)
+            }
+            // `trailer` keywords, in order.
+            i = nextByte(UInt8(ascii: "t"), in: buf, from: lo, to: hi)
+            while i < hi {
+                if matchWord(buf, i, "trailer"), i == 0 || !isRegular(buf[i - 1]) {
                     trailerOffsets.append(readStart + i)
-                    i += 7
-                    continue
                 }
-                i += 1
+                i = nextByte(UInt8(ascii: "t"), in: buf, from: i + 1, to: hi)
             }
             pos += chunk
         }
@@ -149,5 +166,14 @@ extension Document {
         for key in ["Info", "Encrypt", "ID"] where trailer[key] == nil {
             if let v = candidates.first(where: { $0[key] != nil })?[key] { trailer[key] = v }
         }
+    }
+}
+
+/// The index of the first `byte` in `buf[from ..< to]`, or `to` (memchr: fast over long runs).
+func nextByte(_ byte: UInt8, in buf: [UInt8], from: Int, to: Int) -> Int {
+    guard from < to else { return to }
+    return buf.withUnsafeBufferPointer { b -> Int in
+        guard let base = b.baseAddress, let hit = memchr(base + from, Int32(byte), to - from) else { return to }
+        return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
     }
 }

@@ -60,22 +60,46 @@ public enum LibraryLoader {
                 message: "file is \(bytes.count) bytes, more than the limit of \(options.limits.maxFileBytes)")
         }
         // Two JSON nesting levels per tree level (object, children array), plus slack; deeper
-        // nesting is reported as a depth problem below rather than as a syntax error.
-        let nestingLimit = 2 * options.limits.maxDepth + 8
+        // nesting is reported as a depth problem below rather than as a syntax error. The parser
+        // caps nesting at `JSONParser.maxNestingCeiling` whatever the limits say, so neither it
+        // nor the tree builder (which recurses once per tree level) can exhaust the stack.
+        let nestingLimit = min(2 * max(0, options.limits.maxDepth) + 8, JSONParser.maxNestingCeiling)
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes, maxNesting: nestingLimit)
         } catch {
-            let isDepth = error.isNestingLimit
+            if error.isNestingLimit {
+                throw nestingProblem(error, file: file, source: source, maxDepth: options.limits.maxDepth)
+            }
             throw LibraryError(
-                kind: isDepth ? .limitExceeded : .malformedJSON, file: file, position: source.position(of: error.offset),
-                message: isDepth
-                    ? "the tree is deeper than the limit of \(options.limits.maxDepth) levels"
-                    : "malformed JSON: \(error.message)")
+                kind: .malformedJSON, file: file, position: source.position(of: error.offset),
+                message: "malformed JSON: \(error.message)")
         }
         var builder = TreeBuilder(file: file, source: source, dataFolder: dataFolder, options: options)
         try builder.build(document)
         return ReportTree(nodes: builder.nodes, sourceFile: file, indexByID: builder.indexByID)
+    }
+
+    /// The error for a document nested deeper than the parser accepts: when the nesting is a
+    /// chain of `children` arrays, the node that is one level too deep (as the tree builder would
+    /// name it), otherwise the value at which the nesting limit was reached.
+    private static func nestingProblem(_ error: JSONSyntaxError, file: String, source: SourceText, maxDepth: Int) -> LibraryError {
+        let steps = error.nestingPath
+        var depth = 0
+        var i = 0
+        while i + 1 < steps.count, steps[i].key == .member("children"), case .index = steps[i + 1].key {
+            depth += 1
+            if depth > maxDepth {
+                return LibraryError(
+                    kind: .limitExceeded, file: file, jsonPath: JSONPathStep.path(steps[...(i + 1)]),
+                    position: source.position(of: steps[i + 1].offset),
+                    message: "the tree is deeper than the limit of \(maxDepth) levels")
+            }
+            i += 2
+        }
+        return LibraryError(
+            kind: .limitExceeded, file: file, jsonPath: error.path, position: source.position(of: error.offset),
+            message: "JSON \(error.message) (the tree may be at most \(maxDepth) levels deep)")
     }
 
     private static func readSource(_ path: String, limit: Int) throws(LibraryError) -> [UInt8] {
@@ -115,8 +139,9 @@ private struct TreeBuilder {
         self.options = options
     }
 
-    private static let categoryFields: Set<String> = ["id", "title", "colour", "children"]
-    private static let reportFields: Set<String> = ["id", "title", "colour", "file", "keywords"]
+    // Sorted, for the suggestions; a handful of names, so a linear search beats hashing.
+    private static let categoryFields = ["children", "colour", "id", "title"]
+    private static let reportFields = ["colour", "file", "id", "keywords", "title"]
 
     func fail(_ kind: LibraryError.Kind, _ path: String, _ value: JSONValue?, _ message: String, otherPath: String? = nil) -> LibraryError {
         LibraryError(
@@ -157,7 +182,7 @@ private struct TreeBuilder {
         let allowed = isReport ? Self.reportFields : Self.categoryFields
         for member in members where !allowed.contains(member.key) {
             var message = "unknown field '\(member.key)'"
-            if let suggestion = closestName(to: member.key, among: allowed.sorted()) {
+            if let suggestion = closestName(to: member.key, among: allowed) {
                 message += " (did you mean '\(suggestion)'?)"
             } else if !isReport && member.key == "keywords" {
                 message += " (only reports have keywords)"
@@ -187,12 +212,12 @@ private struct TreeBuilder {
         guard let rawTitle = titleValue.stringValue else {
             throw fail(.wrongType, field("title"), titleValue, "'title' must be a string, found \(titleValue.typeName)")
         }
-        let title = rawTitle.trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = trimmed(rawTitle)
         if title.isEmpty { throw fail(.emptyTitle, field("title"), titleValue, "the title is empty") }
         if title.count > limits.maxTitleLength {
             throw fail(.invalidValue, field("title"), titleValue, "the title is longer than \(limits.maxTitleLength) characters")
         }
-        if title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        if containsControlCharacter(title) {
             throw fail(.invalidValue, field("title"), titleValue, "the title contains a control character (line break or tab)")
         }
 
@@ -250,15 +275,22 @@ private struct TreeBuilder {
     private func idProblem(_ id: String, maxLength: Int) -> String? {
         if id.isEmpty { return "the id is empty" }
         if id.count > maxLength { return "the id is longer than \(maxLength) characters" }
-        let scalars = Array(id.unicodeScalars)
-        func allowed(_ s: Unicode.Scalar, first: Bool) -> Bool {
-            switch s {
-            case "a"..."z", "A"..."Z", "0"..."9": return true
-            case "-", "_", ".": return !first
-            default: return false
+        // Every allowed character is ASCII, so the check runs over the UTF-8 bytes.
+        var text = id
+        let valid = text.withUTF8 { bytes -> Bool in
+            for i in 0..<bytes.count {
+                switch bytes[i] {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    continue
+                case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                    if i == 0 { return false }
+                default:
+                    return false
+                }
             }
+            return true
         }
-        for (i, s) in scalars.enumerated() where !allowed(s, first: i == 0) {
+        if !valid {
             return "invalid id '\(id)': use letters, digits, '-', '_' and '.', starting with a letter or digit"
         }
         return nil
@@ -273,12 +305,8 @@ private struct TreeBuilder {
             throw fail(.pathEscapesData, path, value, "'\(file)' must be relative to the data folder")
         }
         // Lexical check first: '..' may not climb above the data folder.
-        var depth = 0
-        for component in file.split(separator: "/", omittingEmptySubsequences: true) {
-            if component == ".." { depth -= 1 } else if component != "." { depth += 1 }
-            if depth < 0 {
-                throw fail(.pathEscapesData, path, value, "'\(file)' points outside the data folder")
-            }
+        if climbsAboveStart(file) {
+            throw fail(.pathEscapesData, path, value, "'\(file)' points outside the data folder")
         }
         let resolved = dataFolder == "." ? file : dataFolder + "/" + file
         guard options.checkFiles else { return (file, resolved) }
@@ -328,7 +356,7 @@ private struct TreeBuilder {
             guard let text = element.stringValue else {
                 throw fail(.wrongType, elementPath, element, "a keyword must be a string, found \(element.typeName)")
             }
-            let keyword = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let keyword = trimmed(text)
             if keyword.isEmpty { throw fail(.invalidValue, elementPath, element, "the keyword is empty") }
             if keyword.count > options.limits.maxKeywordLength {
                 throw fail(.invalidValue, elementPath, element, "the keyword is longer than \(options.limits.maxKeywordLength) characters")
@@ -337,6 +365,52 @@ private struct TreeBuilder {
         }
         return keywords
     }
+}
+
+/// Whether a relative path's `..` components climb above where it starts (`a/../..`), read
+/// component by component (empty and `.` components stay in place).
+private func climbsAboveStart(_ path: String) -> Bool {
+    var text = path
+    return text.withUTF8 { bytes -> Bool in
+        var depth = 0
+        var start = 0
+        for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "/") {
+            let length = end - start
+            if length == 2 && bytes[start] == UInt8(ascii: ".") && bytes[start + 1] == UInt8(ascii: ".") {
+                depth -= 1
+                if depth < 0 { return true }
+            } else if length > 0 && !(length == 1 && bytes[start] == UInt8(ascii: ".")) {
+                depth += 1
+            }
+            start = end + 1
+        }
+        return false
+    }
+}
+
+/// Whether `text` holds a control character (general category Cc: U+0000–U+001F, U+007F–U+009F),
+/// read from the UTF-8 bytes (U+0080–U+009F are C2 80–C2 9F).
+private func containsControlCharacter(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes -> Bool in
+        for i in 0..<bytes.count {
+            let b = bytes[i]
+            if b < 0x20 || b == 0x7F { return true }
+            if b == 0xC2, i + 1 < bytes.count, (0x80...0x9F).contains(bytes[i + 1]) { return true }
+        }
+        return false
+    }
+}
+
+/// `text` without leading and trailing white space and line breaks (Foundation's
+/// `whitespacesAndNewlines`); skips Foundation when both ends are visible ASCII, as they usually are.
+private func trimmed(_ text: String) -> String {
+    let scalars = text.unicodeScalars
+    if let first = scalars.first, let last = scalars.last,
+       (0x21...0x7E).contains(first.value), (0x21...0x7E).contains(last.value) {
+        return text
+    }
+    return text.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
 private func realPath(_ path: String) -> String? {

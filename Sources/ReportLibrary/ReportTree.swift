@@ -14,10 +14,19 @@ public struct RGBColour: Sendable, Hashable, CustomStringConvertible {
     public init?(hex: String) {
         let utf8 = Array(hex.utf8)
         guard utf8.count == 7, utf8[0] == UInt8(ascii: "#") else { return nil }
+        // Six hexadecimal digits exactly: `UInt8(_:radix:)` alone would also take a sign ("#+F+F+F").
+        func digit(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
         var channels: [UInt8] = []
         for i in stride(from: 1, to: 7, by: 2) {
-            guard let byte = UInt8(String(decoding: utf8[i...i + 1], as: UTF8.self), radix: 16) else { return nil }
-            channels.append(byte)
+            guard let high = digit(utf8[i]), let low = digit(utf8[i + 1]) else { return nil }
+            channels.append(high << 4 | low)
         }
         self.init(red: channels[0], green: channels[1], blue: channels[2])
     }
@@ -89,9 +98,12 @@ public struct ReportTree: Sendable {
     /// The node with `id`, if any.
     public func node(_ id: String) -> ReportNode? { indexByID[id].map { nodes[$0] } }
 
-    /// The ids closest to `id` by edit distance, best first, for "did you mean" messages.
+    /// The ids closest to `id` by edit distance, best first, for "did you mean" messages. Only
+    /// the first 128 characters of `id` are compared (ids have at most 64), so the cost stays
+    /// proportional to the tree, whatever the length of `id`.
     public func nearestIDs(to id: String, limit: Int = 3) -> [String] {
-        nodes.map { (editDistance(id, $0.id), $0.id) }
+        let probe = String(id.prefix(128))
+        return nodes.map { (editDistance(probe, $0.id), $0.id) }
             .sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
             .prefix(limit).map(\.1)
     }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Maps byte offsets of a UTF-8 text to lines and columns.
 public struct SourceText: Sendable {
     /// The text's bytes.
@@ -8,8 +16,14 @@ public struct SourceText: Sendable {
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
         var starts = [0]
-        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") {
-            starts.append(i + 1)
+        bytes.withUnsafeBufferPointer { buffer in
+            // memchr from one line break to the next: fast in debug builds too.
+            guard let base = buffer.baseAddress else { return }
+            var i = 0
+            while i < buffer.count, let hit = memchr(base + i, Int32(UInt8(ascii: "\n")), buffer.count - i) {
+                i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+                starts.append(i)
+            }
         }
         lineStarts = starts
     }
@@ -42,16 +56,59 @@ public struct JSONSyntaxError: Error, Sendable, Equatable {
     public var message: String
     /// True when the text was refused only for nesting deeper than the parser's limit.
     public var isNestingLimit = false
+    /// For a nesting error: the steps from the document down to the array or object that went
+    /// too deep (the last step leads to it); empty for other errors.
+    public var nestingPath: [JSONPathStep] = []
+
+    /// `nestingPath` written as a JSON path (`children[0].children[3]`); empty for the document
+    /// itself and for other errors.
+    public var path: String { JSONPathStep.path(nestingPath) }
+}
+
+/// One step of a JSON path: a member name or an array index, and the byte offset of the value it
+/// leads to.
+public struct JSONPathStep: Sendable, Equatable {
+    /// A member of an object or an element of an array.
+    public enum Key: Sendable, Equatable {
+        case member(String)
+        case index(Int)
+    }
+
+    public var key: Key
+    /// Where the value reached by this step starts.
+    public var offset: Int
+
+    public init(_ key: Key, offset: Int) {
+        self.key = key
+        self.offset = offset
+    }
+
+    /// The steps as a JSON path in the datasource's error style: `children[2].file`.
+    public static func path<S: Sequence>(_ steps: S) -> String where S.Element == JSONPathStep {
+        var text = ""
+        for step in steps {
+            switch step.key {
+            case .member(let name): text += text.isEmpty ? name : "." + name
+            case .index(let i): text += "[\(i)]"
+            }
+        }
+        return text
+    }
 }
 
 /// A strict RFC 8259 JSON parser that records the byte offset of every value.
 ///
 /// Foundation's `JSONSerialization` is not used because it forgets positions (a validator must name
 /// the line of a semantic error, not only of a syntax error), silently keeps one of two duplicate
-/// keys, and loses member order. Nesting is limited so hostile input cannot exhaust the stack.
+/// keys, and loses member order. Nesting is limited so hostile input cannot exhaust the stack:
+/// the parser recurses once per array or object level, never deeper than `maxNesting`, which is
+/// itself capped at ``maxNestingCeiling``.
 public struct JSONParser {
-    /// The deepest array/object nesting accepted.
+    /// The deepest array/object nesting accepted by default.
     public static let defaultMaxNesting = 512
+    /// The most nesting any caller may ask for (a larger `maxNesting` is lowered to it), so that
+    /// the recursion depth has a fixed bound whatever the caller's limits say.
+    public static let maxNestingCeiling = 512
 
     private let bytes: [UInt8]
     private var index = 0
@@ -64,7 +121,7 @@ public struct JSONParser {
 
     /// Parses a complete JSON text (one value, surrounded by optional white space).
     public static func parse(_ bytes: [UInt8], maxNesting: Int = defaultMaxNesting) throws(JSONSyntaxError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes, maxNesting: maxNesting)
+        var parser = JSONParser(bytes: bytes, maxNesting: max(0, min(maxNesting, maxNestingCeiling)))
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -81,6 +138,14 @@ public struct JSONParser {
 
     private func nestingError() -> JSONSyntaxError {
         JSONSyntaxError(offset: index, message: "nesting deeper than \(maxNesting) levels", isNestingLimit: true)
+    }
+
+    /// A nesting error on its way out of a container gains the step that led into it.
+    private static func prepending(_ key: JSONPathStep.Key, at offset: Int, to error: JSONSyntaxError) -> JSONSyntaxError {
+        guard error.isNestingLimit else { return error }
+        var error = error
+        error.nestingPath.insert(JSONPathStep(key, offset: offset), at: 0)
+        return error
     }
 
     private func describeCurrent() -> String {
@@ -139,7 +204,9 @@ public struct JSONParser {
         if depth > maxNesting { throw nestingError() }
         index += 1  // {
         var members: [(key: String, value: JSONValue)] = []
-        var keyOffsets: [String: Int] = [:]
+        // Duplicate names: a linear search while the object is small (the usual case), a set
+        // once it has many members, so the check stays linear in the object's size.
+        var keys: Set<String>? = nil
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -152,17 +219,29 @@ public struct JSONParser {
             }
             let keyOffset = index
             let key = try parseString()
-            if keyOffsets[key] != nil {
+            let duplicate: Bool
+            if keys != nil {
+                duplicate = !keys!.insert(key).inserted
+            } else {
+                duplicate = members.contains { $0.key == key }
+                if members.count >= 16 { keys = Set(members.map(\.key) + [key]) }
+            }
+            if duplicate {
                 throw error("duplicate member name \"\(key)\"", at: keyOffset)
             }
-            keyOffsets[key] = keyOffset
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw error("unexpected \(describeCurrent()), expected ':' after member name")
             }
             index += 1
             skipWhitespace()
-            let value = try parseValue(depth: depth)
+            let valueStart = index
+            let value: JSONValue
+            do {
+                value = try parseValue(depth: depth)
+            } catch {
+                throw Self.prepending(.member(key), at: valueStart, to: error)
+            }
             members.append((key, value))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of file, expected ',' or '}'") }
@@ -189,7 +268,12 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue(depth: depth))
+            let valueStart = index
+            do {
+                elements.append(try parseValue(depth: depth))
+            } catch {
+                throw Self.prepending(.index(elements.count), at: valueStart, to: error)
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of file, expected ',' or ']'") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -244,6 +328,22 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         let start = index
         index += 1  // opening quote
+        // Fast path, for the usual string without escapes: find the closing quote in one pass
+        // over the buffer and validate the bytes once.
+        let plainEnd = bytes.withUnsafeBufferPointer { b -> Int? in
+            var i = index
+            while i < b.count {
+                let c = b[i]
+                if c == UInt8(ascii: "\"") { return i }
+                if c == UInt8(ascii: "\\") || c < 0x20 { return nil }
+                i += 1
+            }
+            return nil
+        }
+        if let end = plainEnd, let text = String(validating: bytes[index..<end], as: UTF8.self) {
+            index = end + 1
+            return text
+        }
         var scalars = String.UnicodeScalarView()
         var runStart = index
         func flushRun(_ end: Int) throws(JSONSyntaxError) {

@@ -78,6 +78,12 @@ public struct JSONValue: Sendable {
 
     /// The member named `key`, for objects (linear search: objects here are small).
     public subscript(key: String) -> JSONValue? {
-        objectMembers?.first(where: { $0.key == key })?.value
+        guard case .object(let members) = kind else { return nil }
+        var i = 0
+        while i < members.count {
+            if members[i].key == key { return members[i].value }
+            i += 1
+        }
+        return nil
     }
 }

@@ -1,0 +1,19 @@
+// swift-tools-version: 6.1
+// libFuzzer target for the scenario-file parser (`Scenario.parse`). Its own package (the modules'
+// sources are reached through symbolic links) so that the main package never builds fuzzing code.
+// See ../README.md; `scripts/fuzz.sh scenario SECONDS` builds and runs it.
+import PackageDescription
+
+let package = Package(
+    name: "ScenarioFuzz",
+    targets: [
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib"),
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto"),
+        .target(name: "BubblePhysics"),
+        .target(name: "BubbleDashboard", dependencies: ["BubblePhysics"]),
+        .target(name: "ReportLibrary"),
+        .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
+        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "ReportLibrary", "PDFMetadata"]),
+        .executableTarget(name: "ScenarioFuzz", dependencies: ["BubbleScenario", "ReportLibrary"]),
+    ]
+)
