@@ -27,7 +27,9 @@ final class Document {
     var repaired = false
     var repairedOffsets: [Int: (offset: Int, gen: Int)] = [:]
     var cache: [ObjectID: PDFObject] = [:]
-    var resolving = Set<ObjectID>()
+    /// The objects being resolved, innermost last: a stack no deeper than `maxReferenceChain + 1`,
+    /// searched linearly (cheaper than hashing at that size).
+    var resolving: [ObjectID] = []
     var objectStreams: [Int: ObjectStreamData] = [:]
     var objectStreamBytes = 0
     var security: SecurityHandler?
@@ -391,8 +393,8 @@ final class Document {
                 .limitExceeded, "objects nested deeper than \(options.maxReferenceChain) while resolving object \(id.num)",
                 offset: offsetHint(id.num))
         }
-        resolving.insert(id)
-        defer { resolving.remove(id) }
+        resolving.append(id)
+        defer { resolving.removeLast() }
         var value = try load(id)
         if case .ref(let next) = value {
             value = try object(next, chain: chain + 1)
