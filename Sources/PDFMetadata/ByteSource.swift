@@ -57,10 +57,16 @@ final class ByteSource {
         }
     }
 
-    /// Wraps bytes already in memory (for fuzzing and tests); reads are still counted.
+    /// Wraps bytes already in memory (for fuzzing and tests); reads of inputs over
+    /// `wholeFileLimit` are counted block by block, as for files.
     init(bytes: [UInt8]) {
         self.size = bytes.count
         self.memory = bytes
+        // The same rule as for files: a small input is taken whole (and counted once).
+        if bytes.count <= ByteSource.wholeFileLimit {
+            resident = bytes
+            bytesRead = bytes.count
+        }
     }
 
     deinit {

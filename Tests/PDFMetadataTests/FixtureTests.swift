@@ -132,13 +132,20 @@ struct FixtureTests {
 
     @Test("reads stay small: only the blocks needed, and small files in one read")
     func lazy() throws {
-        // Through the block cache (bytes in memory, or files over 16 KiB): only the blocks needed.
-        let bytes = try #require(FileManager.default.contents(atPath: fixturePath("cairo-basic.pdf")))
+        // Over 16 KiB (a sample report, in memory or as a file): only the blocks needed.
+        let report = URL(fileURLWithPath: fixturesDirectory)
+            .appendingPathComponent("../../../Data/reports/board-pack-2016-09.pdf").standardized.path
+        let bytes = try #require(FileManager.default.contents(atPath: report))
+        #expect(bytes.count > 16 << 10)
         let m = try PDFDocumentInfo.read(data: [UInt8](bytes))
-        #expect(m.bytesRead < m.fileSize)
-        // A file of at most 16 KiB is read whole, once.
+        #expect(m.bytesRead < m.fileSize / 4)
+        let r = try PDFDocumentInfo.read(contentsOf: report)
+        #expect(r.bytesRead < r.fileSize / 4)
+        // An input of at most 16 KiB is read whole, once.
         let f = try PDFDocumentInfo.read(contentsOf: fixturePath("cairo-basic.pdf"))
         #expect(f.bytesRead == f.fileSize)
+        let d = try PDFDocumentInfo.read(data: fixtureBytes("cairo-basic.pdf"))
+        #expect(d.bytesRead == d.fileSize)
     }
 
     @Test("a missing file is an io error")
