@@ -191,6 +191,9 @@ public struct ExportSummary: Sendable {
     public var encodeSeconds: Double
     public var writeSeconds: Double
     public var manifestPath: String
+    /// True when frames of an earlier run matched this run's scenes but the first of them drew
+    /// differently with this build (the renderer changed), so none was kept.
+    public var rendererChanged = false
     public var contactSheetPath: String?
     public var reviewPagePath: String?
 
@@ -207,5 +210,6 @@ public struct ExportSummary: Sendable {
     public var line: String {
         "exported \(frames) frames to \(output): \(rendered) rendered, \(linked) duplicates linked, \(skipped) up to date "
             + "(\(duplicates) duplicates in all); " + String(format: "%.1f s, %.1f fps", seconds, fps)
+            + (rendererChanged ? "; the renderer draws differently now, so no earlier frame was kept" : "")
     }
 }

@@ -93,7 +93,7 @@ public enum Exporter {
 
         try FileOps.prepareFolder(folder)
         FileOps.removeStaleTemporaries(folder)
-        let carried = Resume.verifiedFrames(folder: folder, header: header, jobs: options.jobs)
+        var carried = Resume.verifiedFrames(folder: folder, header: header, jobs: options.jobs)
 
         // The manifest so far: frames finished by this run, else still-valid ones from before.
         var finished = [FrameEntry?](repeating: nil, count: count)
@@ -152,8 +152,30 @@ public enum Exporter {
             }
         }
         var run: (original: FrameInfo, scene: Scene, duplicates: [FrameInfo])? = nil
+        // Renderer check: the state hashes say a carried frame shows the same scene, not that this
+        // build draws it the same way. The first carried frame is therefore drawn again and its
+        // bytes compared with the manifest's; if the renderer changed, nothing is carried.
+        var rendererChecked = carried.isEmpty
+        func rendererStillMatches(_ info: FrameInfo, _ scene: Scene, _ files: [FileRecord]) -> Bool {
+            let renderer = SceneRenderer(pixelScale: scale)
+            var image: RenderedImage? = nil
+            var ignored = 0.0
+            for (k, format) in options.formats.enumerated() where k < files.count {
+                guard let bytes = try? WorkContext.frameBytes(
+                    format, scene: scene, frame: info, renderer: renderer, image: &image, drawSeconds: &ignored),
+                    ContentHash.fnv1a(bytes) == files[k].hash, bytes.count == files[k].bytes else { return false }
+            }
+            return true
+        }
         func submit(_ r: (original: FrameInfo, scene: Scene, duplicates: [FrameInfo])) {
             summary.duplicates += r.duplicates.count
+            if !rendererChecked, let c = carried[r.original.index], c.stateHash == r.original.stateHash {
+                rendererChecked = true
+                if !rendererStillMatches(r.original, r.scene, c.files) {
+                    carried = [:]
+                    summary.rendererChanged = true
+                }
+            }
             // A frame from an earlier manifest is up to date when its state hash is this run's and its
             // files were verified; whether it was a duplicate then does not matter (the bytes do).
             var originalFiles: [FileRecord]? = nil

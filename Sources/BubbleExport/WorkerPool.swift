@@ -40,6 +40,28 @@ struct WorkContext: Sendable {
     var scale: Double
     var fileSystem: FileSystemCalls = .system
 
+    /// The bytes of one frame file: what a worker writes, and what the exporter's renderer check
+    /// on resume compares with a carried frame. `drawSeconds` receives the drawing part.
+    static func frameBytes(
+        _ format: FrameFormat, scene: Scene, frame o: FrameInfo, renderer: SceneRenderer, image: inout RenderedImage?,
+        drawSeconds: inout Double
+    ) throws -> [UInt8] {
+        let t0 = monotonicSeconds()
+        switch format {
+        case .png:
+            let drawn = try renderer.render(scene, reusing: image)
+            image = drawn
+            drawSeconds = monotonicSeconds() - t0
+            return try drawn.fastPNG()
+        case .svg:
+            let bytes = SVGText.normalizeIDs(try renderer.svg(scene))
+            drawSeconds = monotonicSeconds() - t0
+            return bytes
+        case .json:
+            return SceneJSON.encode(scene, frame: o.index, time: o.time)
+        }
+    }
+
     static func fileName(_ index: Int, _ format: FrameFormat) -> String {
         let digits = String(index)
         return "frame-" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + "." + format.rawValue
@@ -183,21 +205,11 @@ final class WorkerPool: @unchecked Sendable {
                 let t0 = monotonicSeconds()
                 let bytes: [UInt8]
                 do {
-                    switch format {
-                    case .png:
-                        let drawn = try renderer.render(job.scene, reusing: image)
-                        image = drawn
-                        let t1 = monotonicSeconds()
-                        result.draw += t1 - t0
-                        bytes = try drawn.fastPNG()
-                        result.encode += monotonicSeconds() - t1
-                    case .svg:
-                        bytes = SVGText.normalizeIDs(try renderer.svg(job.scene))
-                        result.draw += monotonicSeconds() - t0
-                    case .json:
-                        bytes = SceneJSON.encode(job.scene, frame: o.index, time: o.time)
-                        result.encode += monotonicSeconds() - t0
-                    }
+                    var drawSeconds = 0.0
+                    bytes = try WorkContext.frameBytes(
+                        format, scene: job.scene, frame: o, renderer: renderer, image: &image, drawSeconds: &drawSeconds)
+                    result.draw += drawSeconds
+                    result.encode += monotonicSeconds() - t0 - drawSeconds
                 } catch {
                     throw ExportError.frameFailed(frame: o.index, reason: "cannot render \(folder)/\(name): \(error)")
                 }

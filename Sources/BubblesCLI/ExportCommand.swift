@@ -21,7 +21,8 @@ struct Export: ParsableCommand {
 
             Every file is written under a temporary name and renamed, so an interrupted export leaves \
             only whole files; running the same command again skips the frames that the manifest shows \
-            are up to date (same scenario content, fps, size, scale and formats, file hashes checked).
+            are up to date (same scenario content, fps, size, scale and formats, file hashes checked; \
+            the first such frame is drawn again, and if this build draws it differently, none is kept).
 
             --frames A..B writes only frames A to B (both included); the simulation still runs from \
             the start, so parts exported by separate processes, into one folder or several, are the \

@@ -155,6 +155,43 @@ struct ExportTests {
         #expect(rescaled.skipped == 0 && rescaled.rendered > 0)
     }
 
+    /// Frames of an earlier run whose scenes match but which this build draws differently (the
+    /// renderer changed) are not kept: the first carried frame is drawn again and compared.
+    @Test func aChangedRendererKeepsNoEarlierFrame() throws {
+        let s = try Scratch()
+        defer { s.remove() }
+        let scenario = try s.shortScenario()
+        let out = s.path + "/out"
+        _ = try Exporter.run(options(scenario, out))
+        let fresh = try s.files(out).filter { $0.hasPrefix("frame-") }.map { ($0, s.bytes(out + "/" + $0)) }
+        // Pretend an older renderer wrote frame 0: other (valid) bytes, recorded consistently in
+        // the manifest, so the file check alone cannot tell.
+        let list = frames(try manifest(out))
+        let last = try #require(list.last { $0["duplicate_of"] is NSNull }?["index"] as? Int)
+        let older = s.bytes(out + String(format: "/frame-%05d.png", last))
+        let frame0 = out + "/frame-00000.png"
+        let current = s.bytes(frame0)
+        #expect(older != current)
+        try FileManager.default.removeItem(atPath: frame0)
+        try Data(older).write(to: URL(fileURLWithPath: frame0))
+        func record(_ b: [UInt8]) -> String {
+            let h = b.withUnsafeBytes { ContentHash.fnv1a($0) }
+            return "\"name\": \"frame-00000.png\", \"hash\": \"\(ContentHash.hex(h))\", \"bytes\": \(b.count)"
+        }
+        let text = String(decoding: s.bytes(out + "/manifest.json"), as: UTF8.self)
+        #expect(text.contains(record(current)))
+        try Data(text.replacingOccurrences(of: record(current), with: record(older)).utf8)
+            .write(to: URL(fileURLWithPath: out + "/manifest.json"))
+
+        let rerun = try Exporter.run(options(scenario, out))
+        #expect(rerun.rendererChanged && rerun.skipped == 0, "\(rerun.line)")
+        #expect(rerun.line.contains("renderer draws differently"))
+        for (name, bytes) in fresh { #expect(s.bytes(out + "/" + name) == bytes, "\(name)") }
+        // And an unchanged renderer keeps everything.
+        let again = try Exporter.run(options(scenario, out))
+        #expect(!again.rendererChanged && again.skipped == 46, "\(again.line)")
+    }
+
     @Test func temporariesOfAKilledExportAreRemoved() throws {
         let s = try Scratch()
         defer { s.remove() }
