@@ -24,7 +24,8 @@ struct FittedText: Hashable {
 /// lines whose measured width fits the chord of the circle at that line's box (the farther of its
 /// top and bottom edges), or the rectangle's width. The first arrangement that holds every word
 /// wins. At the minimum size the text is wrapped as far as it goes (breaking words longer than a
-/// line) and the last line ends in an ellipsis.
+/// line) and the last line ends in an ellipsis; a card title instead loses words from its middle
+/// (`fitRect`), so that its last words stay readable.
 struct TextFitter {
     let fonts: FontBook
     let lineSpacing: Double
@@ -172,6 +173,22 @@ struct TextFitter {
         }
         let font = FontKey(bold: bold, size: minSize)
         let n = linesThatFit(font)
+        // Too long even at the minimum size: the ellipsis goes into the middle, keeping the last
+        // words, which tell apart titles that share a beginning ("Month-End Close … March 2017",
+        // not "Month-End Close Pack — March 2…"); words are dropped from before the kept tail.
+        let tail = min(2, ws.count - 1)
+        if n > 0 && tail >= 1 && ws.count >= 3 {
+            let headEnd = ws.count - tail
+            var drop = 1
+            while drop < headEnd {
+                let shortened = Array(ws[0 ..< headEnd - drop]) + [TextFitter.ellipsis] + Array(ws[headEnd...])
+                if let r = wrap(shortened, widths: Array(repeating: width, count: n), font: font, force: false) {
+                    let boxes = lineBoxes(n: r.lines.count, font: font, top: 0)
+                    return FittedText(font: font, lines: place(r.lines, font: font, boxes: boxes, align: align), truncated: true)
+                }
+                drop += 1
+            }
+        }
         if n > 0, let r = wrap(ws, widths: Array(repeating: width, count: n), font: font, force: true) {
             let boxes = lineBoxes(n: r.lines.count, font: font, top: 0)
             return FittedText(font: font, lines: place(r.lines, font: font, boxes: boxes, align: align), truncated: true)

@@ -113,6 +113,29 @@ import Testing
         #expect(small.fontSize == RenderStyle().minimumCircleTitleFontSize)
     }
 
+    /// A card title too long for its card even at the minimum size loses words from its middle,
+    /// so the words that tell apart titles sharing a beginning stay readable.
+    @Test func cardTitlesKeepTheirLastWords() throws {
+        let renderer = SceneRenderer()
+        let title = "Month-End Close Pack — September 2017"
+        func layout(width: Double, height: Double) -> LabelLayout {
+            let scene = Scene(canvasWidth: 768, canvasHeight: 1024, bubbles: [
+                SceneBubble(id: "r", kind: .report, shape: .roundedRect(width: width, height: height, cornerRadius: 14),
+                            centre: ScenePoint(x: 384, y: 500), scale: 1, opacity: 1, label: title,
+                            colour: SampleScenes.palette[0], pageCount: 2),
+            ], breadcrumbs: ["Root"])
+            return renderer.layoutLabels(scene).first { $0.owner == "r" && $0.role == .bubbleTitle }!
+        }
+        let roomy = layout(width: 188, height: 100)
+        #expect(!roomy.isTruncated)
+        #expect(roomy.lines.map(\.text).joined(separator: " ") == title)
+        let tight = layout(width: 124, height: 58)
+        #expect(tight.isTruncated)
+        let text = tight.lines.map(\.text).joined(separator: " ")
+        #expect(text.hasSuffix("September 2017"), "\(text)")
+        #expect(text.hasPrefix("Month-End") && text.contains("…"), "\(text)")
+    }
+
     @Test func everyLabelHasEnoughContrast() throws {
         let renderer = SceneRenderer()
         var scenes = TestScenes.all.map(\.1)
