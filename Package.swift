@@ -53,8 +53,8 @@ let package = Package(
         .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
         .target(name: "BubbleRender", dependencies: ["BubbleDashboard", "CCairo", "CZlib"]),
         .target(name: "SampleLibrary", dependencies: ["CCairo"]),
-        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "ReportLibrary", "PDFMetadata"]),
-        .target(name: "BubbleExport", dependencies: ["BubbleScenario", "BubbleRender", "BubbleDashboard"]),
+        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubblePhysics", "ReportLibrary", "PDFMetadata"]),
+        .target(name: "BubbleExport", dependencies: ["BubbleScenario", "BubbleRender", "BubbleDashboard", "BubblePhysics"]),
 
         // Executables.
         .executableTarget(

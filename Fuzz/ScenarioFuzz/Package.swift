@@ -13,7 +13,7 @@ let package = Package(
         .target(name: "BubbleDashboard", dependencies: ["BubblePhysics"]),
         .target(name: "ReportLibrary"),
         .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
-        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "ReportLibrary", "PDFMetadata"]),
+        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubblePhysics", "ReportLibrary", "PDFMetadata"]),
         .executableTarget(name: "ScenarioFuzz", dependencies: ["BubbleScenario", "ReportLibrary"]),
     ]
 )

@@ -102,7 +102,7 @@ public final class Dashboard {
     /// A 64-bit hash of the whole state: the physics world's and the dashboard's own (navigation,
     /// animations), as bit patterns. Equal hashes after the same events prove determinism.
     public var stateHash: UInt64 {
-        var h = StateHasher()
+        var h = FNV1a64()
         h.combine(world.stateHash)
         h.combine(UInt64(stepCount))
         h.combine(UInt64(isStartScreen ? 1 : 0))
@@ -271,18 +271,3 @@ public final class Dashboard {
     }
 }
 
-/// FNV-1a over 64-bit words.
-struct StateHasher {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func combine(_ word: UInt64) {
-        var w = word
-        for _ in 0..<8 {
-            value ^= w & 0xFF
-            value = value &* 0x0000_0100_0000_01B3
-            w >>= 8
-        }
-    }
-
-    mutating func combine(_ x: Double) { combine(x.bitPattern) }
-}

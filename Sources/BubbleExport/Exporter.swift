@@ -1,4 +1,5 @@
 import BubbleDashboard
+import BubblePhysics
 import BubbleRender
 import BubbleScenario
 import Foundation
@@ -59,13 +60,13 @@ public enum Exporter {
         settings.canvasWidth = width
         settings.canvasHeight = height
         let dashboard: Dashboard
-        var metadataHash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var metadataHasher = FNV1a64()
         do {
             let details = LibraryBridge.details(for: scenario.library, readPDFs: options.readPDFs)
             for key in details.keys.sorted() {
                 let d = details[key]!
                 let line = "\(key)\t\(d.author ?? "-")\t\(d.pageCount.map(String.init) ?? "-")\t\(d.keywords.joined(separator: "\u{1F}"))\n"
-                metadataHash = Array(line.utf8).withUnsafeBytes { ContentHash.fnv1a($0, seed: metadataHash) }
+                metadataHasher.combine(bytes: line.utf8)
             }
             dashboard = try Dashboard(tree: try LibraryBridge.dashboardTree(scenario.library, details: details), settings: settings)
         } catch {
@@ -86,7 +87,7 @@ public enum Exporter {
         let manifestPath = folder + "/manifest\(suffix).json"
         let sheetName = "contact-sheet\(suffix).png", pageName = "index\(suffix).html"
         let header = ManifestHeader(
-            scenarioPath: options.scenario, contentHash: scenario.contentHash, metadataHash: metadataHash, fps: fps, canvasWidth: width,
+            scenarioPath: options.scenario, contentHash: scenario.contentHash, metadataHash: metadataHasher.value, fps: fps, canvasWidth: width,
             canvasHeight: height, scale: scale, pixelWidth: max(1, Int((width * scale).rounded())),
             pixelHeight: max(1, Int((height * scale).rounded())), formats: options.formats, first: first, last: last,
             scenarioFrames: scenarioFrames)

@@ -1,3 +1,4 @@
+import BubblePhysics
 import Foundation
 
 /// Deterministic JSON text: this module writes every JSON file by hand with a fixed key order and
@@ -58,12 +59,9 @@ enum JSONText {
 /// 64-bit FNV-1a, as the scenario's content hash; written as 16 lower-case hex digits.
 public enum ContentHash {
     public static func fnv1a(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
-        var h = seed
-        for b in bytes {
-            h ^= UInt64(b)
-            h = h &* 0x0000_0100_0000_01B3
-        }
-        return h
+        var h = FNV1a64(seed: seed)
+        h.combine(bytes: bytes)
+        return h.value
     }
 
     public static func fnv1a(_ bytes: [UInt8]) -> UInt64 {

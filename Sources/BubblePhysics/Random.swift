@@ -34,13 +34,19 @@ public struct SplitMix64: RandomNumberGenerator, Hashable, Sendable {
     }
 }
 
-/// 64-bit FNV-1a over bytes, written out here so that the hash is the same everywhere.
+/// 64-bit FNV-1a over bytes, written out here so that the hash is the same everywhere: the
+/// physics and dashboard state hashes, the scenario content hash and the export's file hashes.
 public struct FNV1a64: Sendable {
     /// The running hash value.
     public private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
 
-    /// Creates a hasher with the standard FNV-1a offset basis.
-    public init() {}
+    /// Creates a hasher with the standard FNV-1a offset basis, or with `seed` (to continue a hash).
+    public init(seed: UInt64 = 0xCBF2_9CE4_8422_2325) { value = seed }
+
+    /// Mixes bytes in order.
+    public mutating func combine(bytes: some Sequence<UInt8>) {
+        for b in bytes { combine(byte: b) }
+    }
 
     /// Mixes one byte.
     public mutating func combine(byte: UInt8) {

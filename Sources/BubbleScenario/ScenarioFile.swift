@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import BubbleDashboard
+import BubblePhysics
 import Foundation
 import ReportLibrary
 
@@ -214,9 +215,9 @@ extension Scenario {
             duration = d
         }
 
-        var hash = FNV1a()
-        hash.add(bytes)
-        hash.add(dataBytes)
+        var hash = FNV1a64()
+        hash.combine(bytes: bytes)
+        hash.combine(bytes: dataBytes)
         return Scenario(
             file: path, dataPath: dataPath, library: library, canvasWidth: width, canvasHeight: height, fps: fps,
             duration: duration, script: script, contentHash: hash.value)
@@ -241,14 +242,3 @@ extension Scenario {
     }
 }
 
-/// FNV-1a, 64 bits.
-struct FNV1a {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func add(_ bytes: [UInt8]) {
-        for b in bytes {
-            value ^= UInt64(b)
-            value = value &* 0x0000_0100_0000_01B3
-        }
-    }
-}
