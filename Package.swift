@@ -84,10 +84,10 @@ let package = Package(
         .testTarget(
             name: "BubbleDashboardTests",
             dependencies: [
-                "BubbleDashboard", "BubbleScenario",
+                "BubbleDashboard", "BubblePhysics", "BubbleScenario",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        .testTarget(name: "CLITests", dependencies: ["BubblesCLI"]),
+        .testTarget(name: "CLITests", dependencies: ["BubblesCLI", "BubblePhysics"]),
         .testTarget(name: "BubbleExportTests", dependencies: ["BubbleExport", "BubbleRender"]),
         .testTarget(
             name: "IntegrationTests",

@@ -1,4 +1,5 @@
 import BubbleDashboard
+import BubblePhysics
 import Foundation
 import PropertyBased
 import Testing
@@ -77,11 +78,10 @@ struct DashboardPropertyTests {
         do {
             let d = try! Dashboard(tree: sampleTree)
             var previous = d.scene()
-            var finger = ScenePoint(x: 0, y: 0)
-            var uncheckedUntil = 0
+            var track = FingerTrack(finger: ScenePoint(x: 0, y: 0))
             var recent: [String] = []
             for code in codes {
-                let (event, wait) = Self.event(code, visible: d.visibleIDs, finger: finger)
+                let (event, wait) = Self.event(code, visible: d.visibleIDs, finger: track.finger)
                 recent.append("\(d.stepCount): \(event)")
                 if recent.count > 6 { recent.removeFirst() }
                 let before = d.stateHash
@@ -95,18 +95,8 @@ struct DashboardPropertyTests {
                 // Where the finger teleports (no real finger does; a refused drag-begin leaves the
                 // finger where it was), the bubble under it jumps with it and the others catch up
                 // fast: no jump check for the next two seconds.
-                if refused == nil {
-                    switch event {
-                    case .dragBegin(_, let p): finger = p
-                    case .dragMove(let p):
-                        if (p.x - finger.x) * (p.x - finger.x) + (p.y - finger.y) * (p.y - finger.y) > 30 * 30 {
-                            uncheckedUntil = d.stepCount + 120
-                        }
-                        finger = p
-                    default: break
-                    }
-                }
-                let teleported = d.stepCount < uncheckedUntil
+                if refused == nil { track.accepted(event, atStep: d.stepCount) }
+                let teleported = d.stepCount < track.uncheckedUntil
                 for _ in 0...wait {
                     d.step()
                     let scene = d.scene()
@@ -191,16 +181,11 @@ struct DashboardLongRunTests {
 
     static let kindNames = ["tap", "drag begin", "drag move", "far drag move", "drag end", "recenter", "pinch", "top", "reports", "close"]
 
-    /// SplitMix64.
+    /// The engine's SplitMix64, with the draws these runs need.
     struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator: SplitMix64
+        init(state: UInt64) { generator = SplitMix64(seed: state) }
+        mutating func next() -> UInt64 { generator.next() }
         mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
         mutating func double(_ range: ClosedRange<Double>) -> Double {
             range.lowerBound + Double(next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
@@ -222,8 +207,7 @@ struct DashboardLongRunTests {
         var outcome = Outcome()
         func fold(_ h: UInt64) { outcome.trace = (outcome.trace ^ h) &* 0x0000_0100_0000_01B3 }
         var previous = d.scene()
-        var finger = ScenePoint(x: canvas.width / 2, y: canvas.height / 2)
-        var uncheckedUntil = 0
+        var track = FingerTrack(finger: ScenePoint(x: canvas.width / 2, y: canvas.height / 2))
         var dragging = false
         var recent: [String] = []
         let place = { "seed \(seed) on \(canvas), event \(outcome.events)" }
@@ -254,7 +238,7 @@ struct DashboardLongRunTests {
                 event = .dragBegin(id, at: ScenePoint(x: at.x + random.double(-12...12), y: at.y + random.double(-12...12)))
             case 32..<50:
                 kind = 2
-                event = .dragMove(to: ScenePoint(x: finger.x + random.double(-18...18), y: finger.y + random.double(-18...18)))
+                event = .dragMove(to: ScenePoint(x: track.finger.x + random.double(-18...18), y: track.finger.y + random.double(-18...18)))
             case 50..<59:
                 kind = 3
                 let far = [1e6, -1e6, 1e300, -1e300, 4 * canvas.width]
@@ -263,7 +247,7 @@ struct DashboardLongRunTests {
                 // Non-finite points are refused, with or without a drag in progress.
                 kind = 2
                 let bad = nonFinite[random.int(nonFinite.count)]
-                let p = random.int(2) == 0 ? ScenePoint(x: bad, y: finger.y) : ScenePoint(x: finger.x, y: bad)
+                let p = random.int(2) == 0 ? ScenePoint(x: bad, y: track.finger.y) : ScenePoint(x: track.finger.x, y: bad)
                 event = random.int(2) == 0 ? .dragMove(to: p) : .dragBegin(someID(), at: p)
             case 63..<73: kind = 4; event = .dragEnd
             case 73..<78: kind = 5; event = .recenter
@@ -280,16 +264,10 @@ struct DashboardLongRunTests {
             do {
                 try d.send(event)
                 outcome.applied[kind] += 1
+                track.accepted(event, atStep: d.stepCount)
                 switch event {
-                case .dragBegin(_, let p):
-                    finger = p
-                    dragging = true
+                case .dragBegin: dragging = true
                 case .dragEnd: dragging = false
-                case .dragMove(let p):
-                    let far = (p.x - finger.x) * (p.x - finger.x) + (p.y - finger.y) * (p.y - finger.y) > 30 * 30
-                    // A finger that teleports takes its bubble along, and the others catch up fast.
-                    if far { uncheckedUntil = d.stepCount + 120 }
-                    finger = p
                 default: break
                 }
             } catch {
@@ -316,7 +294,7 @@ struct DashboardLongRunTests {
 
             // Wait: mostly a few frames, now and then long enough for things to come to rest.
             let wait = dragging ? random.int(4) : random.int(20) == 0 ? 60 + random.int(180) : random.int(30)
-            let teleported = d.stepCount < uncheckedUntil
+            let teleported = d.stepCount < track.uncheckedUntil
             for _ in 0...wait {
                 d.step()
                 outcome.steps += 1
@@ -358,7 +336,7 @@ struct DashboardLongRunTests {
                 fold(d.stateHash)
                 if check { expectTidy(d, canvas: canvas, place()) }
                 previous = d.scene()
-                uncheckedUntil = 0
+                track.uncheckedUntil = 0
             }
         }
         try? d.send(.dragEnd)
@@ -425,28 +403,16 @@ struct DashboardLongRunTests {
         let d = try! Dashboard(tree: sampleTree, settings: settings)
         var previous = d.scene()
         var k = 0
-        var finger = ScenePoint(x: 0, y: 0)
-        var uncheckedUntil = 0
+        var track = FingerTrack(finger: ScenePoint(x: 0, y: 0))
         let end = (log.last?.step ?? 0) + extraSteps
         while d.stepCount < end {
             while k < log.count && log[k].step == d.stepCount {
-                if (try? d.send(log[k].event)) != nil {
-                    switch log[k].event {
-                    case .dragBegin(_, let p): finger = p
-                    case .dragMove(let p):
-                        // The bubble under a finger that teleports goes with it (see `run`).
-                        if (p.x - finger.x) * (p.x - finger.x) + (p.y - finger.y) * (p.y - finger.y) > 30 * 30 {
-                            uncheckedUntil = d.stepCount + 120
-                        }
-                        finger = p
-                    default: break
-                    }
-                }
+                if (try? d.send(log[k].event)) != nil { track.accepted(log[k].event, atStep: d.stepCount) }
                 k += 1
             }
             d.step()
             let scene = d.scene()
-            for b in scene.bubbles where b.scale * b.opacity > 0.05 && d.stepCount > uncheckedUntil {
+            for b in scene.bubbles where b.scale * b.opacity > 0.05 && d.stepCount > track.uncheckedUntil {
                 guard let a = previous.bubbles.first(where: { $0.id == b.id && $0.kind == b.kind }), a.scale * a.opacity > 0.05 else { continue }
                 let dx = b.centre.x - a.centre.x, dy = b.centre.y - a.centre.y
                 #expect(dx * dx + dy * dy < 40 * 40, "\(b.id) jumped \(Int((dx * dx + dy * dy).squareRoot())) pt at step \(d.stepCount)")
@@ -517,6 +483,28 @@ struct DashboardLongRunTests {
         } throws: { error in
             guard case DashboardError.invalidNumber(let f, _) = error else { return false }
             return f.hasPrefix(field)
+        }
+    }
+}
+
+/// Where the finger of the accepted drag events is, and until which step frame-to-frame jumps
+/// are not checked: a finger that teleports (more than 30 pt between moves; no real finger does)
+/// takes the bubble under it along, and the others catch up fast, for two seconds.
+struct FingerTrack {
+    var finger: ScenePoint
+    var uncheckedUntil = 0
+
+    mutating func accepted(_ event: DashboardEvent, atStep step: Int) {
+        switch event {
+        case .dragBegin(_, let p):
+            finger = p
+        case .dragMove(let p):
+            if (p.x - finger.x) * (p.x - finger.x) + (p.y - finger.y) * (p.y - finger.y) > 30 * 30 {
+                uncheckedUntil = step + 120
+            }
+            finger = p
+        default:
+            break
         }
     }
 }

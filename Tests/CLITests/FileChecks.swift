@@ -1,3 +1,4 @@
+import BubblePhysics
 import Foundation
 
 /// Checks on files the tool wrote, without the tool's own code: PNG structure, FNV-1a hashes,
@@ -68,17 +69,11 @@ enum FileChecks {
     }
 }
 
-/// SplitMix64: a small seeded generator, so a test's random choices are the same on every run.
+/// The engine's SplitMix64, so a test's random choices are the same on every run.
 struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    var generator: SplitMix64
+    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
+    mutating func next() -> UInt64 { generator.next() }
     mutating func int(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(next() % UInt64(range.count))
     }
