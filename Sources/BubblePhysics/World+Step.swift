@@ -70,7 +70,7 @@ extension World {
             // Contact damping, then integrate.
             do {
                 let c = col
-                deepMark.update(repeating: 0, count: n)
+                if st.hasStaticFriction { deepMark.update(repeating: 0, count: n) }
                 let keep = 1 - st.contactDamping
                 for p in 0..<n where c.flags[p] & en != 0 {
                     var vx = c.vx[p], vy = c.vy[p]
@@ -296,7 +296,7 @@ extension World {
         let cells = g.cells, w = g.width
         let largeStart = g.smallCount, largeEnd = g.smallCount + g.largeCount
         let iterations = settings.iterations
-        let markDeep = settings.staticSpeed > 0 || settings.staticFriction > 0
+        let markDeep = settings.hasStaticFriction
         let listed = iterations > 1 && buildPairList(margin: World.listMargin * g.smallLimit)
         let list = perm, counts = pairCount
         var total = 0
@@ -452,8 +452,6 @@ struct ContactSolver {
     /// Pairs closer than this (gap, pt) count as touching: they support each other.
     let slop: Double
     let invH: Double
-    /// `ContactSolver.stickyOverlap`, held locally.
-    let sticky: Double
     var maxPen = 0.0
     /// Whether this sweep marks deep overlaps (the first sweep of a sub-step, where overlaps are
     /// deepest, and only when static friction is on).
@@ -464,7 +462,6 @@ struct ContactSolver {
         self.deep = deep
         px = col.px; py = col.py; vx = col.vx; vy = col.vy
         self.invH = invH
-        sticky = ContactSolver.stickyOverlap
         hw = col.hw; hh = col.hh; cr = col.cr; scale = col.scale; invMass = col.invMass
         flags = col.flags
         tx = col.tx; ty = col.ty; freq = col.freq
@@ -654,7 +651,7 @@ struct ContactSolver {
         if pen <= 0 { return }
         if markDeep {
             let di0 = deep[i], dj0 = deep[j]
-            let mark: UInt8 = pen > sticky ? 1 : di0 | dj0
+            let mark: UInt8 = pen > ContactSolver.stickyOverlap ? 1 : di0 | dj0
             deep[i] = di0 | mark
             deep[j] = dj0 | mark
         }

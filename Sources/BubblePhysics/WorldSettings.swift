@@ -30,6 +30,8 @@ public struct WorldSettings: Hashable, Sendable {
     /// friction: its contacts carry its drive. Without it, a loaded pile keeps rearranging (one
     /// body squeezing through a gap restarts the rest count). 0 turns it off. Default 0.7.
     public var staticFriction: Double = 0.7
+    /// Whether either form of static friction is on (`World.deepMark` is kept only then).
+    var hasStaticFriction: Bool { staticSpeed > 0 || staticFriction > 0 }
     /// Constant acceleration, pt/s². Default none.
     public var gravity: Vector2 = .zero
     /// The canvas. When set, a soft spring (`boundsSpring`) pulls every body whose scaled shape
