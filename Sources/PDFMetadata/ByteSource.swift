@@ -25,8 +25,9 @@ final class ByteSource {
     private(set) var bytesRead = 0
     private var fd: Int32 = -1
     private let memory: [UInt8]?
-    /// A small file's bytes, read whole at open (see `wholeFileLimit`); served without the cache.
-    private var resident: [UInt8]? = nil
+    /// The whole input, when it was small enough to be taken at open (see `wholeFileLimit`):
+    /// reads are served from it without the cache, and parsers work on it in place.
+    private(set) var residentBytes: [UInt8]? = nil
     private var blocks: [Int: [UInt8]] = [:]
     private var cachedBytes = 0
 
@@ -51,7 +52,7 @@ final class ByteSource {
         if size <= ByteSource.wholeFileLimit {
             let all = try fetch(0, size)
             size = all.count
-            resident = all
+            residentBytes = all
             close(fd)
             self.fd = -1
         }
@@ -64,7 +65,7 @@ final class ByteSource {
         self.memory = bytes
         // The same rule as for files: a small input is taken whole (and counted once).
         if bytes.count <= ByteSource.wholeFileLimit {
-            resident = bytes
+            residentBytes = bytes
             bytesRead = bytes.count
         }
     }
@@ -73,16 +74,12 @@ final class ByteSource {
         if fd >= 0 { close(fd) }
     }
 
-    /// The whole file, when it was small enough to be read at open (parsers then work on it in
-    /// place, without copying windows out of it).
-    var residentBytes: [UInt8]? { resident }
-
     /// Returns the bytes in `offset ..< offset + count`, clipped to the file.
     func read(_ offset: Int, _ count: Int) throws(PDFError) -> [UInt8] {
         let start = max(0, min(offset, size))
         let end = max(start, min(size, start.addingReportingOverflow(max(0, count)).overflow ? size : start + max(0, count)))
         if start == end { return [] }
-        if let resident { return Array(resident[start ..< end]) }
+        if let whole = residentBytes { return Array(whole[start ..< end]) }
         let bs = ByteSource.blockSize
         let firstBlock = start / bs
         let lastBlock = (end - 1) / bs
@@ -129,7 +126,7 @@ final class ByteSource {
     func readUncached(_ offset: Int, _ count: Int) throws(PDFError) -> [UInt8] {
         let start = max(0, min(offset, size))
         let end = min(size, start + max(0, min(count, size - start)))
-        if let resident { return Array(resident[start ..< end]) }
+        if let whole = residentBytes { return Array(whole[start ..< end]) }
         return try fetch(start, end - start)
     }
 

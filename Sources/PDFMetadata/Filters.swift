@@ -60,9 +60,8 @@ public enum PDFStreamDecoder {
         defer { inflateEnd(&strm) }
         // Inflate straight into the output buffer, growing it geometrically up to the cap.
         // With a ratio check, the first buffer ends at the threshold so that a bomb is caught there.
-        var first = min(limit &+ 1, max(4096, input.count &* 4))
-        if maxRatio != nil { first = min(limit &+ 1, ratioCheckThreshold &+ 1) }
-        var out = [UInt8](repeating: 0, count: first)
+        let first = maxRatio == nil ? max(4096, input.count &* 4) : ratioCheckThreshold &+ 1
+        var out = [UInt8](repeating: 0, count: min(limit &+ 1, first))
         var used = 0
         var truncated = false
         var exceeded = false
