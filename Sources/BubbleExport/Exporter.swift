@@ -20,7 +20,8 @@ import Foundation
 ///   work), and at the end with `"complete": true`. A frame is skipped when a manifest in the
 ///   folder with the same scenario content hash, fps, canvas, scale and formats lists it with the
 ///   same state hash, and each of its files exists with the recorded FNV-1a hash (every file is
-///   re-read and hashed, so a corrupted frame is re-rendered).
+///   re-read and hashed, so a corrupted frame is re-rendered). The first such frame is drawn again
+///   and compared byte for byte: if this build draws it differently, no frame is carried over.
 /// - **Ranges:** `frames` limits what is written; the simulation still runs from frame 0. A range
 ///   that is not the whole scenario writes `manifest-A-B.json`, `contact-sheet-A-B.png` and
 ///   `index-A-B.html`, so parts exported into one folder by separate processes never overwrite
