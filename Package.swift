@@ -4,6 +4,7 @@
 //
 // Module map (see README.md, "Architecture"):
 //   BubblePhysics  – deterministic spring/collision world (standard library only)
+//   BubbleThreads  – a small worker pool that runs the physics step's row bands in parallel
 //   BubbleDashboard – navigation, transitions and the scene, on the physics world (standard library only)
 //   BubbleRender   – draws a scene with Cairo to PNG and SVG
 //   ReportLibrary  – the JSON report tree: positioned JSON parser, loading, validation (Foundation)
@@ -21,6 +22,7 @@ let package = Package(
     name: "Bubbles",
     products: [
         .library(name: "BubblePhysics", targets: ["BubblePhysics"]),
+        .library(name: "BubbleThreads", targets: ["BubbleThreads"]),
         .library(name: "ReportLibrary", targets: ["ReportLibrary"]),
         .library(name: "BubbleDashboard", targets: ["BubbleDashboard"]),
         .library(name: "BubbleRender", targets: ["BubbleRender"]),
@@ -49,6 +51,8 @@ let package = Package(
         // package that uses only BubblePhysics (no Foundation) fails to link.
         .target(name: "BubblePhysics", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "BubbleDashboard", dependencies: ["BubblePhysics"]),
+        // A small thread pool that runs the physics step's parallel phases (World.executor).
+        .target(name: "BubbleThreads", dependencies: ["BubblePhysics"]),
         .target(name: "ReportLibrary"),
         .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
         .target(name: "BubbleRender", dependencies: ["BubbleDashboard", "CCairo", "CZlib"]),
@@ -60,8 +64,8 @@ let package = Package(
         .executableTarget(
             name: "BubblesCLI",
             dependencies: [
-                "BubblePhysics", "BubbleDashboard", "BubbleRender", "BubbleScenario", "BubbleExport", "ReportLibrary",
-                "PDFMetadata",
+                "BubblePhysics", "BubbleThreads", "BubbleDashboard", "BubbleRender", "BubbleScenario", "BubbleExport",
+                "ReportLibrary", "PDFMetadata",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -75,7 +79,7 @@ let package = Package(
         .testTarget(
             name: "BubblePhysicsTests",
             dependencies: [
-                "BubblePhysics",
+                "BubblePhysics", "BubbleThreads",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "ReportLibraryTests", dependencies: ["ReportLibrary", "SampleLibrary"]),

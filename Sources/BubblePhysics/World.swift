@@ -74,6 +74,15 @@ public final class World {
     var cellStart: UnsafeMutablePointer<UInt32>
     var cellCapacity = 0
     var grid = GridLayout()
+    /// The sub-step's sweep tasks (see World+Relax.swift), `2 × settings.bands - 1` of them.
+    var sweepTasks: UnsafeMutablePointer<SweepTask>
+    /// One double per body-pass chunk (`WorldSettings.maxBands`), for the chunks' results.
+    var chunkScratch: UnsafeMutablePointer<Double>
+
+    /// Runs the row bands of the overlap sweeps on several threads when set; nil runs them one
+    /// after another on the calling thread. It never changes a result: `settings.bands` alone
+    /// decides how the work is cut and in which order its parts meet (World+Relax.swift).
+    public var executor: ParallelExecutor?
 
     // Couplings, indexed by `CouplingID.index`.
     var couplings: [Coupling] = []
@@ -107,6 +116,9 @@ public final class World {
         pairCount = .allocate(capacity: 0)
         deepMark = .allocate(capacity: 0)
         cellStart = .allocate(capacity: 0)
+        sweepTasks = .allocate(capacity: 2 * settings.bands - 1)
+        chunkScratch = .allocate(capacity: WorldSettings.maxBands)
+        chunkScratch.initialize(repeating: 0, count: WorldSettings.maxBands)
     }
 
     deinit {
@@ -117,6 +129,8 @@ public final class World {
         pairCount.deallocate()
         deepMark.deallocate()
         cellStart.deallocate()
+        sweepTasks.deallocate()
+        chunkScratch.deallocate()
     }
 
     /// Replaces the settings (validated first) and wakes the world. The tie-breaking generator is
@@ -124,6 +138,10 @@ public final class World {
     public func updateSettings(_ s: WorldSettings) throws(PhysicsError) {
         try s.validate()
         if s.seed != settings.seed { rng = SplitMix64(seed: s.seed) }
+        if s.bands != settings.bands {
+            sweepTasks.deallocate()
+            sweepTasks = .allocate(capacity: 2 * s.bands - 1)
+        }
         settings = s
         wake()
     }
@@ -196,6 +214,7 @@ public final class World {
         capacity * Columns.bytesPerSlot + pairCapacity * 4 + 2 * capacity  // columns, perm, pairCount, deepMark
             + handleCapacity * 8  // generation + slotOf
             + cellCapacity * 4
+            + (2 * settings.bands - 1) * MemoryLayout<SweepTask>.stride + WorldSettings.maxBands * 8
             + couplings.capacity * MemoryLayout<Coupling>.stride
             + couplingGeneration.capacity * 4 + freeCouplings.capacity * 4
     }

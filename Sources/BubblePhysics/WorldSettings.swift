@@ -8,8 +8,17 @@ public struct WorldSettings: Hashable, Sendable {
     /// `1...64`, default 2.
     public var subSteps: Int = 2
     /// Overlap-relaxation sweeps per sub-step (alternating forward and backward Gauss–Seidel).
-    /// `1...64`, default 4.
-    public var iterations: Int = 4
+    /// `1...64`, default 2: with static friction, two sweeps settle the standard piles as well as
+    /// four did (1 000 bodies: at rest at steps 76–186 over 12 seeds) at 60 % of the cost.
+    public var iterations: Int = 2
+    /// Row bands of the overlap sweeps in worlds of at least `World.bandMinBodies` bodies,
+    /// `1...maxBands`, default 2. The bands' interiors, and then the seams between them, are
+    /// independent, so `World.executor` can sweep them on as many threads at once. The results
+    /// depend on this number, never on the executor or the thread count: the same bands give the
+    /// same bits on one thread and on many.
+    public var bands: Int = 2
+    /// The largest `bands`.
+    public static let maxBands = 16
     /// Bodies closer than this gap count as touching and support each other, pt. Default 0.1.
     public var contactSlop: Double = 0.1
     /// Fraction of its velocity a touching body loses per sub-step, `0...1`: the bubbles'
@@ -65,6 +74,7 @@ public struct WorldSettings: Hashable, Sendable {
         try Validate.range(timeStep, "settings.timeStep", 1e-6, 1)
         try Validate.range(Double(subSteps), "settings.subSteps", 1, 64)
         try Validate.range(Double(iterations), "settings.iterations", 1, 64)
+        try Validate.range(Double(bands), "settings.bands", 1, Double(WorldSettings.maxBands))
         try Validate.range(contactSlop, "settings.contactSlop", 0, 1000)
         try Validate.range(contactDamping, "settings.contactDamping", 0, 1)
         try Validate.range(staticSpeed, "settings.staticSpeed", 0, PhysicsLimits.maxSpeed)

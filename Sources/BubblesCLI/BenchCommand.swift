@@ -1,5 +1,6 @@
 import ArgumentParser
 import BubblePhysics
+import BubbleThreads
 import Foundation
 
 /// `bubbles bench`: the layout-step benchmark on the standard scene (or a scene file).
@@ -68,6 +69,12 @@ struct Bench: ParsableCommand {
     @Option(help: "Relaxation sweeps per sub-step (default: the world's default).")
     var iterations: Int?
 
+    @Option(help: "Threads that step the world (the caller included); the results are the same bits for every count.")
+    var threads: Int = 1
+
+    @Option(help: "Row bands of the overlap sweeps, for worlds of 4096 bodies or more (default: the world's default, 2).")
+    var bands: Int?
+
     @OptionGroup var global: GlobalOptions
 
     struct Row {
@@ -90,6 +97,7 @@ struct Bench: ParsableCommand {
         }
         if (render || !pdf.isEmpty || export) && csv { throw ValidationError("--csv is only for the physics benchmark") }
         if repeats < 1 { throw ValidationError("--repeats must be at least 1") }
+        if threads < 1 || threads > 64 { throw ValidationError("--threads must be in 1...64") }
     }
 
     func counts() throws -> [Int] {
@@ -140,7 +148,7 @@ struct Bench: ParsableCommand {
         var rows: [Row] = []
         for s in scenes {
             rows.append(try measure(s))
-            if !json && !csv { printError("measured \(s.bodies.count) bodies") }
+            if !json && !csv { printError("measured \(s.bodies.count) bodies on \(threads) thread\(threads == 1 ? "" : "s")") }
         }
         print(json ? jsonText(rows) : csv ? csvText(rows) : table(rows), terminator: "")
     }
@@ -149,7 +157,10 @@ struct Bench: ParsableCommand {
         var settings = WorldSettings()
         if let subSteps { settings.subSteps = subSteps }
         if let iterations { settings.iterations = iterations }
+        if let bands { settings.bands = bands }
         let world = try scene.makeWorld(settings: settings)
+        let pool = threads > 1 ? WorkerPool(threads: threads) : nil
+        world.executor = pool?.executor
         var row = Row()
         row.bodies = scene.bodies.count
         var times: [Double] = []
@@ -197,16 +208,16 @@ struct Bench: ParsableCommand {
     }
 
     func csvText(_ rows: [Row]) -> String {
-        var out = "bodies,ms_per_step_median,ms_per_step_min,ms_per_step_max,ns_per_body_step,steps_to_rest,max_overlap_pt,overlap_at_step,bytes_per_body,peak_memory_bytes\n"
+        var out = "bodies,ms_per_step_median,ms_per_step_min,ms_per_step_max,ns_per_body_step,steps_to_rest,max_overlap_pt,overlap_at_step,bytes_per_body,peak_memory_bytes,threads\n"
         for r in rows {
-            out += "\(r.bodies),\(r.median),\(r.min),\(r.max),\(r.nsPerBodyStep),\(r.stepsToRest.map { "\($0)" } ?? ""),\(r.maxOverlap),\(r.overlapAtStep),\(r.bytesPerBody),\(r.peakMemory)\n"
+            out += "\(r.bodies),\(r.median),\(r.min),\(r.max),\(r.nsPerBodyStep),\(r.stepsToRest.map { "\($0)" } ?? ""),\(r.maxOverlap),\(r.overlapAtStep),\(r.bytesPerBody),\(r.peakMemory),\(threads)\n"
         }
         return out
     }
 
     func jsonText(_ rows: [Row]) -> String {
         let items = rows.map { r in
-            "  {\"bodies\": \(r.bodies), \"ms_per_step_median\": \(r.median), \"ms_per_step_min\": \(r.min), "
+            "  {\"bodies\": \(r.bodies), \"threads\": \(threads), \"ms_per_step_median\": \(r.median), \"ms_per_step_min\": \(r.min), "
                 + "\"ms_per_step_max\": \(r.max), \"ns_per_body_step\": \(r.nsPerBodyStep), "
                 + "\"steps_to_rest\": \(r.stepsToRest.map { "\($0)" } ?? "null"), \"max_overlap_pt\": \(r.maxOverlap), "
                 + "\"overlap_at_step\": \(r.overlapAtStep), \"bytes_per_body\": \(r.bytesPerBody), "

@@ -49,6 +49,12 @@ import Testing
         s = WorldSettings()
         s.bounds = Rect(x: 0, y: 0, width: -5, height: 10)
         #expect(field { try w.updateSettings(s) } == "settings.bounds.width")
+        for bands in [0, WorldSettings.maxBands + 1] {
+            s = WorldSettings()
+            s.bands = bands
+            #expect(field { try w.updateSettings(s) } == "settings.bands")
+        }
+        #expect(w.settings.bands == WorldSettings().bands)
     }
 
     @Test func staleHandlesAreErrorsNotOtherBodies() throws {

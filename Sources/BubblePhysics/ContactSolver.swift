@@ -1,0 +1,263 @@
+// The narrow phase and the position projection of one overlapping pair.
+
+/// The narrow phase and the position projection of one pair, over raw column pointers.
+///
+/// Every shape is a rounded box: a core rectangle (half extents `hw - r`, `hh - r`, scaled)
+/// swept by a disc of radius `r` (a circle has a point core). The distance between two such
+/// shapes is the distance between their cores minus the two radii, which gives exact
+/// circle–circle, circle–rounded-rect and rounded-rect–rounded-rect contacts in one code path.
+struct ContactSolver {
+    let px, py, vx, vy, hw, hh, cr, scale, invMass: UnsafeMutablePointer<Double>
+    let flags: UnsafeMutablePointer<UInt8>
+    /// `World.deepMark`: 1 where static friction may not hold the body this sub-step.
+    let deep: UnsafeMutablePointer<UInt8>
+    let tx, ty, freq: UnsafeMutablePointer<Double>
+    /// The deepest overlap, pt, with which static friction may still hold a body (see
+    /// `World.deepMark`).
+    static let stickyOverlap = 2.0
+    /// Steepness of the outer-body preference of the correction split.
+    let depthSharpness: Double
+    /// Pairs closer than this (gap, pt) count as touching: they support each other.
+    let slop: Double
+    let invH: Double
+    var maxPen = 0.0
+    /// Whether this sweep marks deep overlaps (the first sweep of a sub-step, where overlaps are
+    /// deepest, and only when static friction is on).
+    var markDeep = false
+    var rng: SplitMix64
+
+    init(col: Columns, deep: UnsafeMutablePointer<UInt8>, slop: Double, invH: Double, rng: SplitMix64) {
+        self.deep = deep
+        px = col.px; py = col.py; vx = col.vx; vy = col.vy
+        self.invH = invH
+        hw = col.hw; hh = col.hh; cr = col.cr; scale = col.scale; invMass = col.invMass
+        flags = col.flags
+        tx = col.tx; ty = col.ty; freq = col.freq
+        depthSharpness = World.depthSharpness
+        self.slop = slop
+        self.rng = rng
+    }
+
+    /// Body `i` against the slot ranges `a0..<a1` and `b0..<b1`.
+    ///
+    /// The hot loop of the step: most candidates fail the bounding-box test, so that test runs
+    /// inline over locally held column pointers, and only pairs that pass it call `pair`, which
+    /// repeats the same test (bit for bit) before the narrow phase. Body `i`'s position is
+    /// re-read after every pair that may have moved it.
+    @inline(__always)
+    mutating func against(_ i: Int, from a0: Int, to a1: Int, and b0: Int, to b1: Int) {
+        let px = self.px, py = self.py, hw = self.hw, hh = self.hh, scale = self.scale
+        let slop = self.slop
+        let si = scale[i]
+        let hxi = hw[i] * si, hyi = hh[i] * si, ri = cr[i] * si
+        let wi = invMass[i]
+        var xi = px[i], yi = py[i]
+        var q = a0
+        while q < a1 {
+            let sj = scale[q]
+            let dx = px[q] - xi, dy = py[q] - yi
+            let hxj = hw[q] * sj, hyj = hh[q] * sj
+            let adx = dx < 0 ? -dx : dx
+            let ady = dy < 0 ? -dy : dy
+            if !(adx >= hxi + hxj + slop || ady >= hyi + hyj + slop) {
+                pair(i, q, hxi, hyi, ri, wi)
+                xi = px[i]
+                yi = py[i]
+            }
+            q += 1
+        }
+        q = b0
+        while q < b1 {
+            let sj = scale[q]
+            let dx = px[q] - xi, dy = py[q] - yi
+            let hxj = hw[q] * sj, hyj = hh[q] * sj
+            let adx = dx < 0 ? -dx : dx
+            let ady = dy < 0 ? -dy : dy
+            if !(adx >= hxi + hxj + slop || ady >= hyi + hyj + slop) {
+                pair(i, q, hxi, hyi, ri, wi)
+                xi = px[i]
+                yi = py[i]
+            }
+            q += 1
+        }
+    }
+
+    /// Body `i` against the listed candidates `list[k0..<k1]` (same exact test as `against`).
+    @inline(__always)
+    mutating func listed(_ i: Int, _ list: UnsafeMutablePointer<UInt32>, _ k0: Int, _ k1: Int) {
+        if k0 == k1 { return }
+        let px = self.px, py = self.py, hw = self.hw, hh = self.hh, scale = self.scale
+        let slop = self.slop
+        let si = scale[i]
+        let hxi = hw[i] * si, hyi = hh[i] * si, ri = cr[i] * si
+        let wi = invMass[i]
+        var xi = px[i], yi = py[i]
+        var k = k0
+        while k < k1 {
+            let q = Int(list[k])
+            let sj = scale[q]
+            let dx = px[q] - xi, dy = py[q] - yi
+            let hxj = hw[q] * sj, hyj = hh[q] * sj
+            let adx = dx < 0 ? -dx : dx
+            let ady = dy < 0 ? -dy : dy
+            if !(adx >= hxi + hxj + slop || ady >= hyi + hyj + slop) {
+                pair(i, q, hxi, hyi, ri, wi)
+                xi = px[i]
+                yi = py[i]
+            }
+            k += 1
+        }
+    }
+
+    /// A large body against the cells its box covers, then against the later large bodies.
+    @inline(__always)
+    mutating func large(_ l: Int, grid g: GridLayout, cellStart cs: UnsafeMutablePointer<UInt32>, largeEnd: Int) {
+        let sl = scale[l]
+        let hxl = hw[l] * sl, hyl = hh[l] * sl, rl = cr[l] * sl
+        let wl = invMass[l]
+        if g.smallCount > 0 {
+            let reachX = hxl + g.smallLimit, reachY = hyl + g.smallLimit
+            let wMax = Double(g.width - 1), hMax = Double(g.height - 1)
+            func cellIndex(_ v: Double, _ lo: Double, _ hi: Double) -> Int {
+                let f = (v - lo) * g.invCell
+                return Int(f < 0 ? 0 : (f > hi ? hi : f))
+            }
+            let x = px[l], y = py[l]
+            let cx0 = cellIndex(x - reachX, g.minX, wMax), cx1 = cellIndex(x + reachX, g.minX, wMax)
+            let cy0 = cellIndex(y - reachY, g.minY, hMax), cy1 = cellIndex(y + reachY, g.minY, hMax)
+            for cy in cy0...cy1 {
+                let row = cy * g.width
+                let a = Int(cs[row + cx0]), b = Int(cs[row + cx1 + 1])
+                var q = a
+                while q < b {
+                    pair(l, q, hxl, hyl, rl, wl)
+                    q += 1
+                }
+            }
+        }
+        var q = l + 1
+        while q < largeEnd {
+            pair(l, q, hxl, hyl, rl, wl)
+            q += 1
+        }
+    }
+
+    /// A seeded random unit vector (rare: coincident centres), kept out of line so that `pair`
+    /// stays small enough to inline into the sweeps.
+    @inline(never)
+    mutating func randomDirection() -> (Double, Double) {
+        var ux = 0.0, uy = 0.0, l2 = 0.0
+        repeat {
+            ux = rng.nextUnit() * 2 - 1
+            uy = rng.nextUnit() * 2 - 1
+            l2 = ux * ux + uy * uy
+        } while l2 < 0.01 || l2 > 1
+        let inv = 1 / l2.squareRoot()
+        return (ux * inv, uy * inv)
+    }
+
+    @inline(__always)
+    mutating func pair(_ i: Int, _ j: Int, _ hxi: Double, _ hyi: Double, _ ri: Double, _ wi: Double) {
+        let dx = px[j] - px[i]
+        let dy = py[j] - py[i]
+        let sj = scale[j]
+        let hxj = hw[j] * sj, hyj = hh[j] * sj
+        let adx = dx < 0 ? -dx : dx
+        let ady = dy < 0 ? -dy : dy
+        if adx >= hxi + hxj + slop || ady >= hyi + hyj + slop { return }
+        let wj = invMass[j]
+        let ws = wi + wj
+        if ws == 0 { return }
+        let rj = cr[j] * sj
+        let r = ri + rj
+        let gx = adx - ((hxi - ri) + (hxj - rj))
+        let gy = ady - ((hyi - ri) + (hyj - rj))
+        var nx: Double, ny: Double, pen: Double
+        if gx > 0 {
+            if gy > 0 {
+                let d2 = gx * gx + gy * gy
+                let rs = r + slop
+                if d2 >= rs * rs { return }
+                let d = d2.squareRoot()
+                pen = r - d
+                let inv = 1 / d
+                nx = (dx < 0 ? -gx : gx) * inv
+                ny = (dy < 0 ? -gy : gy) * inv
+            } else {
+                pen = r - gx
+                if pen <= -slop { return }
+                nx = dx < 0 ? -1 : 1
+                ny = 0
+            }
+        } else if gy > 0 {
+            pen = r - gy
+            if pen <= -slop { return }
+            nx = 0
+            ny = dy < 0 ? -1 : 1
+        } else {
+            // The cores overlap: push out along the axis of least penetration.
+            let penX = r - gx, penY = r - gy
+            if dx == 0 && dy == 0 {
+                // Coincident centres: a seeded random direction breaks the tie.
+                (nx, ny) = randomDirection()
+                pen = penX < penY ? penX : penY
+            } else if penX <= penY && dx != 0 || dy == 0 {
+                pen = penX
+                nx = dx < 0 ? -1 : 1
+                ny = 0
+            } else {
+                pen = penY
+                nx = 0
+                ny = dy < 0 ? -1 : 1
+            }
+        }
+        // Touching (within the slop) turns on contact damping for the next sub-step. A deep
+        // overlap, and any overlap with a body already marked deep, marks both deep: the bodies
+        // around a jammed pair must be free to make room for it.
+        flags[i] |= BodyFlags.touched
+        flags[j] |= BodyFlags.touched
+        if pen <= 0 { return }
+        if markDeep {
+            let di0 = deep[i], dj0 = deep[j]
+            let mark: UInt8 = pen > ContactSolver.stickyOverlap ? 1 : di0 | dj0
+            deep[i] = di0 | mark
+            deep[j] = dj0 | mark
+        }
+        // Split the correction by inverse mass, shifted towards the body that is farther from
+        // its target ("shock propagation"): a pile pressed together by springs pushes its outer
+        // bodies out instead of squeezing the load into its centre, which lets a few sweeps per
+        // sub-step carry the load of a deep pile. The weight is a smooth, algebraic sigmoid of
+        // the difference of the two target distances over the contact size.
+        var ewi = wi, ewj = wj
+        let fqi = freq[i], fqj = freq[j]
+        if fqi > 0 && fqj > 0 && wi > 0 && wj > 0 {
+            let ax = px[i] - tx[i], ay = py[i] - ty[i]
+            let bx = px[j] - tx[j], by = py[j] - ty[j]
+            let di = (ax * ax + ay * ay).squareRoot(), dj = (bx * bx + by * by).squareRoot()
+            // The sigmoid sig = 0.5 + 0.5 z / (1 + |z|) of z = u / s (in (0, 1): 1 when i is
+            // outer) is (s + |u| + u) / (2 (s + |u|)), and 1 - sig the same with -u; only their
+            // ratio matters below, so the weights need no division.
+            let u = depthSharpness * (di - dj)
+            let s = hxi + hxj + hyi + hyj
+            let au = u < 0 ? -u : u
+            ewi = wi * (s + au + u)
+            ewj = wj * (s + au - u)
+        }
+        let inv = 1 / (ewi + ewj)
+        let fi = ewi * inv, fj = ewj * inv
+        // Project apart by the full penetration, split by inverse mass.
+        if pen > maxPen { maxPen = pen }
+        let ci = pen * fi, cj = pen * fj
+        let ix = nx * ci, iy = ny * ci, jx = nx * cj, jy = ny * cj
+        px[i] -= ix
+        py[i] -= iy
+        px[j] += jx
+        py[j] += jy
+        // Position-based velocity: the correction, over h, is credited to the velocities, so
+        // velocities follow actual motion (capped after the sweeps, see `step()`).
+        vx[i] -= ix * invH
+        vy[i] -= iy * invH
+        vx[j] += jx * invH
+        vy[j] += jy * invH
+    }
+}

@@ -1,0 +1,340 @@
+// Overlap relaxation: Gauss–Seidel sweeps over the grid's candidate pairs, in row bands that can
+// run on several threads with the same bits as on one.
+//
+// The grid (World+Grid.swift) keeps the slots sorted by cell, row-major, and a slot's candidate
+// partners lie in its own cell row and the next two (the forward neighbour cells, and, from the
+// last column, the first cell two rows down). So a range of rows whose bodies are swept touches
+// only those rows and the two below. Worlds of at least `bandMinBodies` cell bodies are cut into
+// `WorldSettings.bands` row bands: a sweep first runs the bands' interiors, which touch disjoint
+// rows, then the seams between them (two rows each, again disjoint), then the large bodies.
+// Within each of these phases the order of the tasks cannot change a bit, so an executor
+// (`World.executor`) may run them at once; without one they run one after another in the same
+// order. The band boundaries follow the slot counts of the rows, never the executor.
+
+/// Runs the independent parts of a step on several threads.
+///
+/// Called with a task count `n` and a body, it must call `body(t)` exactly once for every
+/// `t` in `0..<n`, on any threads and in any order, and return when all calls have returned. The
+/// world's results never depend on it: `WorldSettings.bands` fixes how the work is cut.
+public typealias ParallelExecutor = (_ count: Int, _ body: @Sendable (Int) -> Void) -> Void
+
+/// One unit of a sweep: a band's interior or the seam below it, a contiguous range of grid rows
+/// (so of cells and of slots), with its own part of the pair list and its own solver.
+struct SweepTask {
+    /// Cells `cellLo..<cellHi` (whole rows) and their slots `slotLo..<slotHi`.
+    var cellLo: Int
+    var cellHi: Int
+    var slotLo: Int
+    var slotHi: Int
+    /// The task's region of the pair list, `listBase..<listLimit`, filled up to `listEnd`.
+    var listBase: Int
+    var listLimit: Int
+    var listEnd: Int
+    /// Whether the candidates fitted the region (else the task sweeps the grid).
+    var listed: Bool
+    var solver: ContactSolver
+}
+
+/// What the sweep tasks share, as plain pointers and values, so that the closures handed to the
+/// executor are `Sendable`: each task writes only its own `SweepTask`, its slots' `pairCount`,
+/// its region of the list and the bodies of its rows (World+Relax.swift explains why those are
+/// disjoint within a phase).
+struct SweepShared: @unchecked Sendable {
+    let tasks: UnsafeMutablePointer<SweepTask>
+    let col: Columns
+    let list: UnsafeMutablePointer<UInt32>
+    let counts: UnsafeMutablePointer<UInt8>
+    let cellStart: UnsafeMutablePointer<UInt32>
+    let grid: GridLayout
+}
+
+extension World {
+    /// Candidate pairs kept per slot in the sub-step's pair list (see `relax`); more than
+    /// `pairsPerSlot` per slot of a task in all, or more than 255 for one slot, and the task
+    /// sweeps the grid instead. At least 3: `buildGrid` uses the same buffer for the permutation
+    /// (one word per slot) and one gathered column of doubles (two words per slot).
+    static let pairsPerSlot = 4
+
+    /// Worlds with fewer bodies in grid cells than this sweep as one band: below it a second
+    /// thread would not pay for itself, and small worlds (a dashboard level) keep the plain
+    /// sweep order.
+    public static let bandMinBodies = 4096
+
+    /// Margin of the pair list, as a fraction of the small-body half-extent limit: how far two
+    /// bodies may move towards each other within one sub-step's sweeps and still be found.
+    static let listMargin = 0.375
+
+    /// Runs `body(0..<n)` through the executor when there is one and more than one task.
+    @inline(__always)
+    func parallel(_ n: Int, _ body: @Sendable (Int) -> Void) {
+        if n > 1, let run = executor {
+            run(n, body)
+        } else {
+            for t in 0..<n { body(t) }
+        }
+    }
+
+    /// Gauss–Seidel overlap relaxation over the grid built by `buildGrid()`.
+    ///
+    /// The grid's candidate pairs (each slot against the later slots of its cell and of the four
+    /// forward neighbour cells) are found once per sub-step: the pairs whose bounding boxes,
+    /// grown by `contactSlop` plus a margin for the motion within the sweeps, overlap go into a
+    /// list, in slot order (`perm`, with `pairCount` per slot). The sweeps then run over the list
+    /// instead of the cells: forward, each slot's candidates in list order; backward, the slots in
+    /// reverse, each slot's candidates still in list order. Every sweep repeats the exact test.
+    /// A forward sweep runs the band interiors, then the seams, then the large bodies; a backward
+    /// sweep the reverse.
+    func relax(invH: Double) {
+        let g = grid
+        if g.smallCount + g.largeCount < 2 { lastSweepMaxOverlap = 0; return }
+        let taskCount = planSweepTasks(invH: invH)
+        let tasks = sweepTasks
+        let cs = cellStart
+        let largeStart = g.smallCount, largeEnd = g.smallCount + g.largeCount
+        let iterations = settings.iterations
+        let markDeep = settings.hasStaticFriction
+        let sh = SweepShared(tasks: tasks, col: col, list: perm, counts: pairCount, cellStart: cs, grid: g)
+        // Interiors are the even tasks, seams the odd ones.
+        let interiors = (taskCount + 1) / 2, seams = taskCount / 2
+        if iterations > 1 {
+            let reach = settings.contactSlop + World.listMargin * g.smallLimit
+            parallel(interiors) { i in
+                // Each interior with the seam below it, so the threads get equal shares.
+                sh.tasks[2 * i].buildPairList(sh, reach: reach)
+                if 2 * i + 1 < taskCount { sh.tasks[2 * i + 1].buildPairList(sh, reach: reach) }
+            }
+        }
+        var swept = 0.0
+        for it in 0..<iterations {
+            // A sweep that corrected nothing leaves every position as it was, so the remaining
+            // sweeps would repeat it exactly: stop (bit-identical to running them).
+            if it > 0 && swept == 0 { break }
+            for t in 0..<taskCount {
+                tasks[t].solver.maxPen = 0
+                tasks[t].solver.markDeep = it == 0 && markDeep
+            }
+            if it & 1 == 0 {
+                parallel(interiors) { i in sh.tasks[2 * i].sweepForward(sh) }
+                parallel(seams) { i in sh.tasks[2 * i + 1].sweepForward(sh) }
+                for l in largeStart..<largeEnd { tasks[0].solver.large(l, grid: g, cellStart: cs, largeEnd: largeEnd) }
+            } else {
+                var l = largeEnd
+                while l > largeStart {
+                    l -= 1
+                    tasks[0].solver.large(l, grid: g, cellStart: cs, largeEnd: largeEnd)
+                }
+                parallel(seams) { i in sh.tasks[2 * i + 1].sweepBackward(sh) }
+                parallel(interiors) { i in sh.tasks[2 * i].sweepBackward(sh) }
+            }
+            swept = 0
+            for t in 0..<taskCount where tasks[t].solver.maxPen > swept { swept = tasks[t].solver.maxPen }
+        }
+        lastSweepMaxOverlap = swept
+        if taskCount == 1 { rng = tasks[0].solver.rng }
+    }
+
+    /// Cuts the grid into sweep tasks (`sweepTasks[0..<n]`, in slot order, interiors at even
+    /// indices) and returns n. One task for the whole grid when the world is small, when
+    /// `settings.bands` is 1, or when the rows cannot be cut; the task then draws its tie-breaks
+    /// from the world's generator. Banded tasks each get a generator seeded from one draw of it.
+    func planSweepTasks(invH: Double) -> Int {
+        let g = grid
+        let cs = cellStart
+        let tasks = sweepTasks
+        let w = g.width, rows = g.height
+        let solver = ContactSolver(col: col, deep: deepMark, slop: settings.contactSlop, invH: invH, rng: rng)
+        func task(rows r0: Int, _ r1: Int, last: Bool) -> SweepTask {
+            let lo = Int(cs[r0 * w]), hi = Int(cs[r1 * w])
+            return SweepTask(
+                cellLo: r0 * w, cellHi: r1 * w, slotLo: lo, slotHi: hi,
+                listBase: World.pairsPerSlot * lo, listLimit: last ? pairCapacity : World.pairsPerSlot * hi,
+                listEnd: World.pairsPerSlot * lo, listed: false, solver: solver)
+        }
+        // Band boundaries b_1 < … < b_(K-1): the row where the slot count reaches j/K of the cell
+        // bodies; seam j is rows b_j - 1 and b_j. Seams must be 4 rows apart (disjoint, also
+        // counting the reach two rows down from a row's last cell).
+        let k = settings.bands
+        var bounds = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var banded = k > 1 && g.smallCount >= World.bandMinBodies
+        if banded {
+            withUnsafeMutableBytes(of: &bounds) { raw in
+                let b = raw.bindMemory(to: Int.self)
+                var row = 0
+                var prev = -3
+                for j in 1..<k {
+                    let want = UInt32(truncatingIfNeeded: (g.smallCount * j) / k)
+                    while row < rows && cs[(row + 1) * w] < want { row += 1 }
+                    if row < prev + 4 { row = prev + 4 }
+                    if row < 1 { row = 1 }
+                    if row > rows - 1 { banded = false; return }
+                    b[j] = row
+                    prev = row
+                }
+            }
+        }
+        if !banded {
+            tasks[0] = task(rows: 0, rows, last: true)
+            return 1
+        }
+        let base = rng.next()
+        var n = 0
+        withUnsafeBytes(of: &bounds) { raw in
+            let b = raw.bindMemory(to: Int.self)
+            var r0 = 0
+            for j in 1..<k {
+                tasks[n] = task(rows: r0, b[j] - 1, last: false)
+                tasks[n + 1] = task(rows: b[j] - 1, b[j] + 1, last: false)
+                n += 2
+                r0 = b[j] + 1
+            }
+            tasks[n] = task(rows: r0, rows, last: true)
+            n += 1
+        }
+        for t in 0..<n {
+            tasks[t].solver.rng = SplitMix64(seed: base &+ UInt64(t + 1) &* 0xD1B5_4A32_D192_ED03)
+        }
+        return n
+    }
+}
+
+extension SweepTask {
+    /// Fills the task's region of `perm` (and `pairCount` for its slots) with the candidate
+    /// pairs of its cells whose boxes, grown by `reach`, overlap; the task sweeps the grid instead
+    /// if they do not fit.
+    mutating func buildPairList(_ sh: SweepShared, reach: Double) {
+        let g = sh.grid
+        let c = sh.col
+        let px = c.px, py = c.py, hw = c.hw, hh = c.hh, scale = c.scale
+        let cs = sh.cellStart
+        let cells = g.cells, w = g.width
+        let list = sh.list, counts = sh.counts
+        let limit = listLimit
+        var k = listBase
+        listed = false
+        for cell in cellLo..<cellHi {
+            let start = Int(cs[cell]), end = Int(cs[cell + 1])
+            if start == end { continue }
+            let r1End = Int(cs[cell + 2 < cells ? cell + 2 : cells])
+            let r2Start = Int(cs[cell + w - 1 < cells ? cell + w - 1 : cells])
+            let r2End = Int(cs[cell + w + 2 < cells ? cell + w + 2 : cells])
+            for p in start..<end {
+                let si = scale[p]
+                let exi = hw[p] * si + reach, eyi = hh[p] * si + reach
+                let xi = px[p], yi = py[p]
+                let k0 = k
+                if k + (r1End - p - 1) + (r2End - r2Start) <= limit {
+                    // Room for every candidate: write each one and advance only past those that
+                    // pass, without a branch (most fail, at random, which branches mispredict).
+                    // `a - b < 0` is `a < b` for finite values (gradual underflow), so the list is
+                    // the same as the checked loops below give.
+                    var q = p + 1
+                    while q < r1End {
+                        let sj = scale[q]
+                        let dx = px[q] - xi, dy = py[q] - yi
+                        let gx = (dx < 0 ? -dx : dx) - (exi + hw[q] * sj)
+                        let gy = (dy < 0 ? -dy : dy) - (eyi + hh[q] * sj)
+                        list[k] = UInt32(truncatingIfNeeded: q)
+                        k &+= (gx > gy ? gx : gy) < 0 ? 1 : 0
+                        q += 1
+                    }
+                    q = r2Start
+                    while q < r2End {
+                        let sj = scale[q]
+                        let dx = px[q] - xi, dy = py[q] - yi
+                        let gx = (dx < 0 ? -dx : dx) - (exi + hw[q] * sj)
+                        let gy = (dy < 0 ? -dy : dy) - (eyi + hh[q] * sj)
+                        list[k] = UInt32(truncatingIfNeeded: q)
+                        k &+= (gx > gy ? gx : gy) < 0 ? 1 : 0
+                        q += 1
+                    }
+                } else {
+                    var q = p + 1
+                    while q < r1End {
+                        let sj = scale[q]
+                        let dx = px[q] - xi, dy = py[q] - yi
+                        if (dx < 0 ? -dx : dx) < exi + hw[q] * sj && (dy < 0 ? -dy : dy) < eyi + hh[q] * sj {
+                            if k == limit { return }
+                            list[k] = UInt32(truncatingIfNeeded: q)
+                            k += 1
+                        }
+                        q += 1
+                    }
+                    q = r2Start
+                    while q < r2End {
+                        let sj = scale[q]
+                        let dx = px[q] - xi, dy = py[q] - yi
+                        if (dx < 0 ? -dx : dx) < exi + hw[q] * sj && (dy < 0 ? -dy : dy) < eyi + hh[q] * sj {
+                            if k == limit { return }
+                            list[k] = UInt32(truncatingIfNeeded: q)
+                            k += 1
+                        }
+                        q += 1
+                    }
+                }
+                if k - k0 > 255 { return }
+                counts[p] = UInt8(truncatingIfNeeded: k - k0)
+            }
+        }
+        listEnd = k
+        listed = true
+    }
+
+    /// A forward sweep: the task's slots in order, each against its later candidates.
+    mutating func sweepForward(_ sh: SweepShared) {
+        let list = sh.list, counts = sh.counts, cs = sh.cellStart, g = sh.grid
+        if listed {
+            var k = listBase
+            for p in slotLo..<slotHi {
+                let e = k + Int(counts[p])
+                solver.listed(p, list, k, e)
+                k = e
+            }
+            return
+        }
+        // The grid: cells in order, each body against the later bodies of its own cell and of
+        // the four forward neighbour cells.
+        let cells = g.cells, w = g.width
+        for cell in cellLo..<cellHi {
+            let start = Int(cs[cell]), end = Int(cs[cell + 1])
+            if start == end { continue }
+            let r1End = Int(cs[cell + 2 < cells ? cell + 2 : cells])
+            let r2Start = Int(cs[cell + w - 1 < cells ? cell + w - 1 : cells])
+            let r2End = Int(cs[cell + w + 2 < cells ? cell + w + 2 : cells])
+            for p in start..<end {
+                solver.against(p, from: p + 1, to: r1End, and: r2Start, to: r2End)
+            }
+        }
+    }
+
+    /// A backward sweep: the same pairs in reverse slot order, so corrections travel both ways
+    /// (each slot's own candidates still in list order).
+    mutating func sweepBackward(_ sh: SweepShared) {
+        let list = sh.list, counts = sh.counts, cs = sh.cellStart, g = sh.grid
+        if listed {
+            var e = listEnd
+            var p = slotHi
+            while p > slotLo {
+                p -= 1
+                let k = e - Int(counts[p])
+                solver.listed(p, list, k, e)
+                e = k
+            }
+            return
+        }
+        let cells = g.cells, w = g.width
+        var cell = cellHi
+        while cell > cellLo {
+            cell -= 1
+            let start = Int(cs[cell]), end = Int(cs[cell + 1])
+            if start == end { continue }
+            let r1End = Int(cs[cell + 2 < cells ? cell + 2 : cells])
+            let r2Start = Int(cs[cell + w - 1 < cells ? cell + w - 1 : cells])
+            let r2End = Int(cs[cell + w + 2 < cells ? cell + w + 2 : cells])
+            var p = end
+            while p > start {
+                p -= 1
+                solver.against(p, from: p + 1, to: r1End, and: r2Start, to: r2End)
+            }
+        }
+    }
+}
