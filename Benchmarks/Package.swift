@@ -18,6 +18,7 @@ let package = Package(
             name: "PhysicsStep",
             dependencies: [
                 .product(name: "BubblePhysics", package: "main"),
+                .product(name: "BubbleThreads", package: "main"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "PhysicsStep",

@@ -2,6 +2,7 @@
 // Setup (building the scene and the warm-up steps past the heavily overlapping start) is excluded.
 import Benchmark
 import BubblePhysics
+import BubbleThreads
 
 let benchmarks: @Sendable () -> Void = {
     // The harness's own allocations per measured iteration, to subtract from the step's counts.
@@ -58,5 +59,23 @@ let benchmarks: @Sendable () -> Void = {
                 return world
             }
         }
+    }
+    // Two threads through `BubbleThreads.WorkerPool` (the world holds the pool through its
+    // executor): the same bits as one thread, and still no allocation per step.
+    Benchmark(
+        "step-2-threads/10000",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(5), maxIterations: 200)
+    ) { (benchmark: Benchmark, world: World) in
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            world.step()
+        }
+        benchmark.stopMeasurement()
+        blackHole(world.stateHash)
+    } setup: {
+        let world = try BenchmarkScene.standard(count: 10_000).makeWorld()
+        world.executor = WorkerPool(threads: 2).executor
+        world.step(count: 20)
+        return world
     }
 }

@@ -15,8 +15,30 @@
 ///
 /// Called with a task count `n` and a body, it must call `body(t)` exactly once for every
 /// `t` in `0..<n`, on any threads and in any order, and return when all calls have returned. The
-/// world's results never depend on it: `WorldSettings.bands` fixes how the work is cut.
-public typealias ParallelExecutor = (_ count: Int, _ body: @Sendable (Int) -> Void) -> Void
+/// world's results never depend on it: `WorldSettings.bands` fixes how the work is cut. A world
+/// passes the same body every time (it reads what to do from the world), so keeping it costs no
+/// allocation; it must not be called after the executor has returned.
+public typealias ParallelExecutor = (_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> Void
+
+/// A parallel phase of the step: what `World.runPhase` does with each task index.
+enum Phase {
+    case none
+    /// Springs (and, unless couplings run in between, contact damping and integration).
+    case springs(BodyPass, integrate: Bool)
+    case integrate(BodyPass)
+    /// The contact limits and static friction after the sweeps, measuring speeds when `measure`.
+    case finish(BodyPass, measure: Bool)
+    /// Pair lists: interior i and the seam below it.
+    case lists(SweepShared, reach: Double, taskCount: Int)
+    /// One sweep over the interiors (tasks 2i) or the seams (tasks 2i + 1).
+    case sweep(SweepShared, forward: Bool, seams: Bool)
+}
+
+/// The world as the executor's body sees it. Unowned: the world owns the body, and the executor
+/// may only call it while the world is stepping.
+struct PhaseRunner: @unchecked Sendable {
+    unowned(unsafe) let world: World
+}
 
 /// One unit of a sweep: a band's interior or the seam below it, a contiguous range of grid rows
 /// (so of cells and of slots), with its own part of the pair list and its own solver.
@@ -64,13 +86,38 @@ extension World {
     /// bodies may move towards each other within one sub-step's sweeps and still be found.
     static let listMargin = 0.375
 
-    /// Runs `body(0..<n)` through the executor when there is one and more than one task.
-    @inline(__always)
-    func parallel(_ n: Int, _ body: @Sendable (Int) -> Void) {
+    /// Runs the tasks `0..<n` of `phase` through the executor when there is one and more than one
+    /// task, else in order on this thread.
+    func parallel(_ n: Int, _ phase: Phase) {
+        self.phase = phase
         if n > 1, let run = executor {
-            run(n, body)
+            run(n, phaseBody)
         } else {
-            for t in 0..<n { body(t) }
+            for t in 0..<n { runPhase(t) }
+        }
+        self.phase = .none
+    }
+
+    /// Task `t` of the current phase.
+    func runPhase(_ t: Int) {
+        switch phase {
+        case .none:
+            break
+        case let .springs(pass, integrate):
+            let r = pass.range(t)
+            pass.velocity(r)
+            if integrate { pass.integrate(r) }
+        case let .integrate(pass):
+            pass.integrate(pass.range(t))
+        case let .finish(pass, measure):
+            pass.maxSpeedSq[t] = pass.finish(pass.range(t), measure: measure)
+        case let .lists(sh, reach, taskCount):
+            // Each interior with the seam below it, so the threads get equal shares.
+            sh.tasks[2 * t].buildPairList(sh, reach: reach)
+            if 2 * t + 1 < taskCount { sh.tasks[2 * t + 1].buildPairList(sh, reach: reach) }
+        case let .sweep(sh, forward, seams):
+            let k = seams ? 2 * t + 1 : 2 * t
+            if forward { sh.tasks[k].sweepForward(sh) } else { sh.tasks[k].sweepBackward(sh) }
         }
     }
 
@@ -98,11 +145,7 @@ extension World {
         let interiors = (taskCount + 1) / 2, seams = taskCount / 2
         if iterations > 1 {
             let reach = settings.contactSlop + World.listMargin * g.smallLimit
-            parallel(interiors) { i in
-                // Each interior with the seam below it, so the threads get equal shares.
-                sh.tasks[2 * i].buildPairList(sh, reach: reach)
-                if 2 * i + 1 < taskCount { sh.tasks[2 * i + 1].buildPairList(sh, reach: reach) }
-            }
+            parallel(interiors, .lists(sh, reach: reach, taskCount: taskCount))
         }
         var swept = 0.0
         for it in 0..<iterations {
@@ -114,8 +157,8 @@ extension World {
                 tasks[t].solver.markDeep = it == 0 && markDeep
             }
             if it & 1 == 0 {
-                parallel(interiors) { i in sh.tasks[2 * i].sweepForward(sh) }
-                parallel(seams) { i in sh.tasks[2 * i + 1].sweepForward(sh) }
+                parallel(interiors, .sweep(sh, forward: true, seams: false))
+                parallel(seams, .sweep(sh, forward: true, seams: true))
                 for l in largeStart..<largeEnd { tasks[0].solver.large(l, grid: g, cellStart: cs, largeEnd: largeEnd) }
             } else {
                 var l = largeEnd
@@ -123,8 +166,8 @@ extension World {
                     l -= 1
                     tasks[0].solver.large(l, grid: g, cellStart: cs, largeEnd: largeEnd)
                 }
-                parallel(seams) { i in sh.tasks[2 * i + 1].sweepBackward(sh) }
-                parallel(interiors) { i in sh.tasks[2 * i].sweepBackward(sh) }
+                parallel(seams, .sweep(sh, forward: false, seams: true))
+                parallel(interiors, .sweep(sh, forward: false, seams: false))
             }
             swept = 0
             for t in 0..<taskCount where tasks[t].solver.maxPen > swept { swept = tasks[t].solver.maxPen }

@@ -70,20 +70,16 @@ extension World {
         let pass = BodyPass(world: self, h: h, chunks: chunks)
         for sub in 0..<subSteps {
             if liveCouplings > 0 {
-                parallel(chunks) { t in pass.velocity(pass.range(t)) }
+                parallel(chunks, .springs(pass, integrate: false))
                 couplingStage(h: h)
-                parallel(chunks) { t in pass.integrate(pass.range(t)) }
+                parallel(chunks, .integrate(pass))
             } else {
-                parallel(chunks) { t in
-                    let r = pass.range(t)
-                    pass.velocity(r)
-                    pass.integrate(r)
-                }
+                parallel(chunks, .springs(pass, integrate: true))
             }
             buildGrid()
             relax(invH: invH)
             let last = sub == subSteps - 1
-            parallel(chunks) { t in pass.maxSpeedSq[t] = pass.finish(pass.range(t), measure: last) }
+            parallel(chunks, .finish(pass, measure: last))
             if last {
                 for t in 0..<chunks where pass.maxSpeedSq[t] > maxSpeedSq { maxSpeedSq = pass.maxSpeedSq[t] }
             }

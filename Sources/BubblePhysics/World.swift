@@ -83,6 +83,12 @@ public final class World {
     /// after another on the calling thread. It never changes a result: `settings.bands` alone
     /// decides how the work is cut and in which order its parts meet (World+Relax.swift).
     public var executor: ParallelExecutor?
+    /// The phase `parallel` is running, and the one body every executor call gets (it reads the
+    /// phase), made once so that handing it over allocates nothing.
+    var phase = Phase.none
+    lazy var phaseBody: @Sendable (Int) -> Void = { [runner = PhaseRunner(world: self)] t in
+        runner.world.runPhase(t)
+    }
 
     // Couplings, indexed by `CouplingID.index`.
     var couplings: [Coupling] = []

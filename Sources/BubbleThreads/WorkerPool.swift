@@ -90,29 +90,27 @@ public final class WorkerPool: @unchecked Sendable {
     }
 
     /// Calls `body(t)` for every t in `0..<n`, task t on thread t % threads, and returns when all
-    /// have returned.
-    public func run(_ n: Int, _ body: @Sendable (Int) -> Void) {
+    /// have returned. Allocates nothing (the body is only retained until then).
+    public func run(_ n: Int, _ body: @escaping @Sendable (Int) -> Void) {
         let active = workers.count
         if n <= 1 || active == 0 {
             for t in 0..<n { body(t) }
             return
         }
-        withoutActuallyEscaping(body) { escaping in
-            self.body = escaping
-            taskCount = n
-            pending.store(active, ordering: .relaxed)
-            generation.add(1, ordering: .releasing)
-            pthread_mutex_lock(mutex)
-            pthread_cond_broadcast(wakeUp)
-            pthread_mutex_unlock(mutex)
-            var t = 0
-            while t < n {
-                escaping(t)
-                t += threads
-            }
-            while pending.load(ordering: .acquiring) != 0 {}
-            self.body = nil
+        self.body = body
+        taskCount = n
+        pending.store(active, ordering: .relaxed)
+        generation.add(1, ordering: .releasing)
+        pthread_mutex_lock(mutex)
+        pthread_cond_broadcast(wakeUp)
+        pthread_mutex_unlock(mutex)
+        var t = 0
+        while t < n {
+            body(t)
+            t += threads
         }
+        while pending.load(ordering: .acquiring) != 0 {}
+        self.body = nil
     }
 
     private func work(_ index: Int) {
@@ -140,8 +138,7 @@ public final class WorkerPool: @unchecked Sendable {
         }
     }
 
-    /// This worker's tasks of the current phase. A function of its own so that its reference to
-    /// the body is released before the phase is reported done.
+    /// This worker's tasks of the current phase.
     @inline(never)
     private func runShare(_ index: Int) {
         let n = taskCount
