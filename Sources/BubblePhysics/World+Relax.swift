@@ -134,8 +134,32 @@ extension World {
     func relax(invH: Double) {
         let g = grid
         if g.smallCount + g.largeCount < 2 { lastSweepMaxOverlap = 0; return }
-        let taskCount = planSweepTasks(invH: invH)
-        let tasks = sweepTasks
+        let bandTasks = planSweepTasks(invH: invH)
+        if bandTasks > 0 {
+            sweep(sweepTasks, count: bandTasks)
+        } else {
+            // One task for the whole grid, on the stack (small worlds keep no task buffer); its
+            // tie-breaks come from the world's generator.
+            let solver = ContactSolver(col: col, deep: deepMark, slop: settings.contactSlop, invH: invH, rng: rng)
+            var whole = sweepTask(rows: 0, g.height, last: true, solver: solver)
+            withUnsafeMutablePointer(to: &whole) { sweep($0, count: 1) }
+            rng = whole.solver.rng
+        }
+    }
+
+    /// The sweep task over grid rows `r0..<r1` (`last`: its list region runs to the end).
+    func sweepTask(rows r0: Int, _ r1: Int, last: Bool, solver: ContactSolver) -> SweepTask {
+        let w = grid.width
+        let lo = Int(cellStart[r0 * w]), hi = Int(cellStart[r1 * w])
+        return SweepTask(
+            cellLo: r0 * w, cellHi: r1 * w, slotLo: lo, slotHi: hi,
+            listBase: World.pairsPerSlot * lo, listLimit: last ? pairCapacity : World.pairsPerSlot * hi,
+            listEnd: World.pairsPerSlot * lo, listed: false, solver: solver)
+    }
+
+    /// The pair lists and the sweeps of `tasks[0..<taskCount]` (interiors at even indices).
+    func sweep(_ tasks: UnsafeMutablePointer<SweepTask>, count taskCount: Int) {
+        let g = grid
         let cs = cellStart
         let largeStart = g.smallCount, largeEnd = g.smallCount + g.largeCount
         let iterations = settings.iterations
@@ -173,13 +197,11 @@ extension World {
             for t in 0..<taskCount where tasks[t].solver.maxPen > swept { swept = tasks[t].solver.maxPen }
         }
         lastSweepMaxOverlap = swept
-        if taskCount == 1 { rng = tasks[0].solver.rng }
     }
 
-    /// Cuts the grid into sweep tasks (`sweepTasks[0..<n]`, in slot order, interiors at even
-    /// indices) and returns n. One task for the whole grid when the world is small, when
-    /// `settings.bands` is 1, or when the rows cannot be cut; the task then draws its tie-breaks
-    /// from the world's generator. Banded tasks each get a generator seeded from one draw of it.
+    /// Cuts the grid into row bands: fills `sweepTasks[0..<n]` (in slot order, interiors at even
+    /// indices, each with a generator seeded from one draw of the world's) and returns n; or
+    /// returns 0 when the world is small, `settings.bands` is 1 or the rows cannot be cut.
     func planSweepTasks(invH: Double) -> Int {
         let g = grid
         let cs = cellStart
@@ -187,18 +209,14 @@ extension World {
         let w = g.width, rows = g.height
         let solver = ContactSolver(col: col, deep: deepMark, slop: settings.contactSlop, invH: invH, rng: rng)
         func task(rows r0: Int, _ r1: Int, last: Bool) -> SweepTask {
-            let lo = Int(cs[r0 * w]), hi = Int(cs[r1 * w])
-            return SweepTask(
-                cellLo: r0 * w, cellHi: r1 * w, slotLo: lo, slotHi: hi,
-                listBase: World.pairsPerSlot * lo, listLimit: last ? pairCapacity : World.pairsPerSlot * hi,
-                listEnd: World.pairsPerSlot * lo, listed: false, solver: solver)
+            sweepTask(rows: r0, r1, last: last, solver: solver)
         }
         // Band boundaries b_1 < … < b_(K-1): the row where the slot count reaches j/K of the cell
         // bodies; seam j is rows b_j - 1 and b_j. Seams must be 4 rows apart (disjoint, also
         // counting the reach two rows down from a row's last cell).
         let k = settings.bands
         var bounds = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var banded = k > 1 && g.smallCount >= World.bandMinBodies
+        var banded = k > 1 && g.smallCount >= World.bandMinBodies && sweepTaskCapacity >= 2 * k - 1
         if banded {
             withUnsafeMutableBytes(of: &bounds) { raw in
                 let b = raw.bindMemory(to: Int.self)
@@ -215,10 +233,7 @@ extension World {
                 }
             }
         }
-        if !banded {
-            tasks[0] = task(rows: 0, rows, last: true)
-            return 1
-        }
+        if !banded { return 0 }
         let base = rng.next()
         var n = 0
         withUnsafeBytes(of: &bounds) { raw in

@@ -66,22 +66,26 @@ extension World {
         }
 
         var maxSpeedSq = 0.0
-        let chunks = count >= World.bandMinBodies ? st.bands : 1
-        let pass = BodyPass(world: self, h: h, chunks: chunks)
-        for sub in 0..<subSteps {
-            if liveCouplings > 0 {
-                parallel(chunks, .springs(pass, integrate: false))
-                couplingStage(h: h)
-                parallel(chunks, .integrate(pass))
-            } else {
-                parallel(chunks, .springs(pass, integrate: true))
-            }
-            buildGrid()
-            relax(invH: invH)
-            let last = sub == subSteps - 1
-            parallel(chunks, .finish(pass, measure: last))
-            if last {
-                for t in 0..<chunks where pass.maxSpeedSq[t] > maxSpeedSq { maxSpeedSq = pass.maxSpeedSq[t] }
+        let chunks = count >= World.bandMinBodies && chunkCapacity >= st.bands ? st.bands : 1
+        // One chunk's result lives on the stack (small worlds keep no chunk buffer).
+        var single = 0.0
+        withUnsafeMutablePointer(to: &single) { single in
+            let pass = BodyPass(world: self, h: h, chunks: chunks, results: chunks == 1 ? single : chunkScratch)
+            for sub in 0..<subSteps {
+                if liveCouplings > 0 {
+                    parallel(chunks, .springs(pass, integrate: false))
+                    couplingStage(h: h)
+                    parallel(chunks, .integrate(pass))
+                } else {
+                    parallel(chunks, .springs(pass, integrate: true))
+                }
+                buildGrid()
+                relax(invH: invH)
+                let last = sub == subSteps - 1
+                parallel(chunks, .finish(pass, measure: last))
+                if last {
+                    for t in 0..<chunks where pass.maxSpeedSq[t] > maxSpeedSq { maxSpeedSq = pass.maxSpeedSq[t] }
+                }
             }
         }
         // Kinematic bodies end exactly on their goal.
@@ -190,13 +194,13 @@ struct BodyPass: @unchecked Sendable {
     let bounds: SoftCoefficients
     let staticSq: Double, staticRatioSq: Double
 
-    init(world: World, h: Double, chunks: Int) {
+    init(world: World, h: Double, chunks: Int, results: UnsafeMutablePointer<Double>) {
         let st = world.settings
         c = world.col
         n = world.count
         self.chunks = chunks
         deep = world.deepMark
-        maxSpeedSq = world.chunkScratch
+        maxSpeedSq = results
         self.h = h
         clearDeep = st.hasStaticFriction
         keep = 1 - st.contactDamping

@@ -74,10 +74,14 @@ public final class World {
     var cellStart: UnsafeMutablePointer<UInt32>
     var cellCapacity = 0
     var grid = GridLayout()
-    /// The sub-step's sweep tasks (see World+Relax.swift), `2 × settings.bands - 1` of them.
+    /// The row bands' sweep tasks (see World+Relax.swift) and one double per body-pass chunk, for
+    /// the chunks' results: `2 × settings.bands - 1` and `settings.bands` of them once the body
+    /// capacity reaches `bandMinBodies`, none before (a small world sweeps as one task, on the
+    /// stack).
     var sweepTasks: UnsafeMutablePointer<SweepTask>
-    /// One double per body-pass chunk (`WorldSettings.maxBands`), for the chunks' results.
+    var sweepTaskCapacity = 0
     var chunkScratch: UnsafeMutablePointer<Double>
+    var chunkCapacity = 0
 
     /// Runs the row bands of the overlap sweeps on several threads when set; nil runs them one
     /// after another on the calling thread. It never changes a result: `settings.bands` alone
@@ -122,9 +126,8 @@ public final class World {
         pairCount = .allocate(capacity: 0)
         deepMark = .allocate(capacity: 0)
         cellStart = .allocate(capacity: 0)
-        sweepTasks = .allocate(capacity: 2 * settings.bands - 1)
-        chunkScratch = .allocate(capacity: WorldSettings.maxBands)
-        chunkScratch.initialize(repeating: 0, count: WorldSettings.maxBands)
+        sweepTasks = .allocate(capacity: 0)
+        chunkScratch = .allocate(capacity: 0)
     }
 
     deinit {
@@ -144,11 +147,8 @@ public final class World {
     public func updateSettings(_ s: WorldSettings) throws(PhysicsError) {
         try s.validate()
         if s.seed != settings.seed { rng = SplitMix64(seed: s.seed) }
-        if s.bands != settings.bands {
-            sweepTasks.deallocate()
-            sweepTasks = .allocate(capacity: 2 * s.bands - 1)
-        }
         settings = s
+        sizeBandScratch()
         wake()
     }
 
@@ -198,6 +198,26 @@ public final class World {
         cellStart = .allocate(capacity: cellCapacity)
         cellStart.initialize(repeating: 0, count: cellCapacity)
         capacity = newCapacity
+        sizeBandScratch()
+    }
+
+    /// Sizes `sweepTasks` and `chunkScratch` for the body capacity and `settings.bands` (outside
+    /// `step()`, which never allocates).
+    func sizeBandScratch() {
+        let banded = capacity >= World.bandMinBodies && settings.bands > 1
+        let tasks = banded ? 2 * settings.bands - 1 : 0
+        if tasks != sweepTaskCapacity {
+            sweepTasks.deallocate()
+            sweepTasks = .allocate(capacity: tasks)
+            sweepTaskCapacity = tasks
+        }
+        let chunks = banded ? settings.bands : 0
+        if chunks != chunkCapacity {
+            chunkScratch.deallocate()
+            chunkScratch = .allocate(capacity: chunks)
+            chunkScratch.initialize(repeating: 0, count: chunks)
+            chunkCapacity = chunks
+        }
     }
 
     func growHandles(to newCapacity: Int) {
@@ -220,7 +240,7 @@ public final class World {
         capacity * Columns.bytesPerSlot + pairCapacity * 4 + 2 * capacity  // columns, perm, pairCount, deepMark
             + handleCapacity * 8  // generation + slotOf
             + cellCapacity * 4
-            + (2 * settings.bands - 1) * MemoryLayout<SweepTask>.stride + WorldSettings.maxBands * 8
+            + sweepTaskCapacity * MemoryLayout<SweepTask>.stride + chunkCapacity * 8
             + couplings.capacity * MemoryLayout<Coupling>.stride
             + couplingGeneration.capacity * 4 + freeCouplings.capacity * 4
     }
