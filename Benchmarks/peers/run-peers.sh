@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Peer comparison: the circle-only standard scene through our step, d3-force, Chipmunk 7 and
-# Box2D v3, side by side in one run. Prints each peer's median ms per step (steps 21..120, the
-# heavily overlapping start, like `bubbles bench`) beside ours, with the ratios.
+# Box2D v3, side by side in one run. Prints each engine's median ms per step (steps 21..120, the
+# heavily overlapping start, like `bubbles bench`) and its ratios to ours on one thread and on
+# THREADS threads (Box2D runs on both too), each the median over ROUNDS interleaved rounds.
 #
 #   Benchmarks/peers/run-peers.sh [N ...]          # default: 1000 10000
 #
@@ -11,7 +12,8 @@
 #   Box2D v3  the box2d-python wheel from PyPI, in a venv under .build-peers/ (needs Python 3.12+:
 #             python3.12/3.13 on PATH or under pyenv; skipped with a message if none is found)
 # Environment: BUBBLES=path to a release `bubbles` (else built with --scratch-path $SCRATCH,
-# default .build-peers/swift), WARMUP (20), STEPS (100).
+# default .build-peers/swift), WARMUP (20), STEPS (100), ROUNDS (3), THREADS (the second thread
+# count run for us and for Box2D besides one; default: the machine's cores).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -65,35 +67,71 @@ if [ -z "$bubbles" ]; then
     bubbles="$scratch/release/bubbles"
 fi
 
-num() { # num JSON KEY -> value of the first "KEY": number
-    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d=d[0] if isinstance(d,list) else d; print(d[sys.argv[2]])' "$1" "$2"
-}
-ratio() { python3 -c 'import sys; print("%.1f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2"; }
+threads=${THREADS:-$(nproc)}
+rounds=${ROUNDS:-3}
+results="$out/peer-results.txt"
+: > "$results"
 
-printf '%-16s %8s %12s %12s %14s\n' peer bodies "ms/step med" "peer/ours" "overlap pt" 
+# One line per run: label threads bodies round ms overlap. Each round runs every engine once, ours
+# first, so that a slow spell of the (shared) machine hits the peers and us alike; the ratios are
+# taken per round and their median reported.
+record() { # label threads round JSON
+    python3 - "$@" "$n" >> "$results" <<'PY'
+import json, sys
+label, threads, rnd, text, n = sys.argv[1:6]
+d = json.loads(text)
+d = d[0] if isinstance(d, list) else d
+ms = d.get("ms_per_step_median", d.get("ms_median"))
+print(label, threads, n, rnd, ms, d["max_overlap_pt"])
+PY
+}
+run_peer() { # label threads round command...
+    local label=$1 th=$2 rnd=$3; shift 3
+    local res
+    # The last line is the JSON (Chipmunk prints a banner first).
+    if res=$(THREADS=$th "$@" "$scene" "$warmup" "$steps" | tail -n 1) && [ -n "$res" ]; then
+        record "$label" "$th" "$rnd" "$res"
+    else
+        say "$label failed at $n bodies (round $rnd)"
+    fi
+}
 for n in "${counts[@]}"; do
     scene="$out/scene-circles-$n.json"
     "$bubbles" bench --export-scene "$scene" --circles-only --bodies "$n" 2>/dev/null
-    ours=$("$bubbles" bench --scene "$scene" --json --warmup "$warmup" --steps "$steps" --settle-steps 0)
-    ours_ms=$(num "$ours" ms_per_step_median)
-    printf '%-16s %8s %12.3f %12s %14.3f\n' "bubbles" "$n" "$ours_ms" "1.0" "$(num "$ours" max_overlap_pt)"
-    run_peer() { # label, command...
-        local label=$1; shift
-        local res
-        # The last line is the JSON (Chipmunk prints a banner first).
-        if res=$("$@" "$scene" "$warmup" "$steps" | tail -n 1) && [ -n "$res" ]; then
-            local ms; ms=$(num "$res" ms_median)
-            printf '%-16s %8s %12.3f %12s %14.3f\n' "$label" "$n" "$ms" "$(ratio "$ms" "$ours_ms")" "$(num "$res" max_overlap_pt)"
-        else
-            printf '%-16s %8s %12s\n' "$label" "$n" "failed"
+    for rnd in $(seq "$rounds"); do
+        say "$n bodies, round $rnd of $rounds"
+        for th in 1 $([ "$threads" -gt 1 ] && echo "$threads"); do
+            res=$("$bubbles" bench --scene "$scene" --json --warmup "$warmup" --steps "$steps" --settle-steps 0 --threads "$th")
+            record bubbles "$th" "$rnd" "$res"
+        done
+        run_peer d3-force 1 "$rnd" node "$here/d3_driver.js"
+        run_peer chipmunk7 1 "$rnd" "$out/chipmunk_driver"
+        if [ -n "$box2d_py" ]; then
+            for th in 1 $([ "$threads" -gt 1 ] && echo "$threads"); do
+                run_peer box2d-v3 "$th" "$rnd" "$box2d_py" "$here/box2d_driver.py"
+            done
         fi
-    }
-    run_peer d3-force node "$here/d3_driver.js"
-    run_peer chipmunk7 "$out/chipmunk_driver"
-    if [ -n "$box2d_py" ]; then
-        run_peer box2d-v3 "$box2d_py" "$here/box2d_driver.py"
-    else
-        printf '%-16s %8s %12s\n' box2d-v3 "$n" "skipped (no Python 3.12+)"
-    fi
+    done
 done
-say "overlap pt: deepest pair overlap after step $((warmup + steps)); peer/ours > 1 means the peer is slower"
+[ -n "$box2d_py" ] || say "box2d-v3: skipped (no Python 3.12+)"
+
+python3 - "$results" "$threads" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+threads = sys.argv[2]
+ms = {}
+ov = {}
+for label, th, n, rnd, t, o in rows:
+    ms.setdefault((n, label, th), {})[rnd] = float(t)
+    ov[(n, label, th)] = float(o)
+def ratio(n, key, ours_th):
+    ours = ms.get((n, "bubbles", ours_th), {})
+    r = [ms[key][k] / ours[k] for k in ms[key] if k in ours]
+    return "%.1f" % statistics.median(r) if r else "-"
+print("%-10s %7s %8s %12s %14s %14s %11s" % ("engine", "threads", "bodies", "ms/step med", "÷ ours 1 th", "÷ ours %s th" % threads, "overlap pt"))
+for key in ms:
+    n, label, th = key
+    print("%-10s %7s %8s %12.3f %14s %14s %11.2f" % (label, th, n, statistics.median(ms[key].values()),
+          ratio(n, key, "1"), ratio(n, key, threads), ov[key]))
+PY
+say "ms/step: median over rounds of each run's median (steps $((warmup + 1))..$((warmup + steps))); ÷ ours: median over rounds of peer ms / ours ms in the same round (> 1: the peer is slower); overlap pt: deepest pair overlap after step $((warmup + steps))"
