@@ -78,9 +78,9 @@ extension World {
     static let pairsPerSlot = 4
 
     /// Worlds with fewer bodies in grid cells than this sweep as one band: below it a second
-    /// thread would not pay for itself, and small worlds (a dashboard level) keep the plain
-    /// sweep order.
-    public static let bandMinBodies = 4096
+    /// thread would not pay for itself (a phase hand-off costs about a microsecond, a 512-body
+    /// sweep some 50), and small worlds (a dashboard level) keep the plain sweep order.
+    public static let bandMinBodies = 512
 
     /// Margin of the pair list, as a fraction of the small-body half-extent limit: how far two
     /// bodies may move towards each other within one sub-step's sweeps and still be found.
