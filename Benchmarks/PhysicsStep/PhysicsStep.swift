@@ -38,14 +38,18 @@ let benchmarks: @Sendable () -> Void = {
         for i in benchmark.scaledIterations { blackHole(i) }
         benchmark.stopMeasurement()
     }
-    for (name, metrics) in [("step", [BenchmarkMetric.wallClock, .mallocCountTotal]),
-                            ("step-instructions", [BenchmarkMetric.instructions, .mallocCountTotal])] {
-        for n in [100, 1_000, 10_000] {
+    // `step-2-threads`: two threads through `BubbleThreads.WorkerPool` (the world holds the pool
+    // through its executor): the same bits as one thread, and still no allocation per step.
+    let runs: [(name: String, metrics: [BenchmarkMetric], counts: [Int], threads: Int)] = [
+        ("step", [.wallClock, .mallocCountTotal], [100, 1_000, 10_000], 1),
+        ("step-instructions", [.instructions, .mallocCountTotal], [100, 1_000, 10_000], 1),
+        ("step-2-threads", [.wallClock, .mallocCountTotal], [10_000], 2),
+    ]
+    for run in runs {
+        for n in run.counts {
             Benchmark(
-                "\(name)/\(n)",
-                configuration: .init(
-                    metrics: metrics,
-                    maxDuration: .seconds(5), maxIterations: 200)
+                "\(run.name)/\(n)",
+                configuration: .init(metrics: run.metrics, maxDuration: .seconds(5), maxIterations: 200)
             ) { (benchmark: Benchmark, world: World) in
                 benchmark.startMeasurement()
                 for _ in benchmark.scaledIterations {
@@ -55,27 +59,10 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(world.stateHash)
             } setup: {
                 let world = try BenchmarkScene.standard(count: n).makeWorld()
+                if run.threads > 1 { world.executor = WorkerPool(threads: run.threads).executor }
                 world.step(count: 20)
                 return world
             }
         }
-    }
-    // Two threads through `BubbleThreads.WorkerPool` (the world holds the pool through its
-    // executor): the same bits as one thread, and still no allocation per step.
-    Benchmark(
-        "step-2-threads/10000",
-        configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(5), maxIterations: 200)
-    ) { (benchmark: Benchmark, world: World) in
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            world.step()
-        }
-        benchmark.stopMeasurement()
-        blackHole(world.stateHash)
-    } setup: {
-        let world = try BenchmarkScene.standard(count: 10_000).makeWorld()
-        world.executor = WorkerPool(threads: 2).executor
-        world.step(count: 20)
-        return world
     }
 }
