@@ -72,7 +72,7 @@ struct Bench: ParsableCommand {
     @Option(help: "Threads that step the world (the caller included); the results are the same bits for every count.")
     var threads: Int = 1
 
-    @Option(help: "Row bands of the overlap sweeps, for worlds of 4096 bodies or more (default: the world's default, 2).")
+    @Option(help: "Row bands of the overlap sweeps, for worlds of 512 bodies or more (default: the world's default, 2).")
     var bands: Int?
 
     @OptionGroup var global: GlobalOptions
@@ -98,6 +98,9 @@ struct Bench: ParsableCommand {
         if (render || !pdf.isEmpty || export) && csv { throw ValidationError("--csv is only for the physics benchmark") }
         if repeats < 1 { throw ValidationError("--repeats must be at least 1") }
         if threads < 1 || threads > 64 { throw ValidationError("--threads must be in 1...64") }
+        if let bands, bands < 1 || bands > WorldSettings.maxBands {
+            throw ValidationError("--bands must be in 1...\(WorldSettings.maxBands)")
+        }
     }
 
     func counts() throws -> [Int] {
