@@ -7,7 +7,8 @@ import PackageDescription
 let package = Package(
     name: "LibraryFuzz",
     targets: [
+        .target(name: "FuzzDriver"),
         .target(name: "ReportLibrary"),
-        .executableTarget(name: "LibraryFuzz", dependencies: ["ReportLibrary"]),
+        .executableTarget(name: "LibraryFuzz", dependencies: ["FuzzDriver", "ReportLibrary"]),
     ]
 )

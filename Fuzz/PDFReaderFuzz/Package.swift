@@ -7,9 +7,10 @@ import PackageDescription
 let package = Package(
     name: "PDFReaderFuzz",
     targets: [
+        .target(name: "FuzzDriver"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib"),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto"),
         .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
-        .executableTarget(name: "PDFReaderFuzz", dependencies: ["PDFMetadata"]),
+        .executableTarget(name: "PDFReaderFuzz", dependencies: ["FuzzDriver", "PDFMetadata"]),
     ]
 )

@@ -7,6 +7,7 @@ import PackageDescription
 let package = Package(
     name: "ScenarioFuzz",
     targets: [
+        .target(name: "FuzzDriver"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib"),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto"),
         .target(name: "BubblePhysics"),
@@ -14,6 +15,6 @@ let package = Package(
         .target(name: "ReportLibrary"),
         .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
         .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubblePhysics", "ReportLibrary", "PDFMetadata"]),
-        .executableTarget(name: "ScenarioFuzz", dependencies: ["BubbleScenario", "ReportLibrary"]),
+        .executableTarget(name: "ScenarioFuzz", dependencies: ["FuzzDriver", "BubbleScenario", "ReportLibrary"]),
     ]
 )

@@ -1,3 +1,4 @@
+import FuzzDriver
 import ReportLibrary
 
 /// libFuzzer entry point: every input must end in a validated tree or a `LibraryError`, never a
@@ -5,7 +6,7 @@ import ReportLibrary
 /// paths are still checked lexically). A few invariants of both outcomes are checked as well.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+    let bytes = fuzzInput(start, count)
     let options = LibraryLoadOptions(checkFiles: false)
     do {
         let tree = try LibraryLoader.parse(bytes, file: "fuzz.json", dataFolder: "fuzz-data", options: options)
@@ -22,18 +23,8 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
-/// libFuzzer's driver (compiler-rt), called from our own `main`.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
-
-/// SwiftPM links an executable's entry point as `<Target>_main` (and aliases `main` to it), which
-/// hides libFuzzer's own `main`; this one hands control to the libFuzzer driver.
+/// The executable's entry point (see `runLibFuzzer`).
 @_cdecl("LibraryFuzz_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var c = argc
-    var v = argv
-    return LLVMFuzzerRunDriver(&c, &v) { fuzzOneInput($0, $1) }
+    return runLibFuzzer(argc, argv, fuzzOneInput)
 }

@@ -1,3 +1,4 @@
+import FuzzDriver
 import BubbleScenario
 import Foundation
 import ReportLibrary
@@ -21,7 +22,7 @@ let library: (tree: ReportTree, bytes: [UInt8]) = {
 /// missing datasource is, so both branches are reached without touching the file system.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+    let bytes = fuzzInput(start, count)
     do {
         let scenario = try Scenario.parse(bytes, file: "fuzz/scenario.json") { path throws(LibraryError) in
             guard path.hasSuffix("reports.json") else {
@@ -39,19 +40,9 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
-/// libFuzzer's driver (compiler-rt), called from our own `main`.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
-
-/// SwiftPM links an executable's entry point as `<Target>_main` (and aliases `main` to it), which
-/// hides libFuzzer's own `main`; this one hands control to the libFuzzer driver.
+/// The executable's entry point (see `runLibFuzzer`).
 @_cdecl("ScenarioFuzz_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var c = argc
-    var v = argv
     _ = library  // load once, before the first input
-    return LLVMFuzzerRunDriver(&c, &v) { fuzzOneInput($0, $1) }
+    return runLibFuzzer(argc, argv, fuzzOneInput)
 }
