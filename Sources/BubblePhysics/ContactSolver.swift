@@ -39,73 +39,57 @@ struct ContactSolver {
     }
 
     /// Body `i` against the slot ranges `a0..<a1` and `b0..<b1`.
-    ///
-    /// The hot loop of the step: most candidates fail the bounding-box test, so that test runs
-    /// inline over locally held column pointers, and only pairs that pass it call `pair`, which
-    /// repeats the same test (bit for bit) before the narrow phase. Body `i`'s position is
-    /// re-read after every pair that may have moved it.
     @inline(__always)
     mutating func against(_ i: Int, from a0: Int, to a1: Int, and b0: Int, to b1: Int) {
-        let px = self.px, py = self.py, hw = self.hw, hh = self.hh, scale = self.scale
-        let slop = self.slop
         let si = scale[i]
         let hxi = hw[i] * si, hyi = hh[i] * si, ri = cr[i] * si
         let wi = invMass[i]
         var xi = px[i], yi = py[i]
         var q = a0
         while q < a1 {
-            let sj = scale[q]
-            let dx = px[q] - xi, dy = py[q] - yi
-            let hxj = hw[q] * sj, hyj = hh[q] * sj
-            let adx = dx < 0 ? -dx : dx
-            let ady = dy < 0 ? -dy : dy
-            if !(adx >= hxi + hxj + slop || ady >= hyi + hyj + slop) {
-                pair(i, q, hxi, hyi, ri, wi)
-                xi = px[i]
-                yi = py[i]
-            }
+            candidate(i, q, hxi, hyi, ri, wi, &xi, &yi)
             q += 1
         }
         q = b0
         while q < b1 {
-            let sj = scale[q]
-            let dx = px[q] - xi, dy = py[q] - yi
-            let hxj = hw[q] * sj, hyj = hh[q] * sj
-            let adx = dx < 0 ? -dx : dx
-            let ady = dy < 0 ? -dy : dy
-            if !(adx >= hxi + hxj + slop || ady >= hyi + hyj + slop) {
-                pair(i, q, hxi, hyi, ri, wi)
-                xi = px[i]
-                yi = py[i]
-            }
+            candidate(i, q, hxi, hyi, ri, wi, &xi, &yi)
             q += 1
         }
     }
 
-    /// Body `i` against the listed candidates `list[k0..<k1]` (same exact test as `against`).
+    /// Body `i` against the listed candidates `list[k0..<k1]` (the same test as `against`).
     @inline(__always)
     mutating func listed(_ i: Int, _ list: UnsafeMutablePointer<UInt32>, _ k0: Int, _ k1: Int) {
         if k0 == k1 { return }
-        let px = self.px, py = self.py, hw = self.hw, hh = self.hh, scale = self.scale
-        let slop = self.slop
         let si = scale[i]
         let hxi = hw[i] * si, hyi = hh[i] * si, ri = cr[i] * si
         let wi = invMass[i]
         var xi = px[i], yi = py[i]
         var k = k0
         while k < k1 {
-            let q = Int(list[k])
-            let sj = scale[q]
-            let dx = px[q] - xi, dy = py[q] - yi
-            let hxj = hw[q] * sj, hyj = hh[q] * sj
-            let adx = dx < 0 ? -dx : dx
-            let ady = dy < 0 ? -dy : dy
-            if !(adx >= hxi + hxj + slop || ady >= hyi + hyj + slop) {
-                pair(i, q, hxi, hyi, ri, wi)
-                xi = px[i]
-                yi = py[i]
-            }
+            candidate(i, Int(list[k]), hxi, hyi, ri, wi, &xi, &yi)
             k += 1
+        }
+    }
+
+    /// One candidate pair, the hot loop of the step. Most candidates fail the bounding-box test,
+    /// so that test runs here, inline; only pairs that pass it call `pair`, which repeats the
+    /// same test (bit for bit) before the narrow phase. Body `i`'s position (`xi`, `yi`) is
+    /// re-read after every pair that may have moved it.
+    @inline(__always)
+    mutating func candidate(
+        _ i: Int, _ q: Int, _ hxi: Double, _ hyi: Double, _ ri: Double, _ wi: Double,
+        _ xi: inout Double, _ yi: inout Double
+    ) {
+        let sj = scale[q]
+        let dx = px[q] - xi, dy = py[q] - yi
+        let hxj = hw[q] * sj, hyj = hh[q] * sj
+        let adx = dx < 0 ? -dx : dx
+        let ady = dy < 0 ? -dy : dy
+        if !(adx >= hxi + hxj + slop || ady >= hyi + hyj + slop) {
+            pair(i, q, hxi, hyi, ri, wi)
+            xi = px[i]
+            yi = py[i]
         }
     }
 
