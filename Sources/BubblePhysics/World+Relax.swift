@@ -216,50 +216,32 @@ extension World {
     /// returns 0 when the world is small, `settings.bands` is 1 or the rows cannot be cut.
     func planSweepTasks(invH: Double) -> Int {
         let g = grid
+        let k = settings.bands
+        guard k > 1 && g.smallCount >= World.bandMinBodies && sweepTaskCapacity >= 2 * k - 1 else { return 0 }
         let cs = cellStart
         let tasks = sweepTasks
         let w = g.width, rows = g.height
         let solver = ContactSolver(col: col, deep: deepMark, slop: settings.contactSlop, invH: invH, rng: rng)
-        func task(rows r0: Int, _ r1: Int, last: Bool) -> SweepTask {
-            sweepTask(rows: r0, r1, last: last, solver: solver)
-        }
         // Band boundaries b_1 < … < b_(K-1): the row where the slot count reaches j/K of the cell
-        // bodies; seam j is rows b_j - 1 and b_j. Seams must be 4 rows apart (disjoint, also
-        // counting the reach two rows down from a row's last cell).
-        let k = settings.bands
-        var bounds = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var banded = k > 1 && g.smallCount >= World.bandMinBodies && sweepTaskCapacity >= 2 * k - 1
-        if banded {
-            withUnsafeMutableBytes(of: &bounds) { raw in
-                let b = raw.bindMemory(to: Int.self)
-                var row = 0
-                var prev = -3
-                for j in 1..<k {
-                    let want = UInt32(truncatingIfNeeded: (g.smallCount * j) / k)
-                    while row < rows && cs[(row + 1) * w] < want { row += 1 }
-                    if row < prev + 4 { row = prev + 4 }
-                    if row < 1 { row = 1 }
-                    if row > rows - 1 { banded = false; return }
-                    b[j] = row
-                    prev = row
-                }
-            }
+        // bodies; interior j - 1 ends before row b_j - 1, seam j is rows b_j - 1 and b_j. Seams
+        // must be 4 rows apart (disjoint, also counting the reach two rows down from a row's last
+        // cell).
+        var row = 0, prev = -3, r0 = 0, n = 0
+        for j in 1..<k {
+            let want = UInt32(truncatingIfNeeded: (g.smallCount * j) / k)
+            while row < rows && cs[(row + 1) * w] < want { row += 1 }
+            if row < prev + 4 { row = prev + 4 }
+            if row < 1 { row = 1 }
+            if row > rows - 1 { return 0 }
+            tasks[n] = sweepTask(rows: r0, row - 1, last: false, solver: solver)
+            tasks[n + 1] = sweepTask(rows: row - 1, row + 1, last: false, solver: solver)
+            n += 2
+            r0 = row + 1
+            prev = row
         }
-        if !banded { return 0 }
+        tasks[n] = sweepTask(rows: r0, rows, last: true, solver: solver)
+        n += 1
         let base = rng.next()
-        var n = 0
-        withUnsafeBytes(of: &bounds) { raw in
-            let b = raw.bindMemory(to: Int.self)
-            var r0 = 0
-            for j in 1..<k {
-                tasks[n] = task(rows: r0, b[j] - 1, last: false)
-                tasks[n + 1] = task(rows: b[j] - 1, b[j] + 1, last: false)
-                n += 2
-                r0 = b[j] + 1
-            }
-            tasks[n] = task(rows: r0, rows, last: true)
-            n += 1
-        }
         for t in 0..<n {
             tasks[t].solver.rng = SplitMix64(seed: base &+ UInt64(t + 1) &* 0xD1B5_4A32_D192_ED03)
         }
