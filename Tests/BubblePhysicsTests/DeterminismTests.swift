@@ -14,15 +14,16 @@ import Testing
     }
 
     static let pins: [Pin] = [
-        // Re-pinned for two relaxation sweeps per sub-step by default (was four): with static
-        // friction and the rest polish the scenes settle as before, at 60 % of the sweep cost.
-        // standard-1000 sweeps in two row bands (worlds of 512 bodies and more): at rest at
-        // step 218 (147 in one band; over 24 seeds both orders rest in 21 within 300 steps).
+        // Re-pinned for the pair list's margin of 0.25 (was 0.375): circles keeps its bits (its
+        // pairs are the same), the others settle within two steps of before except
+        // standard-1000, which rests at step 230 (was 218; over 24 seeds 21 rest within 300
+        // steps with either margin). standard-1000 sweeps in two row bands (worlds of 512 bodies
+        // and more).
         Pin(scene: "circles", restStep: 372, hash: 18389530768520907670),
-        Pin(scene: "mixed", restStep: 283, hash: 9462105425340592880),
-        Pin(scene: "huge", restStep: 65, hash: 10159245621211734011),
-        Pin(scene: "drag", restStep: 314, hash: 5314370818567886153),
-        Pin(scene: "standard-1000", restStep: 218, hash: 12107207463210931076),
+        Pin(scene: "mixed", restStep: 285, hash: 3372348847726261999),
+        Pin(scene: "huge", restStep: 64, hash: 3917348313521931664),
+        Pin(scene: "drag", restStep: 316, hash: 342581684143312809),
+        Pin(scene: "standard-1000", restStep: 230, hash: 5951932477094853097),
     ]
 
     static func run(_ scene: String) throws -> World {
@@ -85,7 +86,7 @@ import Testing
 
     /// A world of `World.bandMinBodies` bodies or more sweeps in row bands; the bits depend on
     /// `settings.bands` only, never on the executor or its thread count.
-    static let bandedPins: [(bands: Int, hash: UInt64)] = [(2, 0x8d9f_e73f_3d29_9957), (3, 0x05fe_d0a3_d5fe_0341)]
+    static let bandedPins: [(bands: Int, hash: UInt64)] = [(2, 0x3847_3301_d235_4d81), (3, 0xe7e5_05cc_c076_52cf)]
 
     static func banded(bands: Int, threads: Int) throws -> World {
         var settings = WorldSettings()
