@@ -72,6 +72,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Threads that step the world (the caller included); the results are the same bits for every count.")
     var threads: Int = 1
 
+    @Option(help: "Measure every body count this many times, each on a fresh world, in interleaved rounds (all counts, then all again, ...), and take the medians over the pooled steps: drift in the machine's speed then hits every count alike.")
+    var rounds: Int = 1
+
     @Option(help: "Row bands of the overlap sweeps, for worlds of 512 bodies or more (default: the world's default, 2).")
     var bands: Int?
 
@@ -90,6 +93,7 @@ struct Bench: ParsableCommand {
 
     func validate() throws {
         if steps < 1 { throw ValidationError("--steps must be at least 1") }
+        if rounds < 1 || rounds > 1000 { throw ValidationError("--rounds must be in 1...1000") }
         if warmup < 0 || settleSteps < 0 { throw ValidationError("--warmup and --settle-steps must not be negative") }
         if json && csv { throw ValidationError("choose one of --json and --csv") }
         if [render, !pdf.isEmpty, export].filter({ $0 }).count > 1 {
@@ -148,15 +152,34 @@ struct Bench: ParsableCommand {
                 scenes.append(circlesOnly ? s.circlesOnly() : s)
             }
         }
+        // Round 1 also settles each world (rest step, overlap, memory); every round adds its
+        // measured steps to the count's pool.
         var rows: [Row] = []
-        for s in scenes {
-            rows.append(try measure(s))
-            if !json && !csv { printError("measured \(s.bodies.count) bodies on \(threads) thread\(threads == 1 ? "" : "s")") }
+        var pools: [[Double]] = Array(repeating: [], count: scenes.count)
+        for round in 1...rounds {
+            for (i, s) in scenes.enumerated() {
+                let (row, times) = try measure(s, settle: round == 1)
+                if round == 1 { rows.append(row) }
+                pools[i] += times
+                if !json && !csv {
+                    printError("measured \(s.bodies.count) bodies on \(threads) thread\(threads == 1 ? "" : "s")"
+                        + (rounds > 1 ? " (round \(round) of \(rounds))" : ""))
+                }
+            }
+        }
+        for i in rows.indices {
+            let times = pools[i].sorted()
+            rows[i].median = times[times.count / 2]
+            rows[i].min = times.first!
+            rows[i].max = times.last!
+            rows[i].nsPerBodyStep = rows[i].median * 1e6 / Double(rows[i].bodies)
         }
         print(json ? jsonText(rows) : csv ? csvText(rows) : table(rows), terminator: "")
     }
 
-    func measure(_ scene: BenchmarkScene) throws -> Row {
+    /// One world of `scene`: the times of the measured steps (ms), and, when `settle`, the rest
+    /// step, the overlap and the memory after running on up to `settleSteps`.
+    func measure(_ scene: BenchmarkScene, settle: Bool) throws -> (Row, [Double]) {
         var settings = WorldSettings()
         if let subSteps { settings.subSteps = subSteps }
         if let iterations { settings.iterations = iterations }
@@ -179,19 +202,15 @@ struct Bench: ParsableCommand {
             } else {
                 world.step()
             }
+            if k >= warmup + steps && !settle { break }
             if world.isAtRest && k > warmup + steps { break }
         }
-        times.sort()
-        row.median = times[times.count / 2]
-        row.min = times.first!
-        row.max = times.last!
-        row.nsPerBodyStep = row.median * 1e6 / Double(row.bodies)
         row.stepsToRest = world.restStep
         row.maxOverlap = world.maxOverlap().depth
         row.overlapAtStep = world.stepCount
         row.bytesPerBody = Double(world.storageBytes) / Double(row.bodies)
         row.peakMemory = BenchMemory.peakResidentBytes()
-        return row
+        return (row, times)
     }
 
     func table(_ rows: [Row]) -> String {
@@ -211,9 +230,9 @@ struct Bench: ParsableCommand {
     }
 
     func csvText(_ rows: [Row]) -> String {
-        var out = "bodies,ms_per_step_median,ms_per_step_min,ms_per_step_max,ns_per_body_step,steps_to_rest,max_overlap_pt,overlap_at_step,bytes_per_body,peak_memory_bytes,threads\n"
+        var out = "bodies,ms_per_step_median,ms_per_step_min,ms_per_step_max,ns_per_body_step,steps_to_rest,max_overlap_pt,overlap_at_step,bytes_per_body,peak_memory_bytes,threads,rounds\n"
         for r in rows {
-            out += "\(r.bodies),\(r.median),\(r.min),\(r.max),\(r.nsPerBodyStep),\(r.stepsToRest.map { "\($0)" } ?? ""),\(r.maxOverlap),\(r.overlapAtStep),\(r.bytesPerBody),\(r.peakMemory),\(threads)\n"
+            out += "\(r.bodies),\(r.median),\(r.min),\(r.max),\(r.nsPerBodyStep),\(r.stepsToRest.map { "\($0)" } ?? ""),\(r.maxOverlap),\(r.overlapAtStep),\(r.bytesPerBody),\(r.peakMemory),\(threads),\(rounds)\n"
         }
         return out
     }
@@ -224,7 +243,7 @@ struct Bench: ParsableCommand {
                 + "\"ms_per_step_max\": \(r.max), \"ns_per_body_step\": \(r.nsPerBodyStep), "
                 + "\"steps_to_rest\": \(r.stepsToRest.map { "\($0)" } ?? "null"), \"max_overlap_pt\": \(r.maxOverlap), "
                 + "\"overlap_at_step\": \(r.overlapAtStep), \"bytes_per_body\": \(r.bytesPerBody), "
-                + "\"peak_memory_bytes\": \(r.peakMemory), \"steps_measured\": \(steps), \"warmup_steps\": \(warmup)}"
+                + "\"peak_memory_bytes\": \(r.peakMemory), \"steps_measured\": \(steps * rounds), \"warmup_steps\": \(warmup), \"rounds\": \(rounds)}"
         }
         return "[\n" + items.joined(separator: ",\n") + "\n]\n"
     }

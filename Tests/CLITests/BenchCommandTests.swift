@@ -2,13 +2,13 @@ import Foundation
 import Testing
 
 /// `bubbles bench` on two threads reports the same physics as on one (the bits depend on the
-/// bands only), and says how many threads it used.
+/// bands only), and says how many threads it used; `--rounds` pools fresh worlds' steps.
 @Suite struct BenchCommandTests {
-    func rows(_ threads: Int) throws -> [[String: Any]] {
+    func rows(_ threads: Int, _ extra: [String] = []) throws -> [[String: Any]] {
         let r = try CLIRunner.run([
             "bench", "--bodies", "600", "--warmup", "0", "--steps", "3", "--settle-steps", "0", "--json",
             "--threads", "\(threads)",
-        ])
+        ] + extra)
         #expect(r.status == 0, "\(r.stderr)")
         return try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
     }
@@ -21,5 +21,21 @@ import Testing
         // double, printed the same way.
         #expect(one[0]["max_overlap_pt"] as? Double == two[0]["max_overlap_pt"] as? Double)
         #expect(one[0]["overlap_at_step"] as? Int == 3 && two[0]["overlap_at_step"] as? Int == 3)
+    }
+
+    @Test func roundsPoolStepsOfFreshWorlds() throws {
+        let one = try rows(1), three = try rows(1, ["--rounds", "3", "--bodies", "600,700"])
+        #expect(three.count == 2)
+        #expect(three.map { $0["rounds"] as? Int } == [3, 3])
+        #expect(three.map { $0["steps_measured"] as? Int } == [9, 9])
+        // The settled physics comes from the first round's world: the same as a single round.
+        #expect(three[0]["max_overlap_pt"] as? Double == one[0]["max_overlap_pt"] as? Double)
+        #expect(three[0]["overlap_at_step"] as? Int == 3)
+        for row in three {
+            let lo = try #require(row["ms_per_step_min"] as? Double)
+            let mid = try #require(row["ms_per_step_median"] as? Double)
+            let hi = try #require(row["ms_per_step_max"] as? Double)
+            #expect(lo <= mid && mid <= hi)
+        }
     }
 }

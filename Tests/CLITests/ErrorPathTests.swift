@@ -77,6 +77,7 @@ struct ErrorPathTests {
         Case(["bench", "--bodies", "0"], 64, "error: bubbles bench: --bodies must be positive integers"),
         Case(["bench", "--steps", "0"], 64, "error: bubbles bench: --steps must be at least 1"),
         Case(["bench", "--threads", "0"], 64, "error: bubbles bench: --threads must be in 1...64"),
+        Case(["bench", "--rounds", "0"], 64, "error: bubbles bench: --rounds must be in 1...1000"),
         Case(["bench", "--bands", "17"], 64, "error: bubbles bench: --bands must be in 1...16"),
         Case(["bench", "--scene", "$T/missing.json"], 1, "error: $T/missing.json: cannot read: No such file or directory"),
         Case(["bench", "--scene", "$T/malformed.json"], 1, "error: $T/malformed.json: malformed JSON"),
