@@ -12,9 +12,11 @@ struct Bench: ParsableCommand {
             The standard scene: N bodies (90 % circles with radii uniform in [8, 30] pt, 10 % rounded \
             rectangles of similar area) placed uniformly at random (fixed seed) in a square of two \
             thirds of their total area, all springing to the centre. For each N: ms per step (median, \
-            min, max over --steps steps after --warmup steps), ns per body-step, the step at which the \
-            world came to rest (if within --settle-steps), the deepest overlap after settling, peak \
-            memory and bytes of physics storage per body. Build with -c release.
+            min, max over --steps moving steps after --warmup steps; a world that comes to rest \
+            first, after which its steps cost nothing, is followed by fresh ones), ns per \
+            body-step, the step at which the world came to rest (if within --settle-steps), the \
+            deepest overlap after settling, peak memory and bytes of physics storage per body. \
+            --rounds R measures every count R times, in interleaved rounds. Build with -c release.
 
             --render times drawing, blur, our PNG encoder, Cairo's PNG writer and SVG for 1536x2048 \
             frames; --pdf DIR... reads every PDF under the folders; --export times the tour's \
@@ -24,7 +26,7 @@ struct Bench: ParsableCommand {
     @Option(help: "Comma-separated body counts.")
     var bodies: String = "100,1000,10000,100000"
 
-    @Option(help: "Measured steps per body count.")
+    @Option(help: "Measured steps per body count (steps of a moving world: at rest a step costs nothing).")
     var steps: Int = 100
 
     @Option(help: "Steps before measuring (the heavy overlaps of the start).")
@@ -84,6 +86,7 @@ struct Bench: ParsableCommand {
         var bodies = 0
         var median = 0.0, min = 0.0, max = 0.0
         var nsPerBodyStep = 0.0
+        var stepsMeasured = 0
         var stepsToRest: Int?
         var maxOverlap = 0.0
         var overlapAtStep = 0
@@ -173,43 +176,63 @@ struct Bench: ParsableCommand {
             rows[i].min = times.first!
             rows[i].max = times.last!
             rows[i].nsPerBodyStep = rows[i].median * 1e6 / Double(rows[i].bodies)
+            rows[i].stepsMeasured = times.count
         }
         print(json ? jsonText(rows) : csv ? csvText(rows) : table(rows), terminator: "")
     }
 
-    /// One world of `scene`: the times of the measured steps (ms), and, when `settle`, the rest
-    /// step, the overlap and the memory after running on up to `settleSteps`.
+    /// The times (ms) of `steps` moving steps of `scene` after `warmup` steps, and, when `settle`,
+    /// the rest step, the overlap and the memory of the first world after running on up to
+    /// `settleSteps`. A world at rest steps for free, so its steps are not timed: one that comes
+    /// to rest first is followed by fresh worlds of the same scene until `steps` moving steps are
+    /// timed. (A scene at rest before its warm-up ends times the resting steps instead.)
     func measure(_ scene: BenchmarkScene, settle: Bool) throws -> (Row, [Double]) {
         var settings = WorldSettings()
         if let subSteps { settings.subSteps = subSteps }
         if let iterations { settings.iterations = iterations }
         if let bands { settings.bands = bands }
-        let world = try scene.makeWorld(settings: settings)
         let pool = threads > 1 ? WorkerPool(threads: threads) : nil
-        world.executor = pool?.executor
-        var row = Row()
-        row.bodies = scene.bodies.count
+        func makeWorld() throws -> World {
+            let w = try scene.makeWorld(settings: settings)
+            w.executor = pool?.executor
+            return w
+        }
         var times: [Double] = []
         times.reserveCapacity(steps)
-        let total = Swift.max(warmup + steps, settleSteps)
-        var clock = ContinuousClock.now
-        for k in 1...total {
-            if k > warmup && k <= warmup + steps {
-                clock = ContinuousClock.now
-                world.step()
-                let d = ContinuousClock.now - clock
-                times.append(Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) * 1e-15)
-            } else {
-                world.step()
-            }
-            if k >= warmup + steps && !settle { break }
-            if world.isAtRest && k > warmup + steps { break }
+        func timedStep(_ w: World) {
+            let clock = ContinuousClock.now
+            w.step()
+            let d = ContinuousClock.now - clock
+            times.append(Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) * 1e-15)
         }
+        let world = try makeWorld()
+        var k = 0
+        while true {
+            k += 1
+            if k > warmup && times.count < steps && !world.isAtRest { timedStep(world) } else { world.step() }
+            let timed = times.count >= steps || (world.isAtRest && k >= warmup)
+            if timed && (!settle || world.isAtRest || k >= settleSteps) { break }
+        }
+        var row = Row()
+        row.bodies = scene.bodies.count
         row.stepsToRest = world.restStep
         row.maxOverlap = world.maxOverlap().depth
         row.overlapAtStep = world.stepCount
         row.bytesPerBody = Double(world.storageBytes) / Double(row.bodies)
         row.peakMemory = BenchMemory.peakResidentBytes()
+        while times.count < steps {
+            let w = try makeWorld()
+            let before = times.count
+            var j = 0
+            while times.count < steps && !w.isAtRest {
+                j += 1
+                if j > warmup { timedStep(w) } else { w.step() }
+            }
+            if times.count == before { break }
+        }
+        if times.isEmpty {
+            for _ in 0..<steps { timedStep(world) }
+        }
         return (row, times)
     }
 
@@ -243,7 +266,7 @@ struct Bench: ParsableCommand {
                 + "\"ms_per_step_max\": \(r.max), \"ns_per_body_step\": \(r.nsPerBodyStep), "
                 + "\"steps_to_rest\": \(r.stepsToRest.map { "\($0)" } ?? "null"), \"max_overlap_pt\": \(r.maxOverlap), "
                 + "\"overlap_at_step\": \(r.overlapAtStep), \"bytes_per_body\": \(r.bytesPerBody), "
-                + "\"peak_memory_bytes\": \(r.peakMemory), \"steps_measured\": \(steps * rounds), \"warmup_steps\": \(warmup), \"rounds\": \(rounds)}"
+                + "\"peak_memory_bytes\": \(r.peakMemory), \"steps_measured\": \(r.stepsMeasured), \"warmup_steps\": \(warmup), \"rounds\": \(rounds)}"
         }
         return "[\n" + items.joined(separator: ",\n") + "\n]\n"
     }
