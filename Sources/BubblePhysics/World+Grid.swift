@@ -102,15 +102,31 @@ extension World {
         let cells = g.cells
         let cs = cellStart
         cs.update(repeating: 0, count: cells + 3)
-        // Pass 2: counts per cell, and whether the slots are already in cell order.
+        // Pass 2: counts per cell, and whether the slots are already in cell order. Large worlds
+        // with an executor compute the keys on all threads into the spare part of `perm` first
+        // (they are dead before the permutation's scratch is used); the counts and the sort then
+        // read them back. Either way the same permutation.
         let key = CellKey(grid: g)
+        let chunks = settings.bands
+        let threaded = executor != nil && chunks > 1 && n >= World.threadedGridMinBodies
+        let keys = perm + n
         var inOrder = true
         var prev: UInt32 = 0
-        for p in 0..<n {
-            let k = key(c, p)
-            if k < prev { inOrder = false }
-            prev = k
-            cs[Int(k) + 1] += 1
+        if threaded {
+            parallel(chunks, .gridKeys(GridPass(col: c, key: key, keys: keys, perm: perm, n: n, chunks: chunks)))
+            for p in 0..<n {
+                let k = keys[p]
+                if k < prev { inOrder = false }
+                prev = k
+                cs[Int(k) + 1] += 1
+            }
+        } else {
+            for p in 0..<n {
+                let k = key(c, p)
+                if k < prev { inOrder = false }
+                prev = k
+                cs[Int(k) + 1] += 1
+            }
         }
         for i in 0...(cells + 1) { cs[i + 1] += cs[i] }
         g.smallCount = Int(cs[cells])
@@ -121,7 +137,7 @@ extension World {
         // Counting sort (stable): perm[newSlot] = oldSlot, with cellStart as write cursors.
         let pm = perm
         for p in 0..<n {
-            let k = Int(key(c, p))
+            let k = Int(threaded ? keys[p] : key(c, p))
             pm[Int(cs[k])] = UInt32(p)
             cs[k] += 1
         }
@@ -134,11 +150,69 @@ extension World {
 
         // Gather every column through the permutation into the spare part of `perm` (it holds
         // `pairsPerSlot ≥ 3` words per slot: n for the permutation, 2n for one column of doubles)
-        // and copy it back: plain sequential passes, no cycle bookkeeping.
+        // and copy it back: plain sequential passes, no cycle bookkeeping. Threaded, each column
+        // is gathered by all threads, then copied back by all.
         let spare = n + (n & 1)  // an even word offset keeps the scratch 8-byte aligned
+        if threaded {
+            let pass = GridPass(col: c, key: key, keys: pm + spare, perm: pm, n: n, chunks: chunks)
+            for i in 0..<Columns.columnCount {
+                parallel(chunks, .gridGather(pass, column: i))
+                parallel(chunks, .gridCopyBack(pass, column: i))
+            }
+            parallel(chunks, .gridSlots(pass, slotOf: slotOf))
+            return
+        }
         c.permute(perm: pm, count: n, scratch: pm + spare)
         let so = slotOf
         for p in 0..<n { so[Int(c.index[p])] = UInt32(p) }
+    }
+
+    /// Worlds with fewer bodies sort their grid on one thread: below this, a phase hand-off per
+    /// column (38 of them) costs more than the second thread gains.
+    static let threadedGridMinBodies = 16_384
+}
+
+/// The grid's threaded passes over slot ranges: the cell keys, the permutation's gather and
+/// copy-back of one column, and the handle-to-slot map. Each task touches only its own range
+/// of the written buffer.
+struct GridPass: @unchecked Sendable {
+    let col: Columns
+    let key: CellKey
+    /// The keys (`gridKeys`) or the permutation's scratch (the others).
+    let keys: UnsafeMutablePointer<UInt32>
+    let perm: UnsafeMutablePointer<UInt32>
+    let n: Int
+    let chunks: Int
+
+    func range(_ t: Int) -> Range<Int> { (n * t / chunks)..<(n * (t + 1) / chunks) }
+
+    func computeKeys(_ t: Int) {
+        for p in range(t) { keys[p] = key(col, p) }
+    }
+
+    /// Column `i` through the permutation into the scratch, or (`back`) the scratch into it.
+    func permute(column i: Int, _ t: Int, back: Bool) {
+        let (base, size) = col.column(i)
+        let r = range(t)
+        @inline(__always) func run<T>(_: T.Type) {
+            let a = base.assumingMemoryBound(to: T.self)
+            keys.withMemoryRebound(to: T.self, capacity: n) { s in
+                if back {
+                    (a + r.lowerBound).update(from: s + r.lowerBound, count: r.count)
+                } else {
+                    for p in r { s[p] = a[Int(perm[p])] }
+                }
+            }
+        }
+        switch size {
+        case 8: run(UInt64.self)
+        case 4: run(UInt32.self)
+        default: run(UInt8.self)
+        }
+    }
+
+    func slots(_ t: Int, _ so: UnsafeMutablePointer<UInt32>) {
+        for p in range(t) { so[Int(col.index[p])] = UInt32(p) }
     }
 }
 

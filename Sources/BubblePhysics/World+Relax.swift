@@ -28,6 +28,11 @@ enum Phase {
     case integrate(BodyPass)
     /// The contact limits and static friction after the sweeps, measuring speeds when `measure`.
     case finish(BodyPass, measure: Bool)
+    /// The grid's cell keys, one column's permutation gather or copy-back, the slot map.
+    case gridKeys(GridPass)
+    case gridGather(GridPass, column: Int)
+    case gridCopyBack(GridPass, column: Int)
+    case gridSlots(GridPass, slotOf: UnsafeMutablePointer<UInt32>)
     /// Pair lists: interior i and the seam below it.
     case lists(SweepShared, reach: Double, taskCount: Int)
     /// One sweep over the interiors (tasks 2i) or the seams (tasks 2i + 1).
@@ -127,6 +132,14 @@ extension World {
             pass.integrate(pass.range(t))
         case let .finish(pass, measure):
             pass.maxSpeedSq[t] = pass.finish(pass.range(t), measure: measure)
+        case let .gridKeys(pass):
+            pass.computeKeys(t)
+        case let .gridGather(pass, column):
+            pass.permute(column: column, t, back: false)
+        case let .gridCopyBack(pass, column):
+            pass.permute(column: column, t, back: true)
+        case let .gridSlots(pass, slotOf):
+            pass.slots(t, slotOf)
         case let .lists(sh, reach, taskCount):
             // Each interior with the seam below it, so the threads get equal shares.
             sh.tasks[2 * t].buildPairList(sh, reach: reach)

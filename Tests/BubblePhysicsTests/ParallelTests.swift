@@ -41,6 +41,24 @@ import Testing
         #expect(hits[0].load(ordering: .relaxed) == 3 && hits[1].load(ordering: .relaxed) == 3)
     }
 
+    /// From 16 384 bodies a world with an executor sorts its grid on all threads (keys, the
+    /// column permutation, the slot map): the same bits as on one thread, body order and
+    /// handles included.
+    @Test func threadedGridSortGivesTheSameWorld() throws {
+        let scene = BenchmarkScene.standard(count: 16_384, seed: 5)
+        let alone = try scene.makeWorld(), shared = try scene.makeWorld()
+        let pool = WorkerPool(threads: 2)
+        shared.executor = pool.executor
+        alone.step(count: 3)
+        shared.step(count: 3)
+        #expect(alone.stateHash == shared.stateHash)
+        let ids = alone.bodyIDs
+        #expect(ids == shared.bodyIDs)
+        for id in [ids[0], ids[ids.count / 2], ids[ids.count - 1]] {
+            #expect(try alone.position(of: id) == shared.position(of: id))
+        }
+    }
+
     @Test func changingBandsOnALiveWorldKeepsItSane() throws {
         var settings = WorldSettings()
         let w = try BenchmarkScene.standard(count: World.bandMinBodies + 100, seed: 3).makeWorld(settings: settings)
