@@ -125,33 +125,8 @@ struct Columns {
         apply(scale); apply(opacity); apply(invMass); apply(z); apply(flags); apply(ux); apply(uy)
     }
 
-    /// Number of columns, for `column(_:)`.
+    /// Number of columns (`permute`'s order is `GridPass.permute(column:)`'s).
     static let columnCount = 19
-
-    /// Column `i` (in `permute`'s order) as raw memory and its element size in bytes.
-    func column(_ i: Int) -> (UnsafeMutableRawPointer, Int) {
-        switch i {
-        case 0: return (UnsafeMutableRawPointer(index), 4)
-        case 1: return (UnsafeMutableRawPointer(px), 8)
-        case 2: return (UnsafeMutableRawPointer(py), 8)
-        case 3: return (UnsafeMutableRawPointer(vx), 8)
-        case 4: return (UnsafeMutableRawPointer(vy), 8)
-        case 5: return (UnsafeMutableRawPointer(tx), 8)
-        case 6: return (UnsafeMutableRawPointer(ty), 8)
-        case 7: return (UnsafeMutableRawPointer(freq), 8)
-        case 8: return (UnsafeMutableRawPointer(zeta), 8)
-        case 9: return (UnsafeMutableRawPointer(hw), 8)
-        case 10: return (UnsafeMutableRawPointer(hh), 8)
-        case 11: return (UnsafeMutableRawPointer(cr), 8)
-        case 12: return (UnsafeMutableRawPointer(scale), 8)
-        case 13: return (UnsafeMutableRawPointer(opacity), 8)
-        case 14: return (UnsafeMutableRawPointer(invMass), 8)
-        case 15: return (UnsafeMutableRawPointer(z), 4)
-        case 16: return (UnsafeMutableRawPointer(flags), 1)
-        case 17: return (UnsafeMutableRawPointer(ux), 4)
-        default: return (UnsafeMutableRawPointer(uy), 4)
-        }
-    }
 
     func deallocate() {
         index.deallocate()
