@@ -23,5 +23,10 @@ let package = Package(
             ],
             path: "PhysicsStep",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // Where the per-body cost grows with the world (see ScalingProbe/main.swift).
+        .executableTarget(
+            name: "ScalingProbe",
+            dependencies: [.product(name: "BubblePhysics", package: "main")],
+            path: "ScalingProbe"),
     ]
 )
