@@ -113,20 +113,53 @@ struct Columns {
     /// Applies a permutation: the body in old slot `perm[p]` moves to slot `p`. Each column is
     /// gathered into `scratch` (room for `2 × n` words, 8-byte aligned) and copied back.
     func permute(perm: UnsafePointer<UInt32>, count n: Int, scratch: UnsafeMutablePointer<UInt32>) {
-        @inline(__always) func apply<T>(_ a: UnsafeMutablePointer<T>) {
-            scratch.withMemoryRebound(to: T.self, capacity: n) { s in
-                for p in 0..<n { s[p] = a[Int(perm[p])] }
-                a.update(from: s, count: n)
-            }
+        for i in 0..<Columns.columnCount {
+            permute(column: i, perm: perm, count: n, scratch: scratch, slots: 0..<n, back: false)
+            permute(column: i, perm: perm, count: n, scratch: scratch, slots: 0..<n, back: true)
         }
-        apply(index)
-        apply(px); apply(py); apply(vx); apply(vy); apply(tx); apply(ty)
-        apply(freq); apply(zeta); apply(hw); apply(hh); apply(cr)
-        apply(scale); apply(opacity); apply(invMass); apply(z); apply(flags); apply(ux); apply(uy)
     }
 
-    /// Number of columns (`permute`'s order is `GridPass.permute(column:)`'s).
+    /// Number of columns, for `permute(column:…)`.
     static let columnCount = 19
+
+    /// One column's part of `permute` for the slots `slots`: gathered through the permutation
+    /// into the scratch, or (`back`) copied back from it. Split this way so that several threads
+    /// can share a column (`GridPass`): all gather, then all copy back.
+    func permute(
+        column i: Int, perm: UnsafePointer<UInt32>, count n: Int, scratch: UnsafeMutablePointer<UInt32>,
+        slots r: Range<Int>, back: Bool
+    ) {
+        @inline(__always) func move<T>(_ a: UnsafeMutablePointer<T>) {
+            scratch.withMemoryRebound(to: T.self, capacity: n) { s in
+                if back {
+                    (a + r.lowerBound).update(from: s + r.lowerBound, count: r.count)
+                } else {
+                    for p in r { s[p] = a[Int(perm[p])] }
+                }
+            }
+        }
+        switch i {
+        case 0: move(index)
+        case 1: move(px)
+        case 2: move(py)
+        case 3: move(vx)
+        case 4: move(vy)
+        case 5: move(tx)
+        case 6: move(ty)
+        case 7: move(freq)
+        case 8: move(zeta)
+        case 9: move(hw)
+        case 10: move(hh)
+        case 11: move(cr)
+        case 12: move(scale)
+        case 13: move(opacity)
+        case 14: move(invMass)
+        case 15: move(z)
+        case 16: move(flags)
+        case 17: move(ux)
+        default: move(uy)
+        }
+    }
 
     func deallocate() {
         index.deallocate()

@@ -184,49 +184,16 @@ struct GridPass: @unchecked Sendable {
     let n: Int
     let chunks: Int
 
-    func range(_ t: Int) -> Range<Int> { (n * t / chunks)..<(n * (t + 1) / chunks) }
+    func range(_ t: Int) -> Range<Int> { chunk(t, of: chunks, count: n) }
 
     func computeKeys(_ t: Int) {
         for p in range(t) { keys[p] = key(col, p) }
     }
 
-    /// Column `i` (in `Columns.permute`'s order) through the permutation into the scratch, or
-    /// (`back`) the scratch into it.
+    /// Task `t`'s slots of column `i` through the permutation into the scratch, or (`back`) the
+    /// scratch into it.
     func permute(column i: Int, _ t: Int, back: Bool) {
-        let c = col
-        switch i {
-        case 0: move(c.index, t, back)
-        case 1: move(c.px, t, back)
-        case 2: move(c.py, t, back)
-        case 3: move(c.vx, t, back)
-        case 4: move(c.vy, t, back)
-        case 5: move(c.tx, t, back)
-        case 6: move(c.ty, t, back)
-        case 7: move(c.freq, t, back)
-        case 8: move(c.zeta, t, back)
-        case 9: move(c.hw, t, back)
-        case 10: move(c.hh, t, back)
-        case 11: move(c.cr, t, back)
-        case 12: move(c.scale, t, back)
-        case 13: move(c.opacity, t, back)
-        case 14: move(c.invMass, t, back)
-        case 15: move(c.z, t, back)
-        case 16: move(c.flags, t, back)
-        case 17: move(c.ux, t, back)
-        default: move(c.uy, t, back)
-        }
-    }
-
-    @inline(__always)
-    func move<T>(_ a: UnsafeMutablePointer<T>, _ t: Int, _ back: Bool) {
-        let r = range(t)
-        keys.withMemoryRebound(to: T.self, capacity: n) { s in
-            if back {
-                (a + r.lowerBound).update(from: s + r.lowerBound, count: r.count)
-            } else {
-                for p in r { s[p] = a[Int(perm[p])] }
-            }
-        }
+        col.permute(column: i, perm: perm, count: n, scratch: keys, slots: range(t), back: back)
     }
 
     func slots(_ t: Int, _ so: UnsafeMutablePointer<UInt32>) {

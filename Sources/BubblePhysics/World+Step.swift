@@ -175,6 +175,11 @@ extension World {
     }
 }
 
+/// Chunk `t` of `chunks` equal ranges of `0..<n`: how the per-body passes and the grid's
+/// threaded passes split the slots.
+@inline(__always)
+func chunk(_ t: Int, of chunks: Int, count n: Int) -> Range<Int> { (n * t / chunks)..<(n * (t + 1) / chunks) }
+
 /// The per-body passes of a sub-step, over a range of slots. Each reads and writes only its own
 /// body, so ranges can run on several threads, in any order, with the same bits.
 struct BodyPass: @unchecked Sendable {
@@ -219,7 +224,7 @@ struct BodyPass: @unchecked Sendable {
     }
 
     /// Chunk `t` of `chunks` equal slot ranges.
-    func range(_ t: Int) -> Range<Int> { (n * t / chunks)..<(n * (t + 1) / chunks) }
+    func range(_ t: Int) -> Range<Int> { chunk(t, of: chunks, count: n) }
 
     /// Gravity, target springs and the keep-on-canvas pull, as soft velocity updates.
     func velocity(_ r: Range<Int>) {
