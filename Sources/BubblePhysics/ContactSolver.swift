@@ -9,7 +9,8 @@
 struct ContactSolver {
     let px, py, vx, vy, hw, hh, cr, scale, invMass: UnsafeMutablePointer<Double>
     let flags: UnsafeMutablePointer<UInt8>
-    /// `World.deepMark`: 1 where static friction may not hold the body this sub-step.
+    /// `World.deepMark`: `World.deepBit` where static friction may not hold the body this
+    /// sub-step, and its drive allowance.
     let deep: UnsafeMutablePointer<UInt8>
     let tx, ty, freq: UnsafeMutablePointer<Double>
     /// The deepest overlap, pt, with which static friction may still hold a body (see
@@ -197,13 +198,15 @@ struct ContactSolver {
         }
         // Touching (within the slop) turns on contact damping for the next sub-step. A deep
         // overlap, and any overlap with a body already marked deep, marks both deep: the bodies
-        // around a jammed pair must be free to make room for it.
+        // around a jammed pair must be free to make room for it. Deep means deeper than
+        // `stickyOverlap` plus the two bodies' drive allowances (`BodyPass.noteDrive`).
         flags[i] |= BodyFlags.touched
         flags[j] |= BodyFlags.touched
         if pen <= 0 { return }
         if markDeep {
             let di0 = deep[i], dj0 = deep[j]
-            let mark: UInt8 = pen > ContactSolver.stickyOverlap ? 1 : di0 | dj0
+            let allowance = Double((di0 & World.driveBits) &+ (dj0 & World.driveBits)) * World.driveUnit
+            let mark: UInt8 = pen > ContactSolver.stickyOverlap + allowance ? World.deepBit : (di0 | dj0) & World.deepBit
             deep[i] = di0 | mark
             deep[j] = dj0 | mark
         }

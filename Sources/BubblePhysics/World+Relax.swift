@@ -26,6 +26,8 @@ enum Phase {
     /// Springs (and, unless couplings run in between, contact damping and integration).
     case springs(BodyPass, integrate: Bool)
     case integrate(BodyPass)
+    /// The drive allowances for the deep marks (`BodyPass.noteDrive`).
+    case drive(BodyPass)
     /// The contact limits and static friction after the sweeps, measuring speeds when `measure`.
     case finish(BodyPass, measure: Bool)
     /// The grid's cell keys, one column's permutation gather or copy-back, the slot map.
@@ -130,6 +132,8 @@ extension World {
             if integrate { pass.integrate(r) }
         case let .integrate(pass):
             pass.integrate(pass.range(t))
+        case let .drive(pass):
+            pass.noteDrive(pass.range(t))
         case let .finish(pass, measure):
             pass.maxSpeedSq[t] = pass.finish(pass.range(t), measure: measure)
         case let .gridKeys(pass):

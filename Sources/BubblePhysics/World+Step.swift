@@ -80,6 +80,7 @@ extension World {
                     parallel(chunks, .springs(pass, integrate: true))
                 }
                 buildGrid()
+                if pass.driveScale > 0 { parallel(chunks, .drive(pass)) }
                 relax(invH: invH)
                 let last = sub == subSteps - 1
                 parallel(chunks, .finish(pass, measure: last))
@@ -113,6 +114,12 @@ extension World {
             quietSteps = 0
         }
     }
+
+    /// `World.deepMark`'s bit for a body static friction may not hold this sub-step.
+    static let deepBit: UInt8 = 0x80
+    /// `World.deepMark`'s other bits: the body's drive allowance, in `driveUnit`s.
+    static let driveBits: UInt8 = 0x7F
+    static let driveUnit = 0.25
 
     /// The rest polish: relaxation sweeps (positions only; the caller zeroes velocities) until the
     /// deepest overlap a sweep meets is at most `tolerance`, or `sweeps` sweeps have run.
@@ -198,6 +205,8 @@ struct BodyPass: @unchecked Sendable {
     let margin: Double
     let bounds: SoftCoefficients
     let staticSq: Double, staticRatioSq: Double
+    /// `WorldSettings.driveAllowance × h / World.driveUnit` with static friction on, else 0.
+    let driveScale: Double
 
     init(world: World, h: Double, chunks: Int, results: UnsafeMutablePointer<Double>) {
         let st = world.settings
@@ -221,6 +230,7 @@ struct BodyPass: @unchecked Sendable {
             frequency: st.boundsSpring.frequency, dampingRatio: st.boundsSpring.dampingRatio, timeStep: h)
         staticSq = st.staticSpeed * st.staticSpeed
         staticRatioSq = st.staticFriction * st.staticFriction
+        driveScale = st.hasStaticFriction ? st.driveAllowance * h / World.driveUnit : 0
     }
 
     /// Chunk `t` of `chunks` equal slot ranges.
@@ -289,6 +299,27 @@ struct BodyPass: @unchecked Sendable {
         }
     }
 
+    /// After the grid sort (which moves the slots, not `deepMark`): each body's drive allowance
+    /// for the sweeps' deep marks (`WorldSettings.driveAllowance`), in `World.driveUnit`s: the
+    /// allowance times how far its velocity before the sweeps carries it towards its target in
+    /// one sub-step (at most 31.75 pt).
+    func noteDrive(_ r: Range<Int>) {
+        let c = self.c
+        let limit = Double(World.driveBits)
+        for p in r {
+            var q = 0.0
+            if c.freq[p] > 0 {
+                let ax = c.tx[p] - c.px[p], ay = c.ty[p] - c.py[p]
+                let d = (ax * ax + ay * ay).squareRoot()
+                if d > 0 {
+                    let s = (Double(c.ux[p]) * ax + Double(c.uy[p]) * ay) / d
+                    if s > 0 { q = driveScale * s }
+                }
+            }
+            deep[p] = UInt8(q < limit ? q : limit)
+        }
+    }
+
     /// After the sweeps. Contacts never add energy and never bounce: for each touched dynamic
     /// body, the velocity the sweeps credited (along their net push) may at most cancel the
     /// approach, never point outwards faster than the body already moved that way; and its speed
@@ -318,7 +349,7 @@ struct BodyPass: @unchecked Sendable {
                     }
                 }
                 let v2 = vx * vx + vy * vy, u2 = ux * ux + uy * uy
-                if (v2 < staticSq || v2 < pressSq) && deep[p] == 0 {
+                if (v2 < staticSq || v2 < pressSq) && deep[p] & World.deepBit == 0 {
                     // Static friction: back to where the sub-step began, at rest.
                     c.px[p] -= h * vx
                     c.py[p] -= h * vy

@@ -64,10 +64,12 @@ public final class World {
     // `World.pairsPerSlot`) and `pairCount` (candidates per slot) per slot.
     var perm: UnsafeMutablePointer<UInt32>
     var pairCount: UnsafeMutablePointer<UInt8>
-    /// Per slot, a sub-step's scratch: 1 when the body overlapped another one by more than
-    /// `ContactSolver.stickyOverlap`, or overlapped a body so marked, in this sub-step's sweeps:
-    /// static friction does not hold it (a jammed, still compressed pile must go on opening).
-    /// Kept apart from `Columns.flags` so that the sweeps' position updates never wait on it.
+    /// Per slot, a sub-step's scratch: `deepBit` when the body overlapped another one by more
+    /// than `ContactSolver.stickyOverlap` plus their drive allowances, or overlapped a body so
+    /// marked, in this sub-step's sweeps: static friction does not hold it (a jammed, still
+    /// compressed pile must go on opening). The low bits hold the drive allowance
+    /// (`BodyPass.noteDrive`). Kept apart from `Columns.flags` so that the sweeps' position
+    /// updates never wait on it.
     var deepMark: UnsafeMutablePointer<UInt8>
     /// Capacity of `perm` in entries: `pairsPerSlot × capacity`.
     var pairCapacity = 0

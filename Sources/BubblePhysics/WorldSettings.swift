@@ -40,6 +40,19 @@ public struct WorldSettings: Hashable, Sendable {
     /// friction: its contacts carry its drive. Without it, a loaded pile keeps rearranging (one
     /// body squeezing through a gap restarts the rest count). 0 turns it off. Default 0.7.
     public var staticFriction: Double = 0.7
+    /// Static friction in piles pressed by strong springs, `0...100`, default 2. An overlap deeper
+    /// than 2 pt frees both bodies, and every body it overlaps, from static friction for the
+    /// sub-step: a jammed pile must go on opening. But in a large pile the springs drive the outer
+    /// bodies several pt per sub-step into the bodies they rest on (the drive grows with the
+    /// distance from the target), so with that rule alone its rim is always that deep, nothing is
+    /// held, and the pile flows on for ever: 0 gives that rule, and with it the standard scene of
+    /// 10 000 bodies still moves at 50 pt/s after 3 000 steps. With k > 0, an overlap frees its
+    /// bodies only when it is deeper than 2 pt plus k times how far the two bodies' velocities
+    /// carry them towards their own targets in one sub-step (`BodyPass.noteDrive`). With 2 the
+    /// 10 000-body pile rests at step 68, the 100 000-body pile's mean speed falls from 215 to
+    /// under 1 pt/s by step 120, and the 1 000-body piles settle as before (24 seeds: 21 at rest
+    /// within 300 steps, as with 0).
+    public var driveAllowance: Double = 2
     /// Whether either form of static friction is on (`World.deepMark` is kept only then).
     var hasStaticFriction: Bool { staticSpeed > 0 || staticFriction > 0 }
     /// Constant acceleration, pt/s². Default none.
@@ -80,6 +93,7 @@ public struct WorldSettings: Hashable, Sendable {
         try Validate.range(contactDamping, "settings.contactDamping", 0, 1)
         try Validate.range(staticSpeed, "settings.staticSpeed", 0, PhysicsLimits.maxSpeed)
         try Validate.range(staticFriction, "settings.staticFriction", 0, 100)
+        try Validate.range(driveAllowance, "settings.driveAllowance", 0, 100)
         let g = PhysicsLimits.maxSpeed
         try Validate.range(gravity.x, "settings.gravity.x", -g, g)
         try Validate.range(gravity.y, "settings.gravity.y", -g, g)

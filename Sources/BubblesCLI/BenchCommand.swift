@@ -80,6 +80,12 @@ struct Bench: ParsableCommand {
     @Option(help: "Row bands of the overlap sweeps, for worlds of 512 bodies or more (default: the world's default, 2).")
     var bands: Int?
 
+    @Option(help: "WorldSettings.driveAllowance (default: the world's default, 2; 0 frees every body of an overlap deeper than 2 pt from static friction, and large piles never rest).")
+    var driveAllowance: Double?
+
+    @Option(help: "WorldSettings.restPolishSweeps, the most sweeps of the rest polish (default: the world's default, 64).")
+    var polishSweeps: Int?
+
     @OptionGroup var global: GlobalOptions
 
     struct Row {
@@ -107,6 +113,12 @@ struct Bench: ParsableCommand {
         if threads < 1 || threads > 64 { throw ValidationError("--threads must be in 1...64") }
         if let bands, bands < 1 || bands > WorldSettings.maxBands {
             throw ValidationError("--bands must be in 1...\(WorldSettings.maxBands)")
+        }
+        if let driveAllowance, !(0...100).contains(driveAllowance) {
+            throw ValidationError("--drive-allowance must be in 0...100")
+        }
+        if let polishSweeps, !(0...10_000).contains(polishSweeps) {
+            throw ValidationError("--polish-sweeps must be in 0...10000")
         }
     }
 
@@ -191,6 +203,8 @@ struct Bench: ParsableCommand {
         if let subSteps { settings.subSteps = subSteps }
         if let iterations { settings.iterations = iterations }
         if let bands { settings.bands = bands }
+        if let driveAllowance { settings.driveAllowance = driveAllowance }
+        if let polishSweeps { settings.restPolishSweeps = polishSweeps }
         let pool = threads > 1 ? WorkerPool(threads: threads) : nil
         func makeWorld() throws -> World {
             let w = try scene.makeWorld(settings: settings)

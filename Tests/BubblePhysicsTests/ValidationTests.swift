@@ -55,6 +55,11 @@ import Testing
             #expect(field { try w.updateSettings(s) } == "settings.bands")
         }
         #expect(w.settings.bands == WorldSettings().bands)
+        for allowance in [-1, .nan, 101] as [Double] {
+            s = WorldSettings()
+            s.driveAllowance = allowance
+            #expect(field { try w.updateSettings(s) } == "settings.driveAllowance")
+        }
     }
 
     @Test func staleHandlesAreErrorsNotOtherBodies() throws {

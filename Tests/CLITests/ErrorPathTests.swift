@@ -79,6 +79,8 @@ struct ErrorPathTests {
         Case(["bench", "--threads", "0"], 64, "error: bubbles bench: --threads must be in 1...64"),
         Case(["bench", "--rounds", "0"], 64, "error: bubbles bench: --rounds must be in 1...1000"),
         Case(["bench", "--bands", "17"], 64, "error: bubbles bench: --bands must be in 1...16"),
+        Case(["bench", "--drive-allowance", "101"], 64, "error: bubbles bench: --drive-allowance must be in 0...100"),
+        Case(["bench", "--polish-sweeps", "20000"], 64, "error: bubbles bench: --polish-sweeps must be in 0...10000"),
         Case(["bench", "--scene", "$T/missing.json"], 1, "error: $T/missing.json: cannot read: No such file or directory"),
         Case(["bench", "--scene", "$T/malformed.json"], 1, "error: $T/malformed.json: malformed JSON"),
         Case(["bench", "--scene", "$T/scene.json"], 1, "error: $T/scene.json: bodies[0] needs r, or w and h"),
