@@ -26,7 +26,7 @@ import Testing
         Pin(scene: "drag", restStep: 316, hash: 342581684143312809),
         Pin(scene: "standard-1000", restStep: 243, hash: 16220534869080398915),
         // The 10 000-body standard pile, which never rests with `driveAllowance` 0 (it still
-        // flows at 50 pt/s after 3 000 steps), with a longer rest polish.
+        // flows at 50 pt/s after 3 000 steps).
         Pin(scene: "standard-10000", restStep: 68, hash: 16638422327037115309),
     ]
 
@@ -47,9 +47,7 @@ import Testing
             w.step(count: 300, untilRest: true)
             return w
         case "standard-10000":
-            var settings = WorldSettings()
-            settings.restPolishSweeps = 256
-            let w = try BenchmarkScene.standard(count: 10_000).makeWorld(settings: settings)
+            let w = try BenchmarkScene.standard(count: 10_000).makeWorld(settings: WorldSettings())
             w.step(count: 300, untilRest: true)
             return w
         case "huge":
