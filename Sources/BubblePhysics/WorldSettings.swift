@@ -79,7 +79,7 @@ public struct WorldSettings: Hashable, Sendable {
     /// load. nil turns it off. Default 0.25.
     public var restOverlapTolerance: Double? = 0.25
     /// The most relaxation sweeps of the rest polish (see `restOverlapTolerance`). Default 256: a
-    /// 10 000-body pile needs more than 64 (at rest its sweeps are quick: 40 ms for these 256).
+    /// 10 000-body pile needs more than 64 (the step that comes to rest then takes 350 ms).
     public var restPolishSweeps: Int = 256
     /// Seed of the tie-breaking random generator (coincident centres).
     public var seed: UInt64 = 0x5EED_B0BB_1E5
