@@ -102,31 +102,23 @@ extension World {
         let cells = g.cells
         let cs = cellStart
         cs.update(repeating: 0, count: cells + 3)
-        // Pass 2: counts per cell, and whether the slots are already in cell order. Large worlds
-        // with an executor compute the keys on all threads into the spare part of `perm` first
-        // (they are dead before the permutation's scratch is used); the counts and the sort then
-        // read them back. Either way the same permutation.
+        // Pass 2: the cell keys, into the spare part of `perm` (dead before the permutation's
+        // scratch is used; large worlds with an executor compute them on all threads), then the
+        // counts per cell and whether the slots are already in cell order. The counting sort
+        // reads the keys back, so the permutation is the same either way.
         let key = CellKey(grid: g)
         let chunks = settings.bands
         let threaded = executor != nil && chunks > 1 && n >= World.threadedGridMinBodies
         let keys = perm + n
+        let keyTasks = threaded ? chunks : 1
+        parallel(keyTasks, .gridKeys(GridPass(col: c, key: key, keys: keys, perm: perm, n: n, chunks: keyTasks)))
         var inOrder = true
         var prev: UInt32 = 0
-        if threaded {
-            parallel(chunks, .gridKeys(GridPass(col: c, key: key, keys: keys, perm: perm, n: n, chunks: chunks)))
-            for p in 0..<n {
-                let k = keys[p]
-                if k < prev { inOrder = false }
-                prev = k
-                cs[Int(k) + 1] += 1
-            }
-        } else {
-            for p in 0..<n {
-                let k = key(c, p)
-                if k < prev { inOrder = false }
-                prev = k
-                cs[Int(k) + 1] += 1
-            }
+        for p in 0..<n {
+            let k = keys[p]
+            if k < prev { inOrder = false }
+            prev = k
+            cs[Int(k) + 1] += 1
         }
         for i in 0...(cells + 1) { cs[i + 1] += cs[i] }
         g.smallCount = Int(cs[cells])
@@ -137,7 +129,7 @@ extension World {
         // Counting sort (stable): perm[newSlot] = oldSlot, with cellStart as write cursors.
         let pm = perm
         for p in 0..<n {
-            let k = Int(threaded ? keys[p] : key(c, p))
+            let k = Int(keys[p])
             pm[Int(cs[k])] = UInt32(p)
             cs[k] += 1
         }

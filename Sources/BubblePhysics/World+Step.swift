@@ -216,7 +216,6 @@ struct BodyPass: @unchecked Sendable {
         deep = world.deepMark
         maxSpeedSq = results
         self.h = h
-        clearDeep = st.hasStaticFriction
         keep = 1 - st.contactDamping
         gx = st.gravity.x * h
         gy = st.gravity.y * h
@@ -231,6 +230,8 @@ struct BodyPass: @unchecked Sendable {
         staticSq = st.staticSpeed * st.staticSpeed
         staticRatioSq = st.staticFriction * st.staticFriction
         driveScale = st.hasStaticFriction ? st.driveAllowance * h / World.driveUnit : 0
+        // `noteDrive` rewrites every mark after the grid sort; else `integrate` clears them.
+        clearDeep = st.hasStaticFriction && !(driveScale > 0)
     }
 
     /// Chunk `t` of `chunks` equal slot ranges.
