@@ -1,9 +1,13 @@
 // Where the per-body cost of a step grows with the world. The same kind of 1 000-body pile is
-// stepped three ways for each K, beside the standard scene of K × 1 000 bodies:
+// stepped four ways for each K, beside the standard scene of K × 1 000 bodies:
+//   copies:   K copies of one 1 000-body world (seed 2016) stepped in turn: K times the memory,
+//             but the same branch outcomes K times over;
 //   separate: K independent 1 000-body worlds (seeds 2016, 2017, ...) stepped in turn: the same
-//             physics and a small world each, but K times the branch outcomes to remember;
+//             physics and memory as the copies, but K different patterns of branch outcomes;
 //   tiles:    the same K piles as tiles of one world, each springing to its own centre;
 //   one pile: the standard scene of K × 1 000 bodies.
+// No world comes to rest inside the window (`restSteps` at its maximum): a world at rest steps
+// for free, and the piles of different seeds come to rest at different steps.
 // Prints ns per body-step, the median over steps 21–120, each the median over interleaved rounds.
 //
 //   swift run --package-path Benchmarks --scratch-path .build-bench -c release ScalingProbe [K ...] [--rounds R]
@@ -37,13 +41,24 @@ func measure(_ worlds: [World]) -> Double {
     return times[times.count / 2] / Double(bodies)
 }
 
+/// Settings under which no world comes to rest inside the measured window.
+let restless: WorldSettings = {
+    var s = WorldSettings()
+    s.restSteps = 10_000
+    return s
+}()
+
+func copies(_ k: Int) throws -> [World] {
+    try (0..<k).map { _ in try BenchmarkScene.standard(count: 1000, seed: 2016).makeWorld(settings: restless) }
+}
+
 func separate(_ k: Int) throws -> [World] {
-    try (0..<k).map { try BenchmarkScene.standard(count: 1000, seed: UInt64(2016 + $0)).makeWorld() }
+    try (0..<k).map { try BenchmarkScene.standard(count: 1000, seed: UInt64(2016 + $0)).makeWorld(settings: restless) }
 }
 
 func tiles(_ k: Int) throws -> [World] {
     let side = Int(Double(k).squareRoot().rounded(.up))
-    let w = try World()
+    let w = try World(settings: restless)
     w.reserveCapacity(k * 1000)
     for t in 0..<k {
         let centre = Vector2(Double(t % side) * 2000, Double(t / side) * 2000)
@@ -56,9 +71,13 @@ func tiles(_ k: Int) throws -> [World] {
     return [w]
 }
 
-func onePile(_ k: Int) throws -> [World] { [try BenchmarkScene.standard(count: k * 1000).makeWorld()] }
+func onePile(_ k: Int) throws -> [World] {
+    [try BenchmarkScene.standard(count: k * 1000).makeWorld(settings: restless)]
+}
 
-let kinds: [(String, (Int) throws -> [World])] = [("separate", separate), ("tiles", tiles), ("one pile", onePile)]
+let kinds: [(String, (Int) throws -> [World])] = [
+    ("copies", copies), ("separate", separate), ("tiles", tiles), ("one pile", onePile),
+]
 var results = Array(repeating: Array(repeating: [Double](), count: kinds.count), count: ks.count)
 for round in 1...rounds {
     for (i, k) in ks.enumerated() {
