@@ -18,6 +18,8 @@ struct ContactSolver {
     static let stickyOverlap = 2.0
     /// Steepness of the outer-body preference of the correction split.
     let depthSharpness: Double
+    /// √2 - 1: the octagonal norm's weight of the smaller coordinate.
+    static let octagon = 0.41421356237309503
     /// Pairs closer than this (gap, pt) count as touching: they support each other.
     let slop: Double
     let invH: Double
@@ -218,17 +220,28 @@ struct ContactSolver {
         var ewi = wi, ewj = wj
         let fqi = freq[i], fqj = freq[j]
         if fqi > 0 && fqj > 0 && wi > 0 && wj > 0 {
-            let ax = px[i] - tx[i], ay = py[i] - ty[i]
-            let bx = px[j] - tx[j], by = py[j] - ty[j]
-            let di = (ax * ax + ay * ay).squareRoot(), dj = (bx * bx + by * by).squareRoot()
             // The sigmoid sig = 0.5 + 0.5 z / (1 + |z|) of z = u / s (in (0, 1): 1 when i is
             // outer) is (s + |u| + u) / (2 (s + |u|)), and 1 - sig the same with -u; only their
-            // ratio matters below, so the weights need no division.
-            let u = depthSharpness * (di - dj)
-            let s = hxi + hxj + hyi + hyj
+            // ratio matters below, so the weights need no division. For u = sharpness (di - dj)
+            // it takes (di² - dj²) / (oi + oj), where o is the octagonal norm
+            // max + (√2 - 1) min of |x| and |y|, which lies within 8.3 % above the distance: the
+            // sign is exact, the steepness within 8 % of `depthSharpness`, and every term is
+            // scaled by oi + oj, so the pair needs no square root for it.
+            let ax = px[i] - tx[i], ay = py[i] - ty[i]
+            let bx = px[j] - tx[j], by = py[j] - ty[j]
+            let u = depthSharpness * ((ax * ax + ay * ay) - (bx * bx + by * by))
+            let aax = ax < 0 ? -ax : ax, aay = ay < 0 ? -ay : ay
+            let abx = bx < 0 ? -bx : bx, aby = by < 0 ? -by : by
+            let oi = (aax > aay ? aax : aay) + ContactSolver.octagon * (aax > aay ? aay : aax)
+            let oj = (abx > aby ? abx : aby) + ContactSolver.octagon * (abx > aby ? aby : abx)
+            let s = (hxi + hxj + hyi + hyj) * (oi + oj)
             let au = u < 0 ? -u : u
-            ewi = wi * (s + au + u)
-            ewj = wj * (s + au - u)
+            let ei = wi * (s + au + u), ej = wj * (s + au - u)
+            // Both bodies on their targets: s and u are 0, and the plain split applies.
+            if ei + ej > 0 {
+                ewi = ei
+                ewj = ej
+            }
         }
         let inv = 1 / (ewi + ewj)
         let fi = ewi * inv, fj = ewj * inv

@@ -21,8 +21,8 @@ struct DashboardDeterminismTests {
     }
 
     @Test(arguments: [
-        ("tour", UInt64(2_144_542_901_224_859), UInt64(1_991_561_976_535_002_575), 841),
-        ("interrupts", UInt64(17_667_420_966_098_603_897), UInt64(13_721_678_397_042_357_372), 391),
+        ("tour", UInt64(5_963_332_488_673_338_581), UInt64(11_780_393_927_770_471_055), 841),
+        ("interrupts", UInt64(3_543_870_740_650_691_916), UInt64(9_992_994_707_811_003_162), 391),
     ])
     func scenarioFingerprintIsPinned(name: String, frames: UInt64, final: UInt64, restStep: Int) throws {
         let f = try Self.fingerprint(name)

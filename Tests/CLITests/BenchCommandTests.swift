@@ -39,15 +39,15 @@ import Testing
         }
     }
 
-    /// The 100-body world comes to rest at step 73, inside the timed window (steps 21–120): its
+    /// The 100-body world comes to rest at step 60, inside the timed window (steps 21–120): its
     /// resting steps (free) are not timed, and fresh worlds make up the count.
     @Test func onlyMovingStepsAreTimed() throws {
         let r = try CLIRunner.run(["bench", "--bodies", "100", "--warmup", "20", "--steps", "100", "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
         #expect(rows.count == 1)
-        #expect(rows[0]["steps_to_rest"] as? Int == 73)
-        #expect(rows[0]["overlap_at_step"] as? Int == 73)
+        #expect(rows[0]["steps_to_rest"] as? Int == 60)
+        #expect(rows[0]["overlap_at_step"] as? Int == 60)
         #expect(rows[0]["steps_measured"] as? Int == 100)
     }
 }
