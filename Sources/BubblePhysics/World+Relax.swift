@@ -102,8 +102,11 @@ extension World {
     public static let bandMinBodies = 512
 
     /// Margin of the pair list, as a fraction of the small-body half-extent limit: how far two
-    /// bodies may move towards each other within one sub-step's sweeps and still be found (a pair
-    /// missed here is found by the next sub-step's list). 0.25 settles the standard scenes as well
+    /// bodies may move towards each other between the list's build and the sweeps that use it and
+    /// still be found (a pair missed here is found by the next list). Worlds swept in bands keep
+    /// a step's first list for its later sub-steps (`World.step()`): the same margin covers that
+    /// too (over 24 seeds of the 1 000-body scene the piles settle as well as with a list per
+    /// sub-step, and the steps are 13–21 % faster). 0.25 settles the standard scenes as well
     /// as 0.375 did, with about 3 candidates per slot instead of 3.3–3.8 (fewer failed box tests,
     /// 7–10 % faster steps at 10 000 bodies and more). Smaller margins are faster still but let
     /// the benchmark's 1 000-body scene rest later (0.1: at step 300).
@@ -157,17 +160,25 @@ extension World {
     /// Gauss–Seidel overlap relaxation over the grid built by `buildGrid()`.
     ///
     /// The grid's candidate pairs (each slot against the later slots of its cell and of the four
-    /// forward neighbour cells) are found once per sub-step: the pairs whose bounding boxes,
+    /// forward neighbour cells) are found once per call: the pairs whose bounding boxes,
     /// grown by `contactSlop` plus a margin for the motion within the sweeps, overlap go into a
     /// list, in slot order (`perm`, with `pairCount` per slot). The sweeps then run over the list
     /// instead of the cells: forward, each slot's candidates in list order; backward, the slots in
     /// reverse, each slot's candidates still in list order. Every sweep repeats the exact test.
     /// A forward sweep runs the band interiors, then the seams, then the large bodies; a backward
     /// sweep the reverse.
-    func relax(invH: Double) {
+    ///
+    /// With `reuse`, the sweeps run over the tasks and pair lists of the last call (the same
+    /// grid, the same slots), which must have planned bands.
+    func relax(invH: Double, reuse: Bool = false) {
         let g = grid
-        if g.smallCount + g.largeCount < 2 { lastSweepMaxOverlap = 0; return }
+        if g.smallCount + g.largeCount < 2 { lastSweepMaxOverlap = 0; plannedTasks = 0; return }
+        if reuse {
+            sweep(sweepTasks, count: plannedTasks, buildLists: false)
+            return
+        }
         let bandTasks = planSweepTasks(invH: invH)
+        plannedTasks = bandTasks
         if bandTasks > 0 {
             sweep(sweepTasks, count: bandTasks)
         } else {
@@ -190,8 +201,9 @@ extension World {
             listEnd: World.pairsPerSlot * lo, listed: false, solver: solver)
     }
 
-    /// The pair lists and the sweeps of `tasks[0..<taskCount]` (interiors at even indices).
-    func sweep(_ tasks: UnsafeMutablePointer<SweepTask>, count taskCount: Int) {
+    /// The pair lists (unless the tasks keep theirs) and the sweeps of `tasks[0..<taskCount]`
+    /// (interiors at even indices).
+    func sweep(_ tasks: UnsafeMutablePointer<SweepTask>, count taskCount: Int, buildLists: Bool = true) {
         let g = grid
         let cs = cellStart
         let largeStart = g.smallCount, largeEnd = g.smallCount + g.largeCount
@@ -200,7 +212,7 @@ extension World {
         let sh = SweepShared(tasks: tasks, col: col, list: perm, counts: pairCount, cellStart: cs, grid: g)
         // Interiors are the even tasks, seams the odd ones.
         let interiors = (taskCount + 1) / 2, seams = taskCount / 2
-        if iterations > 1 {
+        if iterations > 1 && buildLists {
             let reach = settings.contactSlop + World.listMargin * g.smallLimit
             parallel(interiors, .lists(sh, reach: reach, taskCount: taskCount))
         }

@@ -11,9 +11,11 @@
 //  3. Integration: x += h v.
 //  4. Broad phase (World+Grid.swift): slots sorted into grid cells.
 //  5. Overlap relaxation (World+Relax.swift): `iterations` Gauss–Seidel sweeps, alternately
-//     forward and backward in slot (cell) order, over the sub-step's candidate pair list (the
-//     grid's pairs within a margin, found once per sub-step); a sweep that corrects nothing ends
-//     them. Large worlds sweep in row bands that `executor` may run on several threads.
+//     forward and backward in slot (cell) order, over a candidate pair list (the grid's pairs
+//     within a margin); a sweep that corrects nothing ends them. Large worlds sweep in row bands
+//     that `executor` may run on several threads, and sort the grid and build the pair list in
+//     the step's first sub-step only: the later sub-steps reuse them (the list's margin covers
+//     the motion), unless a kinematic body moves, which may be fast.
 //     Each overlapping pair is pushed apart along the exact contact normal by its full
 //     penetration. The push is split by inverse mass (a kinematic body takes none of
 //     it), shifted smoothly towards the body that is farther from its own target ("shock
@@ -80,9 +82,12 @@ extension World {
                 } else {
                     parallel(chunks, .springs(pass, integrate: true))
                 }
-                buildGrid()
+                // Worlds swept in bands sort the grid and build the pair lists in the step's first
+                // sub-step only (unless a kinematic body moves); the later ones reuse them.
+                let reuse = sub > 0 && plannedTasks > 0 && !kinematicMoving
+                if !reuse { buildGrid() }
                 if pass.driveScale > 0 { parallel(chunks, .drive(pass)) }
-                relax(invH: invH)
+                relax(invH: invH, reuse: reuse)
                 let last = sub == subSteps - 1
                 parallel(chunks, .finish(pass, measure: last))
                 if last {

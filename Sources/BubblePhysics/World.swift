@@ -82,6 +82,9 @@ public final class World {
     /// stack).
     var sweepTasks: UnsafeMutablePointer<SweepTask>
     var sweepTaskCapacity = 0
+    /// How many of `sweepTasks` the last `relax` planned (0: it swept as one task on the stack),
+    /// with their pair lists, for the step's later sub-steps (`World.step()`).
+    var plannedTasks = 0
     var chunkScratch: UnsafeMutablePointer<Double>
     var chunkCapacity = 0
 
