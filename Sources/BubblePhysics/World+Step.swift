@@ -14,8 +14,9 @@
 //     forward and backward in slot (cell) order, over a candidate pair list (the grid's pairs
 //     within a margin); a sweep that corrects nothing ends them. Large worlds sweep in row bands
 //     that `executor` may run on several threads, and sort the grid and build the pair list in
-//     the step's first sub-step only: the later sub-steps reuse them (the list's margin covers
-//     the motion), unless a kinematic body moves, which may be fast.
+//     the step's first sub-step only: the later sub-steps reuse them while no body moves fast
+//     (no kinematic body moves, and no dynamic body's speed carries it more than half the list's
+//     margin in a sub-step), so that the margin covers the motion.
 //     Each overlapping pair is pushed apart along the exact contact normal by its full
 //     penetration. The push is split by inverse mass (a kinematic body takes none of
 //     it), shifted smoothly towards the body that is farther from its own target ("shock
@@ -74,6 +75,8 @@ extension World {
         var single = 0.0
         withUnsafeMutablePointer(to: &single) { single in
             let pass = BodyPass(world: self, h: h, chunks: chunks, results: chunks == 1 ? single : chunkScratch)
+            // The largest squared speed of a dynamic body after the previous sub-step.
+            var subMaxSq = 0.0
             for sub in 0..<subSteps {
                 if liveCouplings > 0 {
                     parallel(chunks, .springs(pass, integrate: false))
@@ -83,16 +86,22 @@ extension World {
                     parallel(chunks, .springs(pass, integrate: true))
                 }
                 // Worlds swept in bands sort the grid and build the pair lists in the step's first
-                // sub-step only (unless a kinematic body moves); the later ones reuse them.
-                let reuse = sub > 0 && plannedTasks > 0 && !kinematicMoving
+                // sub-step only; the later ones reuse them while no body moves fast: no kinematic
+                // body moves, and no dynamic body's speed carries it more than half the lists'
+                // margin in a sub-step.
+                let half = 0.5 * World.listMargin * grid.smallLimit
+                let reuse = sub > 0 && plannedTasks > 0 && !kinematicMoving && subMaxSq * (h * h) <= half * half
                 if !reuse { buildGrid() }
                 if pass.driveScale > 0 { parallel(chunks, .drive(pass)) }
                 relax(invH: invH, reuse: reuse)
                 let last = sub == subSteps - 1
-                parallel(chunks, .finish(pass, measure: last))
-                if last {
-                    for t in 0..<chunks where pass.maxSpeedSq[t] > maxSpeedSq { maxSpeedSq = pass.maxSpeedSq[t] }
+                let measure = last || plannedTasks > 0
+                parallel(chunks, .finish(pass, measure: measure))
+                subMaxSq = 0
+                if measure {
+                    for t in 0..<chunks where pass.maxSpeedSq[t] > subMaxSq { subMaxSq = pass.maxSpeedSq[t] }
                 }
+                if last { maxSpeedSq = subMaxSq }
             }
         }
         // Kinematic bodies end exactly on their goal.
