@@ -99,7 +99,8 @@ import Testing
 /// of overlap.)
 @Suite("Fast bodies in a banded world")
 struct FastBodyTests {
-    @Test func pushesEveryBodyOutWithinTheStep() throws {
+    /// 30 × 30 circles of radius 10, 40 pt apart, each springing to its place.
+    static func field() throws -> (World, [BodyID]) {
         let w = try World()
         var bodies: [BodyID] = []
         for row in 0..<30 {
@@ -110,17 +111,29 @@ struct FastBodyTests {
             }
         }
         #expect(w.bodyCount >= World.bandMinBodies)
+        return (w, bodies)
+    }
+
+    /// The deepest overlap of the radius-10 circle `mover` with any of `bodies`.
+    static func deepestOverlap(of mover: BodyID, with bodies: [BodyID], in w: World) throws -> Double {
+        let pm = try w.position(of: mover)
+        var deepest = 0.0
+        for b in bodies {
+            let p = try w.position(of: b)
+            let dx = p.x - pm.x, dy = p.y - pm.y
+            deepest = max(deepest, 20 - (dx * dx + dy * dy).squareRoot())
+        }
+        return deepest
+    }
+
+    @Test func pushesEveryBodyOutWithinTheStep() throws {
+        let (w, bodies) = try Self.field()
         let k = try w.createBody(BodyDefinition(shape: .circle(radius: 10), position: Vector2(-60, 590), isKinematic: true))
         var deepest = 0.0
         for i in 1...40 {
             try w.moveKinematic(k, to: Vector2(-60 + Double(i) * 24, 590))
             w.step()
-            let pk = try w.position(of: k)
-            for b in bodies {
-                let p = try w.position(of: b)
-                let dx = p.x - pk.x, dy = p.y - pk.y
-                deepest = max(deepest, 20 - (dx * dx + dy * dy).squareRoot())
-            }
+            deepest = max(deepest, try Self.deepestOverlap(of: k, with: bodies, in: w))
         }
         #expect(deepest < 0.5, "deepest overlap with the kinematic body: \(deepest) pt")
     }
@@ -128,26 +141,13 @@ struct FastBodyTests {
     /// A dynamic body thrown through the field at 3 000 pt/s: the list is rebuilt per sub-step
     /// while a body's speed carries it more than half the margin in one.
     @Test func thrownBodyMeetsEveryBodyWithinTheStep() throws {
-        let w = try World()
-        var bodies: [BodyID] = []
-        for row in 0..<30 {
-            for col in 0..<30 {
-                let p = Vector2(Double(col) * 40, Double(row) * 40)
-                bodies.append(try w.createBody(BodyDefinition(
-                    shape: .circle(radius: 10), position: p, target: p, spring: Spring(frequency: 2, dampingRatio: 1))))
-            }
-        }
+        let (w, bodies) = try Self.field()
         let f = try w.createBody(BodyDefinition(shape: .circle(radius: 10), position: Vector2(-60, 590)))
         try w.setVelocity(of: f, to: Vector2(3000, 0))
         var deepest = 0.0
         for _ in 1...20 {
             w.step()
-            let pf = try w.position(of: f)
-            for b in bodies {
-                let p = try w.position(of: b)
-                let dx = p.x - pf.x, dy = p.y - pf.y
-                deepest = max(deepest, 20 - (dx * dx + dy * dy).squareRoot())
-            }
+            deepest = max(deepest, try Self.deepestOverlap(of: f, with: bodies, in: w))
         }
         #expect(deepest < 0.5, "deepest overlap with the thrown body: \(deepest) pt")
     }
