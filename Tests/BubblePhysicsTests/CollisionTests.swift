@@ -100,8 +100,8 @@ import Testing
 @Suite("Fast bodies in a banded world")
 struct FastBodyTests {
     /// 30 × 30 circles of radius 10, 40 pt apart, each springing to its place.
-    static func field() throws -> (World, [BodyID]) {
-        let w = try World()
+    static func field(settings: WorldSettings = WorldSettings()) throws -> (World, [BodyID]) {
+        let w = try World(settings: settings)
         var bodies: [BodyID] = []
         for row in 0..<30 {
             for col in 0..<30 {
@@ -150,5 +150,34 @@ struct FastBodyTests {
             deepest = max(deepest, try Self.deepestOverlap(of: f, with: bodies, in: w))
         }
         #expect(deepest < 0.5, "deepest overlap with the thrown body: \(deepest) pt")
+    }
+
+    /// With four sub-steps a step's list serves three more, so the motion the speed rule allows
+    /// must add up over them. 256 bodies at 290 pt/s, just under half the lists' margin per
+    /// sub-step (1.25 pt here), each run head-on into a resting body from gaps that cover a
+    /// whole step's travel (4.8 pt), so some meet theirs just outside the list's reach.
+    @Test func headOnBodiesMeetOverSeveralSubSteps() throws {
+        var settings = WorldSettings()
+        settings.subSteps = 4
+        let w = try World(settings: settings)
+        var pairs: [(BodyID, BodyID)] = []
+        for k in 0..<256 {
+            let y = 40 * Double(k)
+            let mover = try w.createBody(BodyDefinition(shape: .circle(radius: 10), position: Vector2(0, y)))
+            let resting = try w.createBody(BodyDefinition(
+                shape: .circle(radius: 10), position: Vector2(40 + 0.02 * Double(k), y)))
+            try w.setVelocity(of: mover, to: Vector2(290, 0))
+            pairs.append((mover, resting))
+        }
+        #expect(w.bodyCount >= World.bandMinBodies)
+        var deepest = 0.0
+        for _ in 1...8 {
+            w.step()
+            for (a, b) in pairs {
+                let d = try w.position(of: b).x - w.position(of: a).x
+                deepest = max(deepest, 20 - d)
+            }
+        }
+        #expect(deepest < 0.5, "deepest overlap of a moving body with its resting one: \(deepest) pt")
     }
 }
