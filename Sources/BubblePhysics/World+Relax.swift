@@ -104,9 +104,10 @@ extension World {
     /// Margin of the pair list, as a fraction of the small-body half-extent limit: how far two
     /// bodies may move towards each other between the list's build and the sweeps that use it and
     /// still be found (a pair missed here is found by the next list). Worlds swept in bands keep
-    /// a step's first list for its later sub-steps while no body moves more than half of it per
-    /// sub-step (`World.step()`): over 24 seeds of the 1 000-body scene the piles settle as well
-    /// as with a list per sub-step, and the steps are 18–21 % faster at 1 000 and 10 000 bodies.
+    /// a step's first list for its later sub-steps while the speeds since its build carry no body
+    /// more than half of it (`World.step()`): over 24 seeds of the 1 000-body scene the piles
+    /// settle as well as with a list per sub-step, and the steps are 18–21 % faster at 1 000 and
+    /// 10 000 bodies.
     /// 0.25 settles the standard scenes as well as 0.375 did, with about 3 candidates per slot
     /// instead of 3.3–3.8 (fewer failed box tests, 7–10 % faster steps at 10 000 bodies and
     /// more). Smaller margins are faster still but let the benchmark's 1 000-body scene rest later

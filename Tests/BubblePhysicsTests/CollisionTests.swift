@@ -92,7 +92,7 @@ import Testing
     }
 }
 
-/// A world swept in bands reuses a step's first pair list in its second sub-step, but not while a
+/// A world swept in bands reuses a step's first pair list in its later sub-steps, but not while a
 /// body moves fast. A kinematic body crossing a field of 900 bodies of its size at 1 440 pt/s
 /// (12 pt per sub-step, where the list's margin is 2.5 pt) still pushes every body out of its way
 /// within the step, and a thrown one meets them. (Reusing the list there leaves 4.4 and 5.9 pt

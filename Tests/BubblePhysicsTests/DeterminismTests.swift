@@ -14,11 +14,8 @@ import Testing
     }
 
     static let pins: [Pin] = [
-        // Re-pinned for `WorldSettings.driveAllowance` 2 and `staticFriction` 0.9 (were, in
-        // effect, 0 and 0.7): every scene rests sooner or about as soon, circles 371 (was 372),
-        // mixed 284 (285), huge 57 (64), drag 255 (316), except standard-1000 at 282 (230; over
-        // 24 seeds 21 rest within 300 steps either way, median 107 against 133). standard-1000
-        // sweeps in two row bands (worlds of 512 bodies and more).
+        // standard-1000 and standard-10000 sweep in two row bands (worlds of 512 bodies and
+        // more) and share their pair lists between a step's sub-steps (`World.step()`).
         Pin(scene: "circles", restStep: 363, hash: 4392859975857088133),
         Pin(scene: "mixed", restStep: 279, hash: 3225421640924145065),
         Pin(scene: "huge", restStep: 57, hash: 3912598708988624372),
