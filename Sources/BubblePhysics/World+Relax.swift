@@ -105,14 +105,22 @@ extension World {
     /// bodies may move towards each other between the list's build and the sweeps that use it and
     /// still be found (a pair missed here is found by the next list). Worlds swept in bands keep
     /// a step's first list for its later sub-steps while the speeds since its build carry no body
-    /// more than half of it (`World.step()`): over 24 seeds of the 1 000-body scene the piles
-    /// settle as well as with a list per sub-step, and the steps are 18–21 % faster at 1 000 and
-    /// 10 000 bodies.
+    /// more than half of its margin (`World.step()`): over 24 seeds of the 1 000-body scene the
+    /// piles settle as well as with a list per sub-step, and the steps are 18–21 % faster at
+    /// 1 000 and 10 000 bodies.
     /// 0.25 settles the standard scenes as well as 0.375 did, with about 3 candidates per slot
     /// instead of 3.3–3.8 (fewer failed box tests, 7–10 % faster steps at 10 000 bodies and
-    /// more). Smaller margins are faster still but let the benchmark's 1 000-body scene rest later
-    /// (0.1: at step 300).
+    /// more). Worlds swept in bands use it whenever bodies move fast, and otherwise a margin
+    /// sized to their speeds, down to `listMarginFloor` (see `World.listMarginFor`).
     static let listMargin = 0.25
+    /// The smallest margin of a banded world's pair list, as a fraction of the small-body
+    /// half-extent limit. It has to cover what the speed rule does not count: how far the
+    /// sweeps push a body between the list's build and its last sweep. With 0.1 a coverage check
+    /// (every overlapping or touching pair found by brute force, looked up in the lists) finds no
+    /// missed pair after step 20 in the 1 000- and 10 000-body standard scenes and in the
+    /// 1 000-body mixed piles; with 0.07 it finds two (1.1 pt deep) at 10 000 bodies. 12 % faster
+    /// steps at 10 000 bodies, 5 % at 100 000, the same at 1 000 (interleaved A/B, 2026-11-23).
+    static let listMarginFloor = 0.1
 
     /// Runs the tasks `0..<n` of `phase` through the executor when there is one and more than one
     /// task, else in order on this thread.
@@ -215,7 +223,8 @@ extension World {
         // Interiors are the even tasks, seams the odd ones.
         let interiors = (taskCount + 1) / 2, seams = taskCount / 2
         if iterations > 1 && buildLists {
-            let reach = settings.contactSlop + World.listMargin * g.smallLimit
+            let margin = taskCount > 1 ? listMarginPt : World.listMargin * g.smallLimit
+            let reach = settings.contactSlop + margin
             parallel(interiors, .lists(sh, reach: reach, taskCount: taskCount))
         }
         var swept = 0.0

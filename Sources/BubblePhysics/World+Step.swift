@@ -16,10 +16,12 @@
 //     that `executor` may run on several threads, and sort the grid and build the pair list in
 //     the step's first sub-step only: the later sub-steps reuse them while no body moves fast
 //     (no kinematic body moves, and no dynamic body's speed, as measured after the contacts,
-//     carries it more than half the list's margin since the list was built). The rule does not
-//     count how far the sweeps themselves pushed a body, so in the first steps of a deep pile a
-//     reused list can miss a pair the sweeps pushed together; that pair waits for the next
-//     list, a sub-step later (README, Performance, gives the measured counts).
+//     carries it more than half the list's margin since the list was built); the margin itself
+//     follows the speeds measured last (`listMarginFor`), so a calm pile gets short lists and a
+//     fast one the full margin. The rule does not count how far the sweeps themselves pushed a
+//     body, so in the first steps of a deep pile a reused list can miss a pair the sweeps pushed
+//     together; that pair waits for the next list, a sub-step later (Benchmarks/NOTES.md gives
+//     the measured counts).
 //     Each overlapping pair is pushed apart along the exact contact normal by its full
 //     penetration. The push is split by inverse mass (a kinematic body takes none of
 //     it), shifted smoothly towards the body that is farther from its own target ("shock
@@ -95,11 +97,14 @@ extension World {
                 // body moves, and the largest speed after each sub-step's contacts, summed over
                 // the sub-steps since the lists were built, carries no body more than half the
                 // lists' margin (see the header).
-                let half = 0.5 * World.listMargin * grid.smallLimit
                 let moved = movedSinceLists + subMaxSq.squareRoot() * h
-                let reuse = sub > 0 && plannedTasks > 0 && !kinematicMoving && moved <= half
+                let reuse = sub > 0 && plannedTasks > 0 && !kinematicMoving && moved <= 0.5 * listMarginPt
                 movedSinceLists = reuse ? moved : 0
-                if !reuse { buildGrid() }
+                if !reuse {
+                    buildGrid()
+                    let speedSq = sub == 0 ? lastStepSpeedSq : subMaxSq
+                    listMarginPt = listMarginFor(speedSq: speedSq, h: h, later: subSteps - 1 - sub, kinematicMoving: kinematicMoving)
+                }
                 if pass.driveScale > 0 { parallel(chunks, .drive(pass)) }
                 relax(invH: invH, reuse: reuse)
                 let last = sub == subSteps - 1
@@ -112,6 +117,7 @@ extension World {
                 if last { maxSpeedSq = subMaxSq }
             }
         }
+        lastStepSpeedSq = maxSpeedSq
         // Kinematic bodies end exactly on their goal.
         do {
             let c = col
@@ -138,6 +144,20 @@ extension World {
         }
     }
 
+    /// The margin (pt) of the pair lists a banded world builds in a sub-step followed by `later`
+    /// sub-steps of `h` seconds: twice what the speed rule of `step()` lets the later sub-steps
+    /// use, at the speed `speedSq` (squared) measured last, in
+    /// [`listMarginFloor`, `listMargin`] times the small-body limit; the full margin while a
+    /// kinematic body moves. A calm pile gets short lists (fewer candidates that fail the
+    /// sweeps' tests), a fast one the full margin; should a body speed up, the rule rebuilds.
+    func listMarginFor(speedSq: Double, h: Double, later: Int, kinematicMoving: Bool) -> Double {
+        let full = World.listMargin * grid.smallLimit
+        if kinematicMoving || !(speedSq < .infinity) { return full }
+        let floor = World.listMarginFloor * grid.smallLimit
+        let want = 4 * speedSq.squareRoot() * h * Double(later)
+        return want < floor ? floor : (want < full ? want : full)
+    }
+
     /// `World.deepMark`'s bit for a body static friction may not hold this sub-step.
     static let deepBit: UInt8 = 0x80
     /// `World.deepMark`'s other bits: the body's drive allowance, in `driveUnit`s.
@@ -150,6 +170,7 @@ extension World {
         var done = 0
         while done < sweeps {
             buildGrid()
+            listMarginPt = World.listMargin * grid.smallLimit
             relax(invH: invH)
             done += settings.iterations
             if lastSweepMaxOverlap <= tolerance { break }

@@ -116,6 +116,12 @@ public final class World {
     /// The `stepCount` at which the world last came to rest, nil while awake.
     public internal(set) var restStep: Int? = nil
     var quietSteps = 0
+    /// The margin (pt) of a banded world's current pair lists (`World.listMarginFor`).
+    var listMarginPt = 0.0
+    /// The largest squared speed of a dynamic body after the last step's last sub-step; infinite
+    /// after anything that may have set bodies in motion (`wake()`), so that the next lists get
+    /// the full margin.
+    var lastStepSpeedSq = Double.infinity
     /// Largest penetration seen in the last relaxation sweep of the last step, pt (diagnostic).
     public internal(set) var lastSweepMaxOverlap: Double = 0
 
@@ -273,6 +279,7 @@ public final class World {
         isAtRest = false
         restStep = nil
         quietSteps = 0
+        lastStepSpeedSq = .infinity
     }
 
     // MARK: Create and remove
