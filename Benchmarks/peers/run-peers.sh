@@ -13,7 +13,11 @@
 #             python3.12/3.13 on PATH or under pyenv; skipped with a message if none is found)
 # Environment: BUBBLES=path to a release `bubbles` (else built with --scratch-path $SCRATCH,
 # default .build-peers/swift), WARMUP (20), STEPS (100), ROUNDS (3), THREADS (the second thread
-# count run for us and for Box2D besides one; default: the machine's cores).
+# count run for us and for Box2D besides one; default: the machine's cores), PEERS (the peers to
+# run, default "d3-force chipmunk7 box2d-v3"; e.g. PEERS=box2d-v3 for 100 000 bodies, where the
+# other two take minutes per step).
+# With more than one count, a second table gives each engine's ns per body-step at every count
+# and its scaling: that at the largest count over that at the smallest.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -27,11 +31,21 @@ counts=("$@")
 say() { printf '%s\n' "$*" >&2; }
 
 # --- peers -----------------------------------------------------------------------------------
+peers=" ${PEERS:-d3-force chipmunk7 box2d-v3} "
+for p in $peers; do
+    case $p in d3-force|chipmunk7|box2d-v3) ;; *) say "unknown peer '$p' in PEERS (d3-force, chipmunk7, box2d-v3)"; exit 2 ;; esac
+done
+want() { [[ $peers == *" $1 "* ]]; }
+
 need_apt=()
-dpkg -s node-d3-force >/dev/null 2>&1 || need_apt+=(node-d3-force)
-command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
-dpkg -s libchipmunk-dev >/dev/null 2>&1 || need_apt+=(libchipmunk-dev)
-command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
+if want d3-force; then
+    dpkg -s node-d3-force >/dev/null 2>&1 || need_apt+=(node-d3-force)
+    command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
+fi
+if want chipmunk7; then
+    dpkg -s libchipmunk-dev >/dev/null 2>&1 || need_apt+=(libchipmunk-dev)
+    command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
     say "installing ${need_apt[*]} (apt-get)"
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -39,16 +53,17 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >&2
 fi
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
-gcc -O2 -o "$out/chipmunk_driver" "$here/chipmunk_driver.c" -lchipmunk -lm
+if want chipmunk7; then gcc -O2 -o "$out/chipmunk_driver" "$here/chipmunk_driver.c" -lchipmunk -lm; fi
 
 box2d_py=""
 py312=""
-for c in python3.13 python3.12 $(ls -d /root/.pyenv/versions/3.1[2-9]*/bin/python3 "$HOME"/.pyenv/versions/3.1[2-9]*/bin/python3 2>/dev/null | sort -u); do
+want box2d-v3 || py312=none
+[ "$py312" = none ] || for c in python3.13 python3.12 $(ls -d /root/.pyenv/versions/3.1[2-9]*/bin/python3 "$HOME"/.pyenv/versions/3.1[2-9]*/bin/python3 2>/dev/null | sort -u); do
     if command -v "$c" >/dev/null 2>&1 && "$c" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then
         py312=$(command -v "$c"); break
     fi
 done
-if [ -n "$py312" ]; then
+if [ -n "$py312" ] && [ "$py312" != none ]; then
     if [ ! -x "$out/venv-box2d/bin/python" ] || ! "$out/venv-box2d/bin/python" -c 'import box2d' 2>/dev/null; then
         say "installing box2d-python into $out/venv-box2d (with $py312)"
         "$py312" -m venv "$out/venv-box2d"
@@ -56,7 +71,7 @@ if [ -n "$py312" ]; then
     fi
     "$out/venv-box2d/bin/python" -c 'import box2d' 2>/dev/null && box2d_py="$out/venv-box2d/bin/python"
 fi
-[ -n "$box2d_py" ] || say "Box2D v3: SKIPPED - box2d-python needs Python 3.12+ and none could be found or installed (Debian apt and PyPI only)"
+[ -n "$box2d_py" ] || ! want box2d-v3 || say "Box2D v3: SKIPPED - box2d-python needs Python 3.12+ and none could be found or installed (Debian apt and PyPI only)"
 
 # --- ours --------------------------------------------------------------------------------------
 bubbles=${BUBBLES:-}
@@ -104,8 +119,8 @@ for n in "${counts[@]}"; do
             res=$("$bubbles" bench --scene "$scene" --json --warmup "$warmup" --steps "$steps" --settle-steps 0 --threads "$th")
             record bubbles "$th" "$rnd" "$res"
         done
-        run_peer d3-force 1 "$rnd" node "$here/d3_driver.js"
-        run_peer chipmunk7 1 "$rnd" "$out/chipmunk_driver"
+        if want d3-force; then run_peer d3-force 1 "$rnd" node "$here/d3_driver.js"; fi
+        if want chipmunk7; then run_peer chipmunk7 1 "$rnd" "$out/chipmunk_driver"; fi
         if [ -n "$box2d_py" ]; then
             for th in 1 $([ "$threads" -gt 1 ] && echo "$threads"); do
                 run_peer box2d-v3 "$th" "$rnd" "$box2d_py" "$here/box2d_driver.py"
@@ -113,7 +128,7 @@ for n in "${counts[@]}"; do
         fi
     done
 done
-[ -n "$box2d_py" ] || say "box2d-v3: skipped (no Python 3.12+)"
+[ -n "$box2d_py" ] || ! want box2d-v3 || say "box2d-v3: skipped (no Python 3.12+)"
 
 python3 - "$results" "$threads" <<'PY'
 import statistics, sys
@@ -133,5 +148,15 @@ for key in ms:
     n, label, th = key
     print("%-10s %7s %8s %12.3f %14s %14s %11.2f" % (label, th, n, statistics.median(ms[key].values()),
           ratio(n, key, "1"), ratio(n, key, threads), ov[key]))
+counts = sorted({int(n) for n, _, _ in ms})
+if len(counts) > 1:
+    # ns per body-step at every count, and the largest count's over the smallest's.
+    print()
+    print("%-10s %7s " % ("engine", "threads") + " ".join("%10s" % ("ns@%d" % c) for c in counts) + " %9s" % ("%d/%d" % (counts[-1], counts[0])))
+    for label, th in dict.fromkeys((l, t) for _, l, t in ms):
+        ns = {c: statistics.median(ms[(str(c), label, th)].values()) * 1e6 / c for c in counts if (str(c), label, th) in ms}
+        cells = " ".join("%10s" % ("%.0f" % ns[c] if c in ns else "-") for c in counts)
+        scale = "%.2f" % (ns[counts[-1]] / ns[counts[0]]) if counts[0] in ns and counts[-1] in ns else "-"
+        print("%-10s %7s " % (label, th) + cells + " %9s" % scale)
 PY
-say "ms/step: median over rounds of each run's median (steps $((warmup + 1))..$((warmup + steps))); ÷ ours: median over rounds of peer ms / ours ms in the same round (> 1: the peer is slower); overlap pt: deepest pair overlap after step $((warmup + steps))"
+say "ms/step: median over rounds of each run's median (steps $((warmup + 1))..$((warmup + steps))); ÷ ours: median over rounds of peer ms / ours ms in the same round (> 1: the peer is slower); overlap pt: deepest pair overlap after step $((warmup + steps)); ns@N: ns per body-step"
