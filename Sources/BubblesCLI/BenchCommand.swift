@@ -263,6 +263,12 @@ struct Bench: ParsableCommand {
                     pad(String(format: "%.1f", r.bytesPerBody), 8),
                     pad(String(format: "%.1f", Double(r.peakMemory) / 1_048_576), 9)].joined(separator: " ") + "\n"
         }
+        // The linear-scaling check: per body-step, the largest world against the smallest.
+        let bySize = rows.sorted { $0.bodies < $1.bodies }
+        if let small = bySize.first, let large = bySize.last, large.bodies > small.bodies, small.nsPerBodyStep > 0 {
+            out += String(format: "scaling: ns per body-step at %d bodies / at %d = %.2f\n",
+                          large.bodies, small.bodies, large.nsPerBodyStep / small.nsPerBodyStep)
+        }
         return out
     }
 

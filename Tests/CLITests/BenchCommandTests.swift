@@ -39,6 +39,24 @@ import Testing
         }
     }
 
+    /// The table ends with the scaling check: the largest world's ns per body-step over the
+    /// smallest's, from the rows above it.
+    @Test func tableEndsWithTheScaling() throws {
+        let r = try CLIRunner.run(["bench", "--bodies", "300,100", "--warmup", "0", "--steps", "3", "--settle-steps", "0"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        let ns = Dictionary(uniqueKeysWithValues: lines.dropFirst().compactMap { line -> (Int, Double)? in
+            let f = line.split(separator: " ")
+            guard f.count >= 5, let n = Int(f[0]), let v = Double(f[4]) else { return nil }
+            return (n, v)
+        })
+        let last = try #require(lines.last)
+        #expect(last.hasPrefix("scaling: ns per body-step at 300 bodies / at 100 = "), "\(last)")
+        let ratio = try #require(Double(last.split(separator: " ").last.map(String.init) ?? ""))
+        let want = try #require(ns[300]) / #require(ns[100])
+        #expect(abs(ratio - want) <= 0.01 * want + 0.006)
+    }
+
     /// The 100-body world comes to rest at step 60, inside the timed window (steps 21–120): its
     /// resting steps (free) are not timed, and fresh worlds make up the count.
     @Test func onlyMovingStepsAreTimed() throws {
