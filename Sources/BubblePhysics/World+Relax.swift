@@ -118,8 +118,10 @@ extension World {
     /// sweeps push a body between the list's build and its last sweep. With 0.1 a coverage check
     /// (every overlapping or touching pair found by brute force, looked up in the lists) finds no
     /// missed pair after step 20 in the 1 000- and 10 000-body standard scenes and in the
-    /// 1 000-body mixed piles; with 0.07 it finds two (1.1 pt deep) at 10 000 bodies. 12 % faster
-    /// steps at 10 000 bodies, 5 % at 100 000, the same at 1 000 (interleaved A/B, 2026-11-23).
+    /// 1 000-body mixed piles; with 0.07 it finds two (1.1 pt deep) at 10 000 bodies. A calm but
+    /// moving 10 000-body pile steps 12 % faster than with the full margin; the benchmark's
+    /// window, where a few fast bodies keep the margin full, 4 % faster at 100 000 bodies and the
+    /// same at 1 000 and 10 000 (2026-11-23).
     static let listMarginFloor = 0.1
 
     /// Runs the tasks `0..<n` of `phase` through the executor when there is one and more than one
