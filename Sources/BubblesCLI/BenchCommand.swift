@@ -83,7 +83,7 @@ struct Bench: ParsableCommand {
     @Option(help: "WorldSettings.driveAllowance (default: the world's default, 2; 0 frees every body of an overlap deeper than 2 pt from static friction, and large piles never rest).")
     var driveAllowance: Double?
 
-    @Option(help: "WorldSettings.restPolishSweeps, the most sweeps of the rest polish (default: the world's default, 256).")
+    @Option(help: "WorldSettings.restPolishSweeps, the most sweeps of the rest polish (default: the world's default, 1024).")
     var polishSweeps: Int?
 
     @OptionGroup var global: GlobalOptions
