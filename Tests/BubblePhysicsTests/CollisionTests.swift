@@ -180,4 +180,40 @@ struct FastBodyTests {
         }
         #expect(deepest < 0.5, "deepest overlap of a moving body with its resting one: \(deepest) pt")
     }
+
+    /// A calm banded world builds short lists (their margin follows the last measured speeds, at
+    /// rest 0.1 of the body size). Here 256 bodies wait at rest, then accelerate on stiff springs
+    /// to over 1 000 pt/s within a step towards a resting body each, 30 to 35 pt away, and stay
+    /// pressed against it; afterwards the pile is calm again and its lists short. The speed rule
+    /// has to rebuild the lists whenever the motion outgrows them (without it the movers pass
+    /// through their partners).
+    @Test func acceleratingBodiesOutrunShortListsSafely() throws {
+        let w = try World()
+        var pairs: [(BodyID, BodyID)] = []
+        for k in 0..<256 {
+            let y = 40 * Double(k)
+            let gap = 30 + 5 * Double(k % 16) / 16
+            let mover = try w.createBody(BodyDefinition(
+                shape: .circle(radius: 10), position: Vector2(0, y), target: Vector2(0, y),
+                spring: Spring(frequency: 4, dampingRatio: 1)))
+            let resting = try w.createBody(BodyDefinition(
+                shape: .circle(radius: 10), position: Vector2(20 + gap, y), target: Vector2(20 + gap, y),
+                spring: Spring(frequency: 4, dampingRatio: 1)))
+            pairs.append((mover, resting))
+        }
+        #expect(w.bodyCount >= World.bandMinBodies)
+        w.step(count: 5)
+        for (a, _) in pairs { try w.setTarget(of: a, to: try w.position(of: a) + Vector2(200, 0)) }
+        var deepest = 0.0, fastest = 0.0
+        for _ in 1...30 {
+            w.step()
+            for (a, b) in pairs {
+                let d = try w.position(of: b).x - w.position(of: a).x
+                deepest = max(deepest, 20 - d)
+                fastest = max(fastest, try w.velocity(of: a).x)
+            }
+        }
+        #expect(fastest > 300, "the movers should be fast when they arrive: \(fastest) pt/s")
+        #expect(deepest < 0.5, "deepest overlap of an accelerating body with its resting one: \(deepest) pt")
+    }
 }
