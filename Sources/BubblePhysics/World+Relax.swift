@@ -225,7 +225,7 @@ extension World {
         // Interiors are the even tasks, seams the odd ones.
         let interiors = (taskCount + 1) / 2, seams = taskCount / 2
         if iterations > 1 && buildLists {
-            let margin = taskCount > 1 ? listMarginPt : World.listMargin * g.smallLimit
+            let margin = taskCount > 1 ? listMarginPt : fullListMargin
             let reach = settings.contactSlop + margin
             parallel(interiors, .lists(sh, reach: reach, taskCount: taskCount))
         }

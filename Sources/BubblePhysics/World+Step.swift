@@ -144,6 +144,10 @@ extension World {
         }
     }
 
+    /// `World.listMargin` in pt for the current grid: the margin of every list of a world swept
+    /// as one task, and of a banded world's lists whenever bodies move fast.
+    var fullListMargin: Double { World.listMargin * grid.smallLimit }
+
     /// The margin (pt) of the pair lists a banded world builds in a sub-step followed by `later`
     /// sub-steps of `h` seconds: twice what the speed rule of `step()` lets the later sub-steps
     /// use, at the speed `speedSq` (squared) measured last, in
@@ -151,7 +155,7 @@ extension World {
     /// kinematic body moves. A calm pile gets short lists (fewer candidates that fail the
     /// sweeps' tests), a fast one the full margin; should a body speed up, the rule rebuilds.
     func listMarginFor(speedSq: Double, h: Double, later: Int, kinematicMoving: Bool) -> Double {
-        let full = World.listMargin * grid.smallLimit
+        let full = fullListMargin
         if kinematicMoving || !(speedSq < .infinity) { return full }
         let floor = World.listMarginFloor * grid.smallLimit
         let want = 4 * speedSq.squareRoot() * h * Double(later)
@@ -170,7 +174,7 @@ extension World {
         var done = 0
         while done < sweeps {
             buildGrid()
-            listMarginPt = World.listMargin * grid.smallLimit
+            listMarginPt = fullListMargin
             relax(invH: invH)
             done += settings.iterations
             if lastSweepMaxOverlap <= tolerance { break }
