@@ -4,11 +4,13 @@
 #
 # Uses apt-get directly as root and through sudo otherwise, and says what it installs.
 
-# Needed to build and run: Cairo (renderer, sample PDFs), zlib (PDF Flate), libcrypto (encrypted
-# PDFs), pkg-config (SwiftPM finds the system libraries with it), DejaVu (the one font every frame
-# and sample PDF uses, so output does not depend on whatever fonts a machine happens to have) and
-# Droid Sans Fallback (CJK keywords in the preview and the reports table).
-BUILD_PACKAGES=(pkg-config libcairo2-dev zlib1g-dev libssl-dev fonts-dejavu-core fonts-droid-fallback)
+# Needed to build and run: Cairo (renderer, sample PDFs), Pango (all text: shaping with HarfBuzz,
+# bidirectional text, line breaking, per-glyph font fallback), zlib (PDF Flate), libcrypto
+# (encrypted PDFs), pkg-config (SwiftPM finds the system libraries with it), and the only fonts the
+# renderer uses (pinned in Sources/BubbleRender/PinnedFonts.swift, so output does not depend on
+# whatever else a machine has): DejaVu, Noto for the other scripts, Noto CJK, Noto Color Emoji.
+BUILD_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev zlib1g-dev libssl-dev
+    fontconfig fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji)
 # Needed by the tests only: pdfinfo cross-checks the PDF reader; headless Chromium opens the
 # export's review page.
 TEST_PACKAGES=(poppler-utils chromium)

@@ -16,6 +16,8 @@ bin="$(swift build -c release --show-bin-path)/bubbles"
 "$bin" render --focus quarterly-results --overlay reports
 "$bin" render --size 1024x768
 "$bin" render --focus finance --size 390x844 --scale 3
+# Titles in many scripts, emoji and both directions (Data/international.json).
+"$bin" render --data Data/international.json --png Renders/level-international.png --svg Renders/level-international.svg
 
 # The tour: its contact sheet and a handful of key frames (the whole sequence is not committed).
 rm -rf out/tour-references

@@ -31,6 +31,8 @@ public enum DashboardEvent: Sendable, Hashable {
 public final class Dashboard {
     public let tree: DashboardTree
     public let settings: DashboardSettings
+    /// Sizes labels for the level layouts (nil: the character-count estimate).
+    public let measurer: (any TextMeasurer)?
     let world: World
     /// The fixed step, in seconds.
     public var timeStep: Double { world.settings.timeStep }
@@ -57,11 +59,15 @@ public final class Dashboard {
     /// Set by every event: once the world rests, children are put exactly on their places.
     var needsSnap = false
 
-    /// Creates the dashboard on its start screen.
-    public init(tree: DashboardTree, settings: DashboardSettings = DashboardSettings()) throws(DashboardError) {
+    /// Creates the dashboard on its start screen. `measurer` gives the label sizes as the host's
+    /// renderer draws them (see `TextMeasurer`); without one, cards are sized from character counts.
+    public init(
+        tree: DashboardTree, settings: DashboardSettings = DashboardSettings(), measurer: (any TextMeasurer)? = nil
+    ) throws(DashboardError) {
         try settings.validate()
         self.tree = tree
         self.settings = settings
+        self.measurer = measurer
         do {
             world = try World(settings: LevelLayout.liveWorldSettings(settings))
         } catch {
@@ -85,7 +91,7 @@ public final class Dashboard {
     /// The layout of the level focused on `focus` (computed once).
     public func layout(of focus: Int) throws(DashboardError) -> LevelLayout {
         if let cached = layouts[focus] { return cached }
-        let computed = try LevelLayout.compute(tree: tree, focus: focus, settings: settings)
+        let computed = try LevelLayout.compute(tree: tree, focus: focus, settings: settings, measurer: measurer)
         layouts[focus] = computed
         return computed
     }

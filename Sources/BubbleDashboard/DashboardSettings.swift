@@ -29,6 +29,13 @@ public struct DashboardSettings: Sendable, Hashable {
     public var cardBaseHeight: Double = 46
     public var cardLineHeight: Double = 18
     public var cardCornerRadius: Double = 14
+    /// With a text measurer (`Dashboard(tree:settings:measurer:)`), cards are sized from their
+    /// measured titles instead: as narrow as the title allows without taking more lines, at most
+    /// `cardMaxLines` lines (a longer title is shortened by the renderer), and a category circle
+    /// grows (up to `categoryRadiusMax`) until its title fits inside `1 - categoryTitleInset` of its
+    /// radius.
+    public var cardMaxLines: Int = 3
+    public var categoryTitleInset: Double = 0.12
     /// The focused centre circle's radius on a 768 pt wide canvas (scaled with the canvas' shorter
     /// side), and the radius of the root circle alone on the start screen.
     public var focusRadius: Double = 96
@@ -91,6 +98,10 @@ public struct DashboardSettings: Sendable, Hashable {
             guard value.isFinite, value >= 160, value <= 16_384 else {
                 throw .invalidNumber(field: name, value: value)
             }
+        }
+        guard cardMaxLines >= 1 && cardMaxLines <= 12 else { throw .invalidNumber(field: "cardMaxLines", value: Double(cardMaxLines)) }
+        guard categoryTitleInset.isFinite, categoryTitleInset >= 0, categoryTitleInset < 0.5 else {
+            throw .invalidNumber(field: "categoryTitleInset", value: categoryTitleInset)
         }
         let content = contentRect
         guard content.height >= 80 else {

@@ -31,15 +31,20 @@ public struct LevelLayout: Sendable {
     /// Steps the layout simulation took to come to rest.
     public let settleSteps: Int
 
-    /// Computes the layout of the level focused on `focus`.
-    public static func compute(tree: DashboardTree, focus: Int, settings: DashboardSettings) throws(DashboardError) -> LevelLayout {
+    /// Computes the layout of the level focused on `focus`, with label sizes from `measurer` (nil:
+    /// the character-count estimate of `naturalShape`).
+    public static func compute(
+        tree: DashboardTree, focus: Int, settings: DashboardSettings, measurer: (any TextMeasurer)? = nil
+    ) throws(DashboardError) -> LevelLayout {
         let content = settings.contentRect
         let centre = content.center
         let children = tree.nodes[focus].children
         // Sizes are made for the iPad's portrait bubble area (768 × 812 pt); smaller areas scale
         // them by the square root of the area ratio, so the level covers the same share of it.
         let canvasScale = min(1, max(0.45, (content.width * content.height / (768 * 812)).squareRoot()))
-        let shapes = children.map { scaled(naturalShape(tree.nodes[$0], settings), canvasScale) }
+        let shapes = children.map { child in
+            scaled(measurer.map { measuredShape(tree.nodes[child], settings, $0) } ?? naturalShape(tree.nodes[child], settings), canvasScale)
+        }
         let focusRadius = settings.focusRadius * canvasScale
         let pad = settings.gap
         var area = Trig.pi * (focusRadius + pad) * (focusRadius + pad)
@@ -191,6 +196,51 @@ public struct LevelLayout: Sendable {
             let width = min(s.cardMaxWidth, max(s.cardMinWidth, Double(longest) * s.cardCharacterWidth + s.cardHorizontalPadding))
             let height = s.cardBaseHeight + s.cardLineHeight * Double(lines.count)
             return .roundedRect(width: width, height: height, cornerRadius: s.cardCornerRadius)
+        }
+    }
+
+    /// A node's size before any shrinking, from its measured title: a card as narrow as its title
+    /// allows without taking more lines (at most `cardMaxLines`, within `cardMinWidth...cardMaxWidth`),
+    /// a circle grown from its report-count size (up to `categoryRadiusMax`) until its title fits.
+    static func measuredShape(_ node: DashboardNode, _ s: DashboardSettings, _ measurer: any TextMeasurer) -> Shape {
+        switch node.kind {
+        case .category:
+            let r = s.categoryRadiusBase + s.categoryRadiusPerSqrtReport * Double(node.reportCount).squareRoot()
+            let base = min(s.categoryRadiusMax, max(s.categoryRadiusMin, r))
+            guard base < s.categoryRadiusMax else { return .circle(radius: base) }
+            // The title block at a few widths (one line, then narrower); the smallest circle around
+            // any of them, with the renderer's inset.
+            let natural = measurer.measure(node.title, role: .categoryTitle, width: 2 * s.categoryRadiusMax)
+            var needed = Double.infinity
+            for f in [1.0, 0.75, 0.56, 0.44, 0.36] {
+                let m = f == 1 ? natural : measurer.measure(node.title, role: .categoryTitle, width: max(1, natural.width * f))
+                let half = ((m.width / 2) * (m.width / 2) + (m.height / 2) * (m.height / 2)).squareRoot()
+                needed = min(needed, half / (1 - s.categoryTitleInset))
+            }
+            return .circle(radius: min(s.categoryRadiusMax, max(base, needed)))
+        case .report:
+            let pad = s.cardHorizontalPadding
+            let widest = s.cardMaxWidth - pad, narrowest = s.cardMinWidth - pad
+            let full = measurer.measure(node.title, role: .cardTitle, width: widest)
+            let lines = min(full.lineCount, s.cardMaxLines)
+            // The narrowest width that keeps the line count (balanced lines), by bisection.
+            var best = full
+            if full.lineCount > 1 && full.lineCount <= s.cardMaxLines {
+                var lo = narrowest, hi = widest
+                for _ in 0..<7 {
+                    let mid = (lo + hi) / 2
+                    let m = measurer.measure(node.title, role: .cardTitle, width: mid)
+                    if m.lineCount <= full.lineCount && m.width <= mid {
+                        hi = mid
+                        best = m
+                    } else {
+                        lo = mid
+                    }
+                }
+            }
+            let width = min(s.cardMaxWidth, max(s.cardMinWidth, best.width.rounded(.up) + pad))
+            let textHeight = max(s.cardLineHeight * Double(lines), best.lineCount <= s.cardMaxLines ? best.height : 0)
+            return .roundedRect(width: width, height: s.cardBaseHeight + textHeight, cornerRadius: s.cardCornerRadius)
         }
     }
 

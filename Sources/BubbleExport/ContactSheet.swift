@@ -74,10 +74,8 @@ public enum ContactSheet {
         defer { cairo_destroy(cr) }
         cairo_set_source_rgb(cr, 0.125, 0.141, 0.172)
         cairo_paint(cr)
-        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
-        cairo_set_font_size(cr, 17)
         cairo_set_source_rgb(cr, 0.94, 0.95, 0.97)
-        show(cr, fitted(cr, title, Double(l.width - 2 * margin)), x: Double(margin), y: 27)
+        renderer.drawText(title, in: cr, x: Double(margin), baseline: 27, size: 17, bold: true, maxWidth: Double(l.width - 2 * margin))
 
         var image: RenderedImage? = nil
         for (k, cell) in cells.enumerated() {
@@ -100,43 +98,17 @@ public enum ContactSheet {
             cairo_stroke(cr)
 
             let ty = Double(y + l.thumbHeight)
-            cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
-            cairo_set_font_size(cr, 12)
             cairo_set_source_rgb(cr, 0.94, 0.95, 0.97)
-            show(cr, String(format: "%.2f s", cell.time), x: Double(x), y: ty + 16)
-            cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-            cairo_set_font_size(cr, 11)
+            renderer.drawText(String(format: "%.2f s", cell.time), in: cr, x: Double(x), baseline: ty + 16, size: 12, bold: true)
             cairo_set_source_rgb(cr, 0.62, 0.66, 0.73)
-            let number = "#\(cell.frame)"
-            var ext = cairo_text_extents_t()
-            cairo_text_extents(cr, number, &ext)
-            show(cr, number, x: Double(x + l.thumbWidth) - ext.x_advance, y: ty + 16)
+            renderer.drawText("#\(cell.frame)", in: cr, x: Double(x + l.thumbWidth), baseline: ty + 16, size: 11, anchor: .end)
             if hasEvents {
                 cairo_set_source_rgb(cr, 1.0, 0.78, 0.34)
-                show(cr, fitted(cr, cell.events.joined(separator: " · "), Double(l.thumbWidth)), x: Double(x), y: ty + 32)
+                renderer.drawText(cell.events.joined(separator: " · "), in: cr, x: Double(x), baseline: ty + 32, size: 11,
+                                  maxWidth: Double(l.thumbWidth))
             }
         }
         cairo_surface_flush(sheet.surface)
         return try sheet.fastPNG()
-    }
-
-    static func show(_ cr: OpaquePointer, _ text: String, x: Double, y: Double) {
-        cairo_move_to(cr, x, y)
-        cairo_show_text(cr, text)
-    }
-
-    /// `text`, cut with an ellipsis to fit `width` at the current font.
-    static func fitted(_ cr: OpaquePointer, _ text: String, _ width: Double) -> String {
-        var ext = cairo_text_extents_t()
-        cairo_text_extents(cr, text, &ext)
-        if ext.x_advance <= width { return text }
-        var chars = Array(text)
-        while !chars.isEmpty {
-            chars.removeLast()
-            let candidate = String(chars).trimmingCharacters(in: .whitespaces) + "…"
-            cairo_text_extents(cr, candidate, &ext)
-            if ext.x_advance <= width { return candidate }
-        }
-        return ""
     }
 }

@@ -9,14 +9,20 @@ public enum FrameFormat: String, Sendable, Hashable, CaseIterable {
     case svg
     /// `frame-NNNNN.json`, the frame's scene as plain values (see `SceneJSON`).
     case json
+    /// `frame-NNNNN.labels.json`, every label drawn in the frame (see `LabelsJSON`).
+    case labels
 
-    /// Parses `png,svg,json` (any order, no repeats) into the canonical order png, svg, json.
+    /// The file name's ending after the frame number.
+    public var fileExtension: String { self == .labels ? "labels.json" : rawValue }
+
+    /// Parses `png,svg,json,labels` (any order, no repeats) into the canonical order png, svg, json,
+    /// labels.
     public static func parseList(_ text: String) throws(ExportError) -> [FrameFormat] {
         var set: Set<FrameFormat> = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let name = part.trimmingCharacters(in: .whitespaces).lowercased()
             guard let f = FrameFormat(rawValue: name) else {
-                throw ExportError.invalidOption("--format takes png, svg and/or json separated by commas, not '\(text)'")
+                throw ExportError.invalidOption("--format takes png, svg, json and/or labels separated by commas, not '\(text)'")
             }
             set.insert(f)
         }

@@ -44,7 +44,7 @@ public enum Exporter {
         let scale = options.pixelScale
         guard scale > 0, scale <= 8, scale.isFinite else { throw ExportError.invalidOption("--scale must be within (0, 8]") }
         guard options.jobs >= 1, options.jobs <= 256 else { throw ExportError.invalidOption("--jobs must be within 1...256") }
-        guard !options.formats.isEmpty else { throw ExportError.invalidOption("--format needs at least one of png, svg, json") }
+        guard !options.formats.isEmpty else { throw ExportError.invalidOption("--format needs at least one of png, svg, json, labels") }
         let scenarioFrames = Int((scenario.duration * fps).rounded()) + 1
         let first = options.frames?.first ?? 0
         let last = options.frames?.last ?? scenarioFrames - 1
@@ -69,7 +69,9 @@ public enum Exporter {
                 let line = "\(key)\t\(d.author ?? "-")\t\(d.pageCount.map(String.init) ?? "-")\t\(d.keywords.joined(separator: "\u{1F}"))\n"
                 metadataHasher.combine(bytes: line.utf8)
             }
-            dashboard = try Dashboard(tree: try LibraryBridge.dashboardTree(scenario.library, details: details), settings: settings)
+            dashboard = try Dashboard(
+                tree: try LibraryBridge.dashboardTree(scenario.library, details: details), settings: settings,
+                measurer: PangoTextMeasurer())
         } catch {
             throw ExportError.dashboard("\(error)")
         }

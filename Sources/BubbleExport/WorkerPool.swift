@@ -59,12 +59,16 @@ struct WorkContext: Sendable {
             return bytes
         case .json:
             return SceneJSON.encode(scene, frame: o.index, time: o.time)
+        case .labels:
+            let bytes = LabelsJSON.encode(renderer.layoutLabels(scene))
+            drawSeconds = monotonicSeconds() - t0
+            return bytes
         }
     }
 
     static func fileName(_ index: Int, _ format: FrameFormat) -> String {
         let digits = String(index)
-        return "frame-" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + "." + format.rawValue
+        return "frame-" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + "." + format.fileExtension
     }
 }
 

@@ -13,8 +13,8 @@ struct BubbleTextKey: Hashable {
 struct BubbleText {
     var title: FittedText
     var titleOrigin: (x: Double, y: Double)
-    /// The page count ("12 pp") on report cards: text, its glyph-run origin and metrics.
-    var footer: (text: String, x: Double, baseline: Double, metrics: TextMetrics, font: FontKey)?
+    /// The page count ("12 pp") on report cards: its layout and where its top left goes.
+    var footer: (layout: TextLayout, x: Double, top: Double)?
     var glyphCentre: (x: Double, y: Double)
 }
 
@@ -107,18 +107,17 @@ extension SceneRenderer {
             let padRight = max(10, r * 0.3 + 4)
             let padY = max(9, r * 0.3 + 2)
             var footerHeight = 0.0
-            var footer: (text: String, x: Double, baseline: Double, metrics: TextMetrics, font: FontKey)? = nil
+            var footer: (layout: TextLayout, x: Double, top: Double)? = nil
             var glyph = (x: 0.0, y: 0.0)
             if b.kind == .report, let pages = b.pageCount {
                 let font = FontKey(bold: false, size: style.pageCountFontSize)
-                let (asc, desc) = fonts.verticalMetrics(font)
+                let (asc, desc) = engine.verticalMetrics(font)
                 footerHeight = asc + desc + 4
                 let glyphSize = style.pageCountFontSize * 1.15
                 let available = w - padX - padRight - glyphSize - 5
                 let line = fitter.singleLine("\(pages) pp", width: available, font: font)
                 let baseline = h / 2 - padY - desc
-                let x = -w / 2 + padX + glyphSize + 5 - line.metrics.left
-                footer = (line.text, x, baseline, line.metrics, font)
+                footer = (line, -w / 2 + padX + glyphSize + 5 - line.left, baseline - line.baseline)
                 glyph = (-w / 2 + padX + glyphSize * 0.36, baseline - asc * 0.4)
             }
             let areaW = w - padX - padRight
@@ -126,7 +125,7 @@ extension SceneRenderer {
             let fitted = fitter.fitRect(b.label, width: areaW, height: areaH, maxSize: style.cardTitleFontSize,
                                         minSize: style.minimumCardTitleFontSize, bold: true)
             // Without a footer the title block is centred vertically.
-            let blockHeight = fitted.lines.last?.bottom ?? 0
+            let blockHeight = fitted.layout?.height ?? 0
             let top = footer == nil ? max(0, (areaH - blockHeight) / 2) : 0
             t = BubbleText(title: fitted, titleOrigin: (-w / 2 + padX, -h / 2 + padY + top), footer: footer, glyphCentre: glyph)
         }
@@ -206,7 +205,8 @@ extension SceneRenderer {
             setColour(cr, RenderColour.white.withAlpha(b.kind == .focus ? 0.35 : 0.22))
             cairo_set_line_width(cr, b.kind == .focus ? 2 : 1)
             cairo_stroke(cr)
-            drawFitted(text.title, x: text.titleOrigin.x, y: text.titleOrigin.y, colour: p.text, cr)
+            setColour(cr, p.text)
+            text.title.draw(cr, dx: text.titleOrigin.x, dy: text.titleOrigin.y)
         case .roundedRect(let w, let h, let radius):
             let fill = cardFill(for: b.colour)
             roundedRectPath(cr, -w / 2, -h / 2, w, h, radius)
@@ -223,20 +223,14 @@ extension SceneRenderer {
             setColour(cr, RenderColour(hex: 0x9AA6B6, alpha: 0.45))
             cairo_set_line_width(cr, 1)
             cairo_stroke(cr)
-            drawFitted(text.title, x: text.titleOrigin.x, y: text.titleOrigin.y, colour: style.darkTextColour, cr)
+            setColour(cr, style.darkTextColour)
+            text.title.draw(cr, dx: text.titleOrigin.x, dy: text.titleOrigin.y)
             if let footer = text.footer {
                 Icon.document.draw(cr, x: text.glyphCentre.x, y: text.glyphCentre.y, size: style.pageCountFontSize * 1.15,
                                    colour: RenderColour(style.secondaryTextColour), lineWidth: 1)
                 setColour(cr, style.secondaryTextColour)
-                fonts.show(footer.text, footer.font, x: footer.x, y: footer.baseline, in: cr)
+                footer.layout.draw(cr, x: footer.x, y: footer.top)
             }
-        }
-    }
-
-    func drawFitted(_ t: FittedText, x: Double, y: Double, colour: SceneColour, _ cr: OpaquePointer) {
-        setColour(cr, colour)
-        for line in t.lines {
-            fonts.show(line.text, t.font, x: x + line.x, y: y + line.baseline, in: cr)
         }
     }
 
@@ -258,18 +252,25 @@ extension SceneRenderer {
         }
         let lines = t.title.lines.map { l in
             LabelLayout.Line(text: l.text, x: cx + (t.titleOrigin.x + l.left) * s, y: cy + (t.titleOrigin.y + l.top) * s,
-                             width: (l.right - l.left) * s, height: (l.bottom - l.top) * s)
+                             width: (l.right - l.left) * s, height: (l.bottom - l.top) * s,
+                             leadingEdge: cx + (t.titleOrigin.x + l.start) * s)
         }
         f.labels.append(LabelLayout(owner: b.id, role: .bubbleTitle, label: b.label, fontSize: t.title.font.size * s, lines: lines,
                                     isTruncated: t.title.truncated, container: container, textColour: textColour,
-                                    backgroundColour: background))
+                                    backgroundColour: background, missingCodePoints: t.title.missingCodePoints,
+                                    designFontSize: t.title.font.size))
         if let footer = t.footer {
-            let (asc, desc) = fonts.verticalMetrics(footer.font)
-            let line = LabelLayout.Line(text: footer.text, x: cx + (footer.x + footer.metrics.left) * s,
-                                        y: cy + (footer.baseline - asc) * s, width: footer.metrics.width * s, height: (asc + desc) * s)
-            f.labels.append(LabelLayout(owner: b.id, role: .pageCount, label: footer.text, fontSize: footer.font.size * s,
-                                        lines: [line], isTruncated: false, container: container,
-                                        textColour: style.secondaryTextColour, backgroundColour: background))
+            let l = footer.layout
+            let placed = FittedText(l, x: footer.x, y: footer.top)
+            let lines = placed.lines.map { line in
+                LabelLayout.Line(text: line.text, x: cx + line.left * s, y: cy + line.top * s,
+                                 width: (line.right - line.left) * s, height: (line.bottom - line.top) * s,
+                                 leadingEdge: cx + line.start * s)
+            }
+            f.labels.append(LabelLayout(owner: "page-count:\(b.id)", role: .pageCount, label: l.key.text, fontSize: l.key.font.size * s,
+                                        lines: lines, isTruncated: l.isEllipsized, container: container,
+                                        textColour: style.secondaryTextColour, backgroundColour: background,
+                                        missingCodePoints: l.missingCodePoints, designFontSize: l.key.font.size))
         }
     }
 

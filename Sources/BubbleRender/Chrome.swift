@@ -2,23 +2,50 @@ import BubbleDashboard
 import CCairo
 
 extension SceneRenderer {
-    /// Draws one line of text with its baseline origin at (x, baseline) and records it.
+    /// Draws a laid-out line with its origin at x and its first baseline at `baseline`, and records it.
+    @discardableResult
+    func textRun(_ f: Frame, _ layout: TextLayout, x: Double, baseline: Double, colour: SceneColour,
+                 background: SceneColour, owner: String, role: LabelLayout.Role, container: LabelLayout.Container,
+                 label: String? = nil) -> TextLayout {
+        setColour(f.cr, colour)
+        let top = baseline - layout.baseline
+        // Ink that overhangs the start (a slanted or accented first letter) moves in, so nothing is
+        // drawn left of x.
+        let left = x - min(0, layout.left)
+        layout.draw(f.cr, x: left, y: top)
+        if f.records {
+            let placed = FittedText(layout, x: left, y: top)
+            let lines = placed.lines.map { LabelLayout.Line(text: $0.text, x: $0.left, y: $0.top, width: $0.right - $0.left, height: $0.bottom - $0.top, leadingEdge: $0.start) }
+            f.labels.append(LabelLayout(owner: owner, role: role, label: label ?? layout.key.text, fontSize: layout.key.font.size, lines: lines,
+                                        isTruncated: layout.isEllipsized, container: container, textColour: colour, backgroundColour: background,
+                                        missingCodePoints: layout.missingCodePoints))
+        }
+        return layout
+    }
+
+    /// Draws a fitted paragraph offset by (dx, dy) and records it.
+    func textBlock(_ f: Frame, _ fitted: FittedText, dx: Double, dy: Double, colour: SceneColour, background: SceneColour,
+                   owner: String, role: LabelLayout.Role, container: LabelLayout.Container, label: String) {
+        setColour(f.cr, colour)
+        fitted.draw(f.cr, dx: dx, dy: dy)
+        if f.records {
+            let lines = fitted.lines.map {
+                LabelLayout.Line(text: $0.text, x: dx + $0.left, y: dy + $0.top, width: $0.right - $0.left, height: $0.bottom - $0.top,
+                                 leadingEdge: dx + $0.start)
+            }
+            f.labels.append(LabelLayout(owner: owner, role: role, label: label, fontSize: fitted.font.size, lines: lines,
+                                        isTruncated: fitted.truncated, container: container, textColour: colour,
+                                        backgroundColour: background, missingCodePoints: fitted.missingCodePoints))
+        }
+    }
+
+    /// Draws `text` on one line at its natural width (see `textRun(_:_:x:baseline:...)`).
     @discardableResult
     func textRun(_ f: Frame, _ text: String, font: FontKey, x: Double, baseline: Double, colour: SceneColour,
                  background: SceneColour, owner: String, role: LabelLayout.Role, container: LabelLayout.Container,
-                 label: String? = nil, truncated: Bool = false) -> TextMetrics {
-        let m = fonts.measure(text, font)
-        setColour(f.cr, colour)
-        fonts.show(text, font, x: x, y: baseline, in: f.cr)
-        if f.records {
-            let (asc, desc) = fonts.verticalMetrics(font)
-            let line = LabelLayout.Line(text: text, x: x + m.left, y: baseline - asc, width: m.width, height: asc + desc)
-            let missing = fonts.missingGlyphs(text, font)
-            f.labels.append(LabelLayout(owner: owner, role: role, label: label ?? text, fontSize: font.size, lines: [line],
-                                        isTruncated: truncated, container: container, textColour: colour, backgroundColour: background,
-                                        missingGlyphs: missing, glyphRuns: fonts.segments(text, font).count))
-        }
-        return m
+                 label: String? = nil) -> TextLayout {
+        textRun(f, engine.line(text, font), x: x, baseline: baseline, colour: colour, background: background, owner: owner,
+                role: role, container: container, label: label)
     }
 
     var stripColour: RenderColour { style.barColour.mixed(with: style.backgroundTop, 0.6) }
@@ -80,11 +107,11 @@ extension SceneRenderer {
         if statusH > 0 {
             let sf = FontKey(bold: true, size: 12)
             let time = "9:41"
-            let tm = fonts.measure(time, sf)
-            textRun(f, time, font: sf, x: (W - tm.width) / 2 - tm.left, baseline: 15, colour: style.darkTextColour,
-                    background: barScene, owner: "status.time", role: .navigation, container: navRect)
+            let tm = engine.line(time, sf)
+            textRun(f, tm, x: (W - tm.width) / 2, baseline: 15, colour: style.darkTextColour,
+                    background: barScene, owner: "status-time", role: .navigation, container: navRect)
             textRun(f, "iPad", font: FontKey(bold: false, size: 12), x: 10, baseline: 15, colour: style.darkTextColour,
-                    background: barScene, owner: "status.device", role: .navigation, container: navRect)
+                    background: barScene, owner: "status-device", role: .navigation, container: navRect)
             // Battery.
             let bx = W - 10 - 25, by = 6.0
             roundedRectPath(cr, bx, by, 22, 10.5, 3)
@@ -108,12 +135,11 @@ extension SceneRenderer {
             Icon.search.draw(cr, x: W - 62, y: cy, size: iconSize, colour: tint)
             let tf = FontKey(bold: true, size: style.navigationTitleFontSize)
             let title = fitter.singleLine(style.appTitle, width: max(0, W - 2 * 96), font: tf)
-            let (asc, desc) = fonts.verticalMetrics(tf)
-            if !title.text.isEmpty {
-                textRun(f, title.text, font: tf, x: (W - title.metrics.width) / 2 - title.metrics.left,
-                        baseline: cy + (asc - desc) / 2, colour: style.darkTextColour, background: barScene,
-                        owner: "navigation.title", role: .navigation, container: navRect, label: style.appTitle,
-                        truncated: title.truncated)
+            let (asc, desc) = engine.verticalMetrics(tf)
+            if !style.appTitle.isEmpty {
+                textRun(f, title, x: (W - title.width) / 2, baseline: cy + (asc - desc) / 2, colour: style.darkTextColour,
+                        background: barScene, owner: "nav-title", role: .navigation, container: navRect,
+                        label: style.appTitle)
             }
         }
 
@@ -143,42 +169,45 @@ extension SceneRenderer {
         let regular = FontKey(bold: false, size: min(style.breadcrumbFontSize, height * 0.45))
         let bold = FontKey(bold: true, size: regular.size)
         let sep = "  ›  "
-        let sepW = fonts.measure(sep, regular).advance
+        let sepW = engine.line(sep, regular).width
+        let ellipsisW = engine.line(TextFitter.ellipsis, regular).width
+        // Each crumb is a paragraph of its own (an Arabic or Hebrew title reads right to left inside
+        // its slot; the trail runs from the root on the left).
+        let crumbLayouts = crumbs.indices.map { engine.line(crumbs[$0], $0 == crumbs.count - 1 ? bold : regular) }
         func width(from k: Int) -> Double {
-            var w = k > 0 ? fonts.measure(TextFitter.ellipsis, regular).advance + sepW : 0
+            var w = k > 0 ? ellipsisW + sepW : 0
             for i in k..<crumbs.count {
-                w += fonts.measure(crumbs[i], i == crumbs.count - 1 ? bold : regular).advance
+                w += crumbLayouts[i].width
                 if i < crumbs.count - 1 { w += sepW }
             }
             return w
         }
         var k = 0
         while k < crumbs.count - 1 && width(from: k) > available { k += 1 }
-        let (asc, desc) = fonts.verticalMetrics(regular)
+        let (asc, desc) = engine.verticalMetrics(regular)
         let baseline = y + height / 2 + (asc - desc) / 2
         let container = LabelLayout.Container.rect(x: 0, y: y, width: W, height: height)
         var x = margin
         let link = style.tintColour.sceneColour
         if k > 0 {
             x += textRun(f, TextFitter.ellipsis, font: regular, x: x, baseline: baseline, colour: style.secondaryTextColour,
-                         background: background, owner: "breadcrumbs.elided", role: .breadcrumb, container: container).advance
+                         background: background, owner: "breadcrumb-elided", role: .breadcrumb, container: container).width
             x += textRun(f, sep, font: regular, x: x, baseline: baseline, colour: style.secondaryTextColour,
-                         background: background, owner: "breadcrumbs.separator", role: .breadcrumb, container: container).advance
+                         background: background, owner: "breadcrumb-separator:elided", role: .breadcrumb, container: container).width
         }
         for i in k..<crumbs.count {
             let last = i == crumbs.count - 1
             if last {
                 let line = fitter.singleLine(crumbs[i], width: max(0, W - margin - x), font: bold)
-                textRun(f, line.text, font: bold, x: x, baseline: baseline, colour: style.darkTextColour, background: background,
-                        owner: "breadcrumbs.\(i)", role: .breadcrumb, container: container, label: crumbs[i], truncated: line.truncated)
+                textRun(f, line, x: x, baseline: baseline, colour: style.darkTextColour, background: background,
+                        owner: "breadcrumb:\(i)", role: .breadcrumb, container: container, label: crumbs[i])
             } else {
-                x += textRun(f, crumbs[i], font: regular, x: x, baseline: baseline, colour: link, background: background,
-                             owner: "breadcrumbs.\(i)", role: .breadcrumb, container: container).advance
+                x += textRun(f, crumbLayouts[i], x: x, baseline: baseline, colour: link, background: background,
+                             owner: "breadcrumb:\(i)", role: .breadcrumb, container: container).width
                 x += textRun(f, sep, font: regular, x: x, baseline: baseline, colour: style.secondaryTextColour,
-                             background: background, owner: "breadcrumbs.separator", role: .breadcrumb, container: container).advance
+                             background: background, owner: "breadcrumb-separator:\(i)", role: .breadcrumb, container: container).width
             }
         }
-        _ = desc
     }
 
     // MARK: Bottom: toolbar and static area
@@ -242,7 +271,7 @@ extension SceneRenderer {
         let buttons: [(Icon, String)] = [(.home, "Top"), (.recentre, "Re-centre"), (.list, "Reports"), (.filter, "Filter")]
         let container = LabelLayout.Container.rect(x: 0, y: top, width: W, height: th)
         let captionFont = FontKey(bold: false, size: style.toolbarCaptionFontSize)
-        let (asc, desc) = fonts.verticalMetrics(captionFont)
+        let (_, desc) = engine.verticalMetrics(captionFont)
         let showCaptions = th >= 40
         let iconSize = min(22, th * 0.42)
         let iconY = showCaptions ? top + 6 + iconSize / 2 + 1 : top + th / 2
@@ -250,13 +279,12 @@ extension SceneRenderer {
             let cx = W * (Double(i) + 0.5) / Double(buttons.count)
             if iconSize > 4 { icon.draw(cr, x: cx, y: iconY, size: iconSize, colour: style.tintColour, lineWidth: 1.8) }
             if showCaptions {
-                let m = fonts.measure(caption, captionFont)
-                textRun(f, caption, font: captionFont, x: cx - m.width / 2 - m.left, baseline: top + th - 5 - desc,
-                        colour: style.tintColour.sceneColour, background: bar.sceneColour, owner: "toolbar.\(i)",
+                let m = engine.line(caption, captionFont)
+                textRun(f, m, x: cx - m.width / 2, baseline: top + th - 5 - desc,
+                        colour: style.tintColour.sceneColour, background: bar.sceneColour, owner: "toolbar:\(i)",
                         role: .toolbar, container: container)
             }
         }
-        _ = asc
 
         // The blue static area.
         let sh = bh - th
@@ -280,18 +308,17 @@ extension SceneRenderer {
         let textX = 30 + 30 * logo
         let tf = FontKey(bold: true, size: min(style.staticTitleFontSize, sh * 0.3))
         let cf = FontKey(bold: false, size: min(style.staticCaptionFontSize, sh * 0.24))
-        let (ta, td) = fonts.verticalMetrics(tf)
-        let (ca, cd) = fonts.verticalMetrics(cf)
+        let (ta, td) = engine.verticalMetrics(tf)
+        let (ca, cd) = engine.verticalMetrics(cf)
         let blockH = ta + td + ca + cd + 1
         let t0 = ly - blockH / 2
         let white = SceneColour(red: 255, green: 255, blue: 255)
         let caption = SceneColour(red: 0xDF, green: 0xE9, blue: 0xF8)
         let title = fitter.singleLine(style.staticAreaTitle, width: max(0, W - textX - 16), font: tf)
-        textRun(f, title.text, font: tf, x: textX - title.metrics.left, baseline: t0 + ta, colour: white, background: worstBlue,
-                owner: "static.title", role: .staticArea, container: sc, label: style.staticAreaTitle, truncated: title.truncated)
+        textRun(f, title, x: textX, baseline: t0 + ta, colour: white, background: worstBlue,
+                owner: "static-title", role: .staticArea, container: sc, label: style.staticAreaTitle)
         let cap = fitter.singleLine(style.staticAreaCaption, width: max(0, W - textX - 16), font: cf)
-        textRun(f, cap.text, font: cf, x: textX - cap.metrics.left, baseline: t0 + ta + td + 1 + ca, colour: caption,
-                background: worstBlue, owner: "static.caption", role: .staticArea, container: sc, label: style.staticAreaCaption,
-                truncated: cap.truncated)
+        textRun(f, cap, x: textX, baseline: t0 + ta + td + 1 + ca, colour: caption,
+                background: worstBlue, owner: "static-caption", role: .staticArea, container: sc, label: style.staticAreaCaption)
     }
 }

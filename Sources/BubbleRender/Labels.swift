@@ -38,6 +38,9 @@ public struct LabelLayout: Sendable, Hashable {
         public var y: Double
         public var width: Double
         public var height: Double
+        /// Where the line's first character in logical order begins: at the left for left-to-right
+        /// text, at the right for right-to-left text (canvas points).
+        public var leadingEdge: Double? = nil
 
         /// Whether all four corners lie inside `container`.
         public func isInside(_ container: Container, tolerance: Double = 0.01) -> Bool {
@@ -53,7 +56,8 @@ public struct LabelLayout: Sendable, Hashable {
              keywordChip, tableHeader, tableCell
     }
 
-    /// The bubble id for bubble labels; otherwise a name such as "navigation.title" or "table.row3.title".
+    /// The bubble id for bubble titles; otherwise a name such as "nav-title", "breadcrumb:2",
+    /// "keyword:REPORT-ID:0" or "table-row:REPORT-ID" (see `LabelsJSON`).
     public var owner: String
     public var role: Role
     /// The text before wrapping or truncation.
@@ -68,13 +72,14 @@ public struct LabelLayout: Sendable, Hashable {
     /// The fill behind the text (the worse stop of a gradient).
     public var backgroundColour: SceneColour
 
-    /// Characters of the drawn text that the font has no glyph for (drawn as a box); 0 is right.
-    public var missingGlyphs = 0
-    /// Runs of glyphs drawn: one per line, more where CJK and other text alternate (two faces).
-    public var glyphRuns: Int? = nil
+    /// Code points of the text that no pinned font has (drawn as boxes), in order of first
+    /// appearance; empty is right.
+    public var missingCodePoints: [UInt32] = []
+    /// The font size at scale 1 (before the bubble's scale), when it differs from `fontSize`.
+    public var designFontSize: Double? = nil
 
-    /// `glyphRuns`, or one per line.
-    public var runCount: Int { glyphRuns ?? lines.count }
+    /// How many characters are drawn as boxes.
+    public var missingGlyphs: Int { missingCodePoints.count }
 
     public var contrastRatio: Double { Contrast.ratio(textColour, backgroundColour) }
 }

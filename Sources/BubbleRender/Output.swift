@@ -12,6 +12,8 @@ public enum RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     case cairo(file: String?, status: String)
     /// The PNG encoder failed (zlib).
     case encoding(String)
+    /// The pinned fonts (`PinnedFonts`) are missing or fontconfig could not load them.
+    case fonts(String)
 
     public var description: String {
         switch self {
@@ -21,6 +23,7 @@ public enum RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cairo(let file, let status):
             return file.map { "Cairo failed while writing \($0): \(status)" } ?? "Cairo failed: \(status)"
         case .encoding(let message): return "PNG encoding failed: \(message)"
+        case .fonts(let message): return "fonts: \(message)"
         }
     }
 }

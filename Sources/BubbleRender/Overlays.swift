@@ -52,9 +52,9 @@ extension SceneRenderer {
 
         let title = fitter.fitRect(report.title, width: inner, height: style.overlayTitleFontSize * style.lineSpacing * 3 + 2,
                                    maxSize: style.overlayTitleFontSize, minSize: 14, bold: true, maxLines: 3)
-        let titleH = (title.lines.last?.bottom ?? 0)
+        let titleH = title.layout?.height ?? 0
         let metaFont = FontKey(bold: false, size: style.overlayBodyFontSize)
-        let (ma, md) = fonts.verticalMetrics(metaFont)
+        let (ma, md) = engine.verticalMetrics(metaFont)
         var metaParts: [String] = []
         if let a = report.author, !a.isEmpty { metaParts.append("by " + a) }
         if let p = report.pageCount { metaParts.append(p == 1 ? "1 page" : "\(p) pages") }
@@ -62,7 +62,7 @@ extension SceneRenderer {
         let chips = layoutChips(report.keywords, width: inner)
         let chipsH = chips.rows > 0 ? Double(chips.rows) * 30 - 6 : 18
         let headFont = FontKey(bold: true, size: 11)
-        let (ha, hd) = fonts.verticalMetrics(headFont)
+        let (ha, hd) = engine.verticalMetrics(headFont)
         let fixed = 8 + pad + titleH + 8 + ma + md + 18 + 32 + 18 + ha + hd + 10 + chipsH + pad
         let maxCard = H - 80
         let pageH = max(90, min(330, maxCard - fixed))
@@ -82,17 +82,13 @@ extension SceneRenderer {
         cairo_restore(cr)
 
         var cy = y + 8 + pad
-        setColour(cr, style.darkTextColour)
-        for line in title.lines {
-            textRun(f, line.text, font: title.font, x: x + pad + line.x, baseline: cy + line.baseline, colour: style.darkTextColour,
-                    background: white, owner: "preview.title", role: .overlayTitle, container: card, label: report.title,
-                    truncated: title.truncated)
-        }
+        textBlock(f, title, dx: x + pad, dy: cy, colour: style.darkTextColour, background: white, owner: "preview-title",
+                  role: .overlayTitle, container: card, label: report.title)
         cy += titleH + 8
         let metaLine = fitter.singleLine(meta, width: inner, font: metaFont)
-        textRun(f, metaLine.text, font: metaFont, x: x + pad - metaLine.metrics.left, baseline: cy + ma,
-                colour: style.secondaryTextColour, background: white, owner: "preview.meta", role: .overlayText,
-                container: card, label: meta, truncated: metaLine.truncated)
+        textRun(f, metaLine, x: x + pad, baseline: cy + ma,
+                colour: style.secondaryTextColour, background: white, owner: "preview-meta", role: .overlayText,
+                container: card, label: meta)
         cy += ma + md + 18
 
         // The page placeholder on a light stage.
@@ -105,19 +101,19 @@ extension SceneRenderer {
 
         let head = "KEYWORDS"
         textRun(f, head, font: headFont, x: x + pad, baseline: cy + ha, colour: style.secondaryTextColour, background: white,
-                owner: "preview.keywordsHeading", role: .overlayText, container: card)
+                owner: "preview-keywords-heading", role: .overlayText, container: card)
         cy += ha + hd + 10
         if chips.rows == 0 {
             let nf = FontKey(bold: false, size: 13)
-            textRun(f, "No keywords", font: nf, x: x + pad, baseline: cy + fonts.verticalMetrics(nf).ascent,
-                    colour: style.secondaryTextColour, background: white, owner: "preview.noKeywords", role: .overlayText,
+            textRun(f, "No keywords", font: nf, x: x + pad, baseline: cy + engine.verticalMetrics(nf).ascent,
+                    colour: style.secondaryTextColour, background: white, owner: "preview-no-keywords", role: .overlayText,
                     container: card)
         }
         let chipFont = FontKey(bold: false, size: style.chipFontSize)
-        let (ca, cd) = fonts.verticalMetrics(chipFont)
+        let (ca, cd) = engine.verticalMetrics(chipFont)
         let chipFill = RenderColour.white.mixed(with: RenderColour(colour), 0.14)
         let moreFill = RenderColour(hex: 0xEDF0F4)
-        for chip in chips.chips {
+        for (n, chip) in chips.chips.enumerated() {
             let cx0 = x + pad + chip.x, cy0 = cy + Double(chip.row) * 30
             let fill = chip.isMore ? moreFill : chipFill
             roundedRectPath(cr, cx0, cy0, chip.width, 24, 12)
@@ -127,17 +123,16 @@ extension SceneRenderer {
             cairo_set_line_width(cr, 1)
             cairo_stroke(cr)
             let textColour = chip.isMore ? style.secondaryTextColour : style.darkTextColour
-            textRun(f, chip.text, font: chipFont.fitting(chip.text), x: cx0 + 11 - chip.metrics.left, baseline: cy0 + 12 + (ca - cd) / 2,
-                    colour: textColour, background: fill.sceneColour, owner: chip.isMore ? "preview.moreKeywords" : "preview.keyword",
+            textRun(f, chip.layout, x: cx0 + 11, baseline: cy0 + 12 + (ca - cd) / 2,
+                    colour: textColour, background: fill.sceneColour, owner: chip.isMore ? "keyword-more:\(report.id)" : "keyword:\(report.id):\(n)",
                     role: .keywordChip, container: .roundedRect(x: cx0, y: cy0, width: chip.width, height: 24, cornerRadius: 12),
-                    label: chip.label, truncated: chip.text != chip.label)
+                    label: chip.label)
         }
     }
 
     struct Chip {
-        var text: String
+        var layout: TextLayout
         var label: String
-        var metrics: TextMetrics
         var x: Double
         var width: Double
         var row: Int
@@ -149,8 +144,8 @@ extension SceneRenderer {
         let font = FontKey(bold: false, size: style.chipFontSize)
         let gap = 6.0, padX = 11.0
         func chip(_ text: String, label: String) -> Chip {
-            let line = fitter.singleLine(text, width: width - 2 * padX, font: font.fitting(text))
-            return Chip(text: line.text, label: label, metrics: line.metrics, x: 0, width: line.metrics.width + 2 * padX, row: 0, isMore: false)
+            let line = fitter.singleLine(text, width: width - 2 * padX, font: font)
+            return Chip(layout: line, label: label, x: 0, width: line.width + 2 * padX, row: 0, isMore: false)
         }
         var placed: [Chip] = []
         var x = 0.0, row = 0
@@ -281,14 +276,14 @@ extension SceneRenderer {
         // Header.
         let tf = FontKey(bold: true, size: 19)
         let sf = FontKey(bold: false, size: 13)
-        let (ta, _) = fonts.verticalMetrics(tf)
+        let (ta, _) = engine.verticalMetrics(tf)
         let heading = "Reports in " + title
         let t = fitter.singleLine(heading, width: tw - 2 * pad, font: tf)
-        textRun(f, t.text, font: tf, x: x + pad - t.metrics.left, baseline: y + 16 + ta, colour: style.darkTextColour,
-                background: white, owner: "table.title", role: .overlayTitle, container: card, label: heading, truncated: t.truncated)
+        textRun(f, t, x: x + pad, baseline: y + 16 + ta, colour: style.darkTextColour,
+                background: white, owner: "table-title", role: .overlayTitle, container: card, label: heading)
         let count = reports.count == 1 ? "1 report" : "\(reports.count) reports"
         textRun(f, count, font: sf, x: x + pad, baseline: y + 16 + ta + 22, colour: style.secondaryTextColour, background: white,
-                owner: "table.count", role: .overlayText, container: card)
+                owner: "table-count", role: .overlayText, container: card)
 
         // Columns.
         let inner = tw - 2 * pad
@@ -301,21 +296,21 @@ extension SceneRenderer {
         setColour(cr, headerFill)
         cairo_fill(cr)
         let hf = FontKey(bold: true, size: 11.5)
-        let (ha, hd) = fonts.verticalMetrics(hf)
+        let (ha, hd) = engine.verticalMetrics(hf)
         let hb = hy + columnsH / 2 + (ha - hd) / 2
         let headerContainer = LabelLayout.Container.rect(x: x, y: hy, width: tw, height: columnsH)
         textRun(f, "TITLE", font: hf, x: x + pad + 14, baseline: hb, colour: style.secondaryTextColour, background: headerFill.sceneColour,
-                owner: "table.header.title", role: .tableHeader, container: headerContainer)
-        let pm = fonts.measure("PAGES", hf)
-        textRun(f, "PAGES", font: hf, x: x + pad + titleW + pagesW - pm.right, baseline: hb, colour: style.secondaryTextColour,
-                background: headerFill.sceneColour, owner: "table.header.pages", role: .tableHeader, container: headerContainer)
+                owner: "table-header:title", role: .tableHeader, container: headerContainer)
+        let pm = engine.line("PAGES", hf)
+        textRun(f, pm, x: x + pad + titleW + pagesW - pm.width, baseline: hb, colour: style.secondaryTextColour,
+                background: headerFill.sceneColour, owner: "table-header:pages", role: .tableHeader, container: headerContainer)
         textRun(f, "KEYWORDS", font: hf, x: kwX, baseline: hb, colour: style.secondaryTextColour, background: headerFill.sceneColour,
-                owner: "table.header.keywords", role: .tableHeader, container: headerContainer)
+                owner: "table-header:keywords", role: .tableHeader, container: headerContainer)
 
         // Rows.
         let cellFont = FontKey(bold: false, size: style.tableFontSize)
         let kwFont = FontKey(bold: false, size: style.tableFontSize - 1)
-        let (ca, cd) = fonts.verticalMetrics(cellFont)
+        let (ca, cd) = engine.verticalMetrics(cellFont)
         let zebra = RenderColour(hex: 0xF6F8FB)
         cairo_save(cr)
         roundedRectPath(cr, x, y, tw, th, radius)
@@ -323,9 +318,9 @@ extension SceneRenderer {
         if reports.isEmpty {
             let ry = hy + columnsH
             let m = "No reports at this level"
-            let mm = fonts.measure(m, cellFont)
-            textRun(f, m, font: cellFont, x: x + (tw - mm.width) / 2 - mm.left, baseline: ry + rowH / 2 + (ca - cd) / 2,
-                    colour: style.secondaryTextColour, background: white, owner: "table.empty", role: .tableCell,
+            let mm = engine.line(m, cellFont)
+            textRun(f, mm, x: x + (tw - mm.width) / 2, baseline: ry + rowH / 2 + (ca - cd) / 2,
+                    colour: style.secondaryTextColour, background: white, owner: "table-empty", role: .tableCell,
                     container: .rect(x: x, y: ry, width: tw, height: rowH))
         }
         let overflow = reports.count > maxRows
@@ -346,7 +341,7 @@ extension SceneRenderer {
             if overflow && i == shownRows - 1 {
                 let more = "+\(reports.count - shownRows + 1) more rows"
                 textRun(f, more, font: cellFont, x: x + pad + 14, baseline: baseline, colour: style.secondaryTextColour,
-                        background: bg, owner: "table.moreRows", role: .tableCell, container: rowRect)
+                        background: bg, owner: "table-more-rows", role: .tableCell, container: rowRect)
                 continue
             }
             let r = reports[i]
@@ -354,19 +349,19 @@ extension SceneRenderer {
             setColour(cr, r.colour ?? style.neutralBubbleColour)
             cairo_fill(cr)
             let tl = fitter.singleLine(r.title, width: titleW - 14, font: cellFont)
-            textRun(f, tl.text, font: cellFont, x: x + pad + 14 - tl.metrics.left, baseline: baseline, colour: style.darkTextColour,
-                    background: bg, owner: "table.row\(i).title", role: .tableCell,
-                    container: .rect(x: x + pad + 14, y: ry, width: titleW - 14, height: rowH), label: r.title, truncated: tl.truncated)
+            textRun(f, tl, x: x + pad + 14, baseline: baseline, colour: style.darkTextColour,
+                    background: bg, owner: "table-row:\(r.id)", role: .tableCell,
+                    container: .rect(x: x + pad + 14, y: ry, width: titleW - 14, height: rowH), label: r.title)
             let pages = r.pageCount.map(String.init) ?? "—"
-            let pmm = fonts.measure(pages, cellFont)
-            textRun(f, pages, font: cellFont, x: x + pad + titleW + pagesW - pmm.right, baseline: baseline,
-                    colour: style.secondaryTextColour, background: bg, owner: "table.row\(i).pages", role: .tableCell,
+            let pmm = engine.line(pages, cellFont)
+            textRun(f, pmm, x: x + pad + titleW + pagesW - pmm.width, baseline: baseline,
+                    colour: style.secondaryTextColour, background: bg, owner: "table-row:\(r.id):pages", role: .tableCell,
                     container: .rect(x: x + pad + titleW, y: ry, width: pagesW, height: rowH))
             let kw = r.keywords.isEmpty ? "—" : r.keywords.joined(separator: ", ")
-            let kl = fitter.singleLine(kw, width: max(0, kwW), font: kwFont.fitting(kw))
-            textRun(f, kl.text, font: kwFont.fitting(kw), x: kwX - kl.metrics.left, baseline: baseline, colour: style.secondaryTextColour,
-                    background: bg, owner: "table.row\(i).keywords", role: .tableCell,
-                    container: .rect(x: kwX, y: ry, width: max(0, kwW), height: rowH), label: kw, truncated: kl.truncated)
+            let kl = fitter.singleLine(kw, width: max(0, kwW), font: kwFont)
+            textRun(f, kl, x: kwX, baseline: baseline, colour: style.secondaryTextColour,
+                    background: bg, owner: "table-row:\(r.id):keywords", role: .tableCell,
+                    container: .rect(x: kwX, y: ry, width: max(0, kwW), height: rowH), label: kw)
         }
         cairo_restore(cr)
         setColour(cr, RenderColour(hex: 0x000000, alpha: 0))

@@ -50,9 +50,9 @@ public struct RenderColour: Sendable, Hashable {
 /// The defaults give a light iOS-like look: a calm blue-grey background, white translucent-looking
 /// bars, a saturated blue static area, and category circles in their branch colours.
 public struct RenderStyle: Sendable, Hashable {
-    /// The only font family used, so output does not depend on what else is installed.
-    /// DejaVu Sans covers Latin (accents, dashes) but not CJK: keyword chips and table cells with
-    /// CJK characters are drawn with Droid Sans Fallback instead (`FontKey.fitting`).
+    /// The first font family of every label. Characters it has no glyph for are drawn from the
+    /// pinned fallback fonts (`PinnedFonts`: Noto for the other scripts, Noto Color Emoji), one glyph
+    /// at a time; no other font on the machine is ever used.
     public var fontFamily = "DejaVu Sans"
 
     // MARK: Palette
@@ -87,6 +87,8 @@ public struct RenderStyle: Sendable, Hashable {
     /// Largest and smallest title size inside category circles.
     public var circleTitleFontSize = 17.0
     public var minimumCircleTitleFontSize = 9.0
+    /// The size a category circle grows to hold its whole title at (`PangoTextMeasurer`).
+    public var measuredCircleTitleFontSize = 12.0
     /// Largest title size inside the focus circle.
     public var focusTitleFontSize = 26.0
     /// Largest and smallest title size inside report cards.

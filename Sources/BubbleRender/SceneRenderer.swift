@@ -11,7 +11,7 @@ public final class SceneRenderer {
     /// Device pixels per canvas point for raster output (2 → 768×1024 pt becomes 1536×2048 px).
     public let pixelScale: Double
 
-    let fonts: FontBook
+    let engine: TextEngine
     let fitter: TextFitter
     var bubbleTexts: [BubbleTextKey: BubbleText] = [:]
     var paints: [SceneColour: BubblePaint] = [:]
@@ -31,8 +31,8 @@ public final class SceneRenderer {
     public init(style: RenderStyle = RenderStyle(), pixelScale: Double = 2) {
         self.style = style
         self.pixelScale = pixelScale
-        fonts = FontBook(family: style.fontFamily)
-        fitter = TextFitter(fonts: fonts, lineSpacing: style.lineSpacing)
+        engine = TextEngine(family: style.fontFamily)
+        fitter = TextFitter(engine: engine)
     }
 
     /// Drops every cache (the next frame is drawn from scratch).
@@ -240,4 +240,27 @@ struct CanvasKey: Hashable {
 struct TopBarKey: Hashable {
     var canvas: CanvasKey
     var breadcrumbs: [String]
+}
+
+extension SceneRenderer {
+    /// Where a line of text stands relative to its x.
+    public enum TextAnchor: Sendable {
+        case start, end
+    }
+
+    /// Draws one line of text through this renderer's text layout (Pango, the pinned fonts) into
+    /// any Cairo context, in its current source colour, with its first baseline at `baseline`:
+    /// starting at `x`, or ending there with `.end`. Shortened with an ellipsis at the end to
+    /// `maxWidth` when given. Returns the width drawn. For captions around frames (the export's
+    /// contact sheet).
+    @discardableResult
+    public func drawText(
+        _ text: String, in cr: OpaquePointer, x: Double, baseline: Double, size: Double, bold: Bool = false,
+        maxWidth: Double? = nil, anchor: TextAnchor = .start
+    ) -> Double {
+        let font = FontKey(bold: bold, size: size)
+        let layout = maxWidth.map { fitter.singleLine(text, width: $0, font: font) } ?? engine.line(text, font)
+        layout.draw(cr, x: anchor == .start ? x : x - layout.width, y: baseline - layout.baseline)
+        return layout.width
+    }
 }

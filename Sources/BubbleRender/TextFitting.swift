@@ -1,221 +1,214 @@
-/// One fitted line, in the coordinates of the fitting area (points). `x` is where the glyph run
-/// starts; `left...right` and `top...bottom` bound everything it draws (advance and ink, ascent and
+/// One drawn line of a fitted title, in the coordinates of the fitting area (points): its text as
+/// drawn (logical order) and the box that bounds everything it draws (advance and ink, ascent and
 /// descent).
 struct FittedLine: Hashable {
     var text: String
-    var x: Double
     var baseline: Double
     var left: Double
     var right: Double
     var top: Double
     var bottom: Double
+    /// The leading edge of the first character in logical order (see `LaidLine.start`).
+    var start: Double
 }
 
-struct FittedText: Hashable {
+/// A title laid out inside a shape: the Pango paragraph, where its top left goes in the fitting
+/// area, and its lines.
+struct FittedText {
     var font: FontKey
+    var layout: TextLayout?
+    var x: Double
+    var y: Double
     var lines: [FittedLine]
+    /// Text was removed (an ellipsis stands for it).
     var truncated: Bool
+    /// Code points drawn as boxes.
+    var missingCodePoints: [UInt32] { layout?.missingCodePoints ?? [] }
+
+    static func empty(_ font: FontKey, truncated: Bool) -> FittedText {
+        FittedText(font: font, layout: nil, x: 0, y: 0, lines: [], truncated: truncated)
+    }
+
+    init(font: FontKey, layout: TextLayout?, x: Double, y: Double, lines: [FittedLine], truncated: Bool) {
+        self.font = font
+        self.layout = layout
+        self.x = x
+        self.y = y
+        self.lines = lines
+        self.truncated = truncated
+    }
+
+    /// `layout` placed with its top left at (x, y).
+    init(_ layout: TextLayout, x: Double, y: Double) {
+        self.init(
+            font: layout.key.font, layout: layout, x: x, y: y,
+            lines: layout.lines.map {
+                FittedLine(text: $0.text, baseline: y + $0.baseline, left: x + $0.left, right: x + $0.right,
+                           top: y + $0.top, bottom: y + $0.bottom, start: x + $0.start)
+            },
+            truncated: layout.isEllipsized)
+    }
+
+    /// Draws the paragraph, offset by (dx, dy), in the context's current colour.
+    func draw(_ cr: OpaquePointer, dx: Double, dy: Double) {
+        layout?.draw(cr, x: dx + x, y: dy + y)
+    }
 }
 
-/// Word wrap and fitting of titles into circles and rectangles.
+/// Fits titles into circles and rectangles with Pango's line breaking.
 ///
-/// The title is split into words; for each font size from the largest down to the minimum (half a
-/// point at a time) and each line count that fits vertically, the words are wrapped greedily into
-/// lines whose measured width fits the chord of the circle at that line's box (the farther of its
-/// top and bottom edges), or the rectangle's width. The first arrangement that holds every word
-/// wins. At the minimum size the text is wrapped as far as it goes (breaking words longer than a
-/// line) and the last line ends in an ellipsis; a card title instead loses words from its middle
-/// (`fitRect`), so that its last words stay readable.
+/// For each font size from the largest down to the minimum (half a point at a time), the title is
+/// wrapped at word boundaries (Unicode's line-breaking rules: CJK may break between ideographs,
+/// "Q1 2016" never breaks) into a width; in a circle, several widths are tried, and every line
+/// must fit the chord at its box's farther edge. The first arrangement that fits wins. At the
+/// minimum size, a word too long for its line is broken with a hyphen; only when the title still
+/// does not fit is it shortened, with Pango's ellipsis at grapheme boundaries: at the end in
+/// circles, in the middle on cards (so the words that tell apart titles that share a beginning stay
+/// readable: "Month-End Close … March 2017").
 struct TextFitter {
-    let fonts: FontBook
-    let lineSpacing: Double
+    let engine: TextEngine
 
     static let ellipsis = "…"
 
-    private func words(_ text: String) -> [String] {
-        text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map(String.init)
+    /// Whether a word of the paragraph is longer than its line width.
+    static func hasOverlongWord(_ l: TextLayout) -> Bool {
+        l.breaksWords || (l.key.width.map { l.right - l.left > $0 + 0.5 } ?? false)
     }
 
-    /// Line boxes for `n` lines centred on y = 0 (circles) or starting at `top` (rectangles).
-    private func lineBoxes(n: Int, font: FontKey, top: Double?) -> [(baseline: Double, top: Double, bottom: Double)] {
-        let (asc, desc) = fonts.verticalMetrics(font)
-        let lh = max(font.size * lineSpacing, asc + desc)
-        let start = top ?? (-Double(n) * lh / 2)
-        return (0..<n).map { i in
-            let boxTop = start + Double(i) * lh
-            let baseline = boxTop + (lh - (asc + desc)) / 2 + asc
-            return (baseline, baseline - asc, baseline + desc)
-        }
-    }
-
-    /// Greedy wrap into the given widths. Returns nil if the words do not fit, unless `force`: then a
-    /// word wider than its line is cut with an ellipsis there, and words left over after the last line
-    /// are folded into it with an ellipsis.
-    private func wrap(_ words: [String], widths: [Double], font: FontKey, force: Bool) -> (lines: [String], truncated: Bool)? {
-        var lines: [String] = []
-        var i = 0
-        for w in widths {
-            if i >= words.count { break }
-            var line = ""
-            while i < words.count {
-                let candidate = line.isEmpty ? words[i] : line + " " + words[i]
-                if fonts.measure(candidate, font).width <= w {
-                    line = candidate
-                    i += 1
-                } else {
-                    break
-                }
-            }
-            if line.isEmpty {
-                guard force else { return nil }
-                if let cut = ellipsised(words[i...].joined(separator: " "), width: w, font) { lines.append(cut) }
-                return lines.isEmpty ? nil : (lines, true)
-            }
-            lines.append(line)
-        }
-        if i >= words.count { return (lines, false) }
-        guard force, !lines.isEmpty else { return nil }
-        let last = lines.count - 1
-        guard let cut = ellipsised(lines[last] + " " + words[i...].joined(separator: " "), width: widths[last], font) else { return nil }
-        lines[last] = cut
-        return (lines, true)
-    }
-
-    /// The longest prefix of `text` followed by an ellipsis that fits `width`.
-    private func ellipsised(_ text: String, width: Double, _ font: FontKey) -> String? {
-        var chars = Array(text)
-        while !chars.isEmpty {
-            chars.removeLast()
-            let t = String(chars).trimmingTrailingSpaces() + TextFitter.ellipsis
-            if fonts.measure(t, font).width <= width { return t }
-        }
-        return nil
-    }
-
-    private func place(_ lines: [String], font: FontKey, boxes: [(baseline: Double, top: Double, bottom: Double)],
-                       align: (TextMetrics) -> Double) -> [FittedLine] {
-        zip(lines, boxes).map { text, box in
-            let m = fonts.measure(text, font)
-            let x = align(m)
-            return FittedLine(text: text, x: x, baseline: box.baseline, left: x + m.left, right: x + m.right, top: box.top, bottom: box.bottom)
-        }
+    /// The size from which a word too long for its line is broken with a hyphen rather than the
+    /// whole title shrunk further: 85 % of the largest size (a slightly long word still gets its
+    /// line by shrinking a little; a very long one does not make the title unreadable).
+    static func hyphenationSize(maxSize: Double, minSize: Double) -> Double {
+        max(minSize, (maxSize * 0.85 * 2).rounded(.down) / 2)
     }
 
     /// Fits `text` inside a circle of radius `radius` centred on (0, 0), lines centred.
     func fitCircle(_ text: String, radius: Double, maxSize: Double, minSize: Double, bold: Bool, maxLines: Int = 6) -> FittedText {
-        let ws = words(text)
-        if ws.isEmpty || radius <= 0 { return FittedText(font: FontKey(bold: bold, size: minSize), lines: [], truncated: !ws.isEmpty) }
-        func widths(_ boxes: [(baseline: Double, top: Double, bottom: Double)]) -> [Double] {
-            boxes.map { b in
-                let far = max(abs(b.top), abs(b.bottom))
-                return far >= radius ? 0 : 2 * (radius * radius - far * far).squareRoot() - 0.5
-            }
-        }
+        let blank = text.allSatisfy { $0.isWhitespace }
+        if blank || radius <= 0 { return .empty(FontKey(bold: bold, size: minSize), truncated: !blank) }
         var size = maxSize
         while size >= minSize - 1e-9 {
             let font = FontKey(bold: bold, size: size)
-            for n in 1...maxLines {
-                let boxes = lineBoxes(n: n, font: font, top: nil)
-                let ww = widths(boxes)
-                if ww.contains(where: { $0 <= 0 }) { break }
-                if let r = wrap(ws, widths: ww, font: font, force: false) {
-                    let used = lineBoxes(n: r.lines.count, font: font, top: nil)
-                    return FittedText(font: font, lines: place(r.lines, font: font, boxes: used) { -($0.left + $0.right) / 2 }, truncated: false)
-                }
+            if let f = circleFit(text, radius: radius, font: font, wrap: .word, maxLines: maxLines) { return f }
+            if size <= TextFitter.hyphenationSize(maxSize: maxSize, minSize: minSize),
+               TextFitter.hasOverlongWord(engine.layout(LayoutKey(text: text, font: font, width: 2 * radius - 1, wrap: .word, align: .centre))),
+               let f = circleFit(text, radius: radius, font: font, wrap: .wordChar, maxLines: maxLines) {
+                return f
             }
             size -= 0.5
         }
-        // Truncate at the minimum size with as many lines as fit.
         let font = FontKey(bold: bold, size: minSize)
+        // Shortened at the minimum size: as many lines as fit, each within the narrowest chord.
         var best: FittedText? = nil
-        var bestScore = -1
+        var bestShown = -1
         for n in 1...maxLines {
-            let boxes = lineBoxes(n: n, font: font, top: nil)
-            let ww = widths(boxes)
-            if ww.contains(where: { $0 <= 0 }) { break }
-            guard let r = wrap(ws, widths: ww, font: font, force: true), !r.lines.isEmpty else { continue }
-            let score = r.lines.reduce(0) { $0 + $1.count - ($1.hasSuffix(TextFitter.ellipsis) ? 1 : 0) }
-            if score <= bestScore { continue }
-            // Re-centre vertically on the lines actually used when they still fit.
-            let used = lineBoxes(n: r.lines.count, font: font, top: nil)
-            let fits = zip(r.lines, widths(used)).allSatisfy { fonts.measure($0, font).width <= $1 }
-            let chosen = fits ? used : Array(boxes.prefix(r.lines.count))
-            best = FittedText(font: font, lines: place(r.lines, font: font, boxes: chosen) { -($0.left + $0.right) / 2 }, truncated: true)
-            bestScore = score
+            let probe = engine.layout(LayoutKey(text: text, font: font, width: radius, wrap: .wordChar, ellipsis: .end, maxLines: 1))
+            let lineH = probe.height
+            let blockH = lineH * Double(n)
+            let far = blockH / 2
+            guard far < radius else { break }
+            let chord = 2 * (radius * radius - far * far).squareRoot() - 0.5
+            guard chord > font.size else { break }
+            let l = engine.layout(LayoutKey(text: text, font: font, width: chord, wrap: .wordChar, ellipsis: .end, maxLines: n, align: .centre))
+            let f = FittedText(l, x: -chord / 2, y: -l.height / 2)
+            guard fitsCircle(f, radius: radius) else { continue }
+            let shown = l.lines.reduce(0) { $0 + $1.text.count }
+            if shown > bestShown {
+                best = f
+                bestShown = shown
+            }
         }
-        return best ?? FittedText(font: font, lines: [], truncated: true)
+        return best ?? .empty(font, truncated: true)
     }
 
-    /// Fits `text` into the rectangle x 0...width, y 0...height, lines left-aligned from the top.
+    /// The widest arrangement of `text` at `font` whose lines all fit the circle, or nil.
+    private func circleFit(_ text: String, radius: Double, font: FontKey, wrap: LayoutKey.Wrap, maxLines: Int) -> FittedText? {
+        var width = 2 * radius - 1
+        while width >= font.size * 1.5 {
+            let l = engine.layout(LayoutKey(text: text, font: font, width: width, wrap: wrap, align: .centre))
+            if l.lines.count > maxLines || l.height > 2 * radius { return nil }
+            if wrap == .word && l.breaksWords { return nil }
+            let f = FittedText(l, x: -width / 2, y: -l.height / 2)
+            if fitsCircle(f, radius: radius) { return f }
+            // Narrower lines are shorter but more of them: try until the block is too tall.
+            width *= 0.9
+        }
+        return nil
+    }
+
+    private func fitsCircle(_ f: FittedText, radius: Double) -> Bool {
+        for line in f.lines {
+            let far = max(abs(line.top), abs(line.bottom))
+            if far >= radius { return false }
+            let half = (radius * radius - far * far).squareRoot() - 0.25
+            if line.left < -half || line.right > half { return false }
+        }
+        return true
+    }
+
+    /// Fits `text` into the rectangle x 0...width, y 0...height, lines from the top, at the start
+    /// edge of the text's direction (left for Latin, right for Arabic and Hebrew) or centred.
     func fitRect(_ text: String, width: Double, height: Double, maxSize: Double, minSize: Double, bold: Bool,
                  maxLines: Int = 5, centred: Bool = false) -> FittedText {
-        let ws = words(text)
-        if ws.isEmpty || width <= 0 { return FittedText(font: FontKey(bold: bold, size: minSize), lines: [], truncated: !ws.isEmpty) }
-        func linesThatFit(_ font: FontKey) -> Int {
-            var n = 0
-            while n < maxLines {
-                let boxes = lineBoxes(n: n + 1, font: font, top: 0)
-                if boxes.last!.bottom > height { break }
-                n += 1
-            }
-            return n
+        let blank = text.allSatisfy { $0.isWhitespace }
+        if blank || width <= 0 { return .empty(FontKey(bold: bold, size: minSize), truncated: !blank) }
+        let align: LayoutKey.Align = centred ? .centre : .start
+        func fits(_ l: TextLayout) -> Bool {
+            l.lines.count <= maxLines && l.height <= height + 1e-9 && l.right - l.left <= width + 0.5
         }
-        func align(_ m: TextMetrics) -> Double { centred ? (width - (m.left + m.right)) / 2 : -m.left }
+        // Ink that overhangs an edge (a "J" below the line start, an italic end) moves inside.
+        func placed(_ l: TextLayout) -> FittedText {
+            let dx = l.left < 0 ? -l.left : (l.right > width ? max(-l.left, width - l.right) : 0)
+            return FittedText(l, x: dx, y: 0)
+        }
         var size = maxSize
+        var hyphenated: TextLayout? = nil
         while size >= minSize - 1e-9 {
             let font = FontKey(bold: bold, size: size)
-            let n = linesThatFit(font)
-            if n > 0, let r = wrap(ws, widths: Array(repeating: width, count: n), font: font, force: false) {
-                let boxes = lineBoxes(n: r.lines.count, font: font, top: 0)
-                return FittedText(font: font, lines: place(r.lines, font: font, boxes: boxes, align: align), truncated: false)
+            let l = engine.layout(LayoutKey(text: text, font: font, width: width, wrap: .word, align: align))
+            if !l.breaksWords && fits(l) { return placed(l) }
+            // A word longer than the line (Pango broke it, or left it sticking out).
+            if TextFitter.hasOverlongWord(l) && size <= TextFitter.hyphenationSize(maxSize: maxSize, minSize: minSize) {
+                let h = engine.layout(LayoutKey(text: text, font: font, width: width, wrap: .wordChar, align: align))
+                if fits(h) { return placed(h) }
+                hyphenated = h
             }
             size -= 0.5
         }
         let font = FontKey(bold: bold, size: minSize)
-        let n = linesThatFit(font)
-        // Too long even at the minimum size: the ellipsis goes into the middle, keeping the last
-        // words, which tell apart titles that share a beginning ("Month-End Close … March 2017",
-        // not "Month-End Close Pack — March 2…"); words are dropped from before the kept tail.
-        let tail = min(2, ws.count - 1)
-        if n > 0 && tail >= 1 && ws.count >= 3 {
-            let headEnd = ws.count - tail
-            var drop = 1
-            while drop < headEnd {
-                let shortened = Array(ws[0 ..< headEnd - drop]) + [TextFitter.ellipsis] + Array(ws[headEnd...])
-                if let r = wrap(shortened, widths: Array(repeating: width, count: n), font: font, force: false) {
-                    let boxes = lineBoxes(n: r.lines.count, font: font, top: 0)
-                    return FittedText(font: font, lines: place(r.lines, font: font, boxes: boxes, align: align), truncated: true)
+        // Too long even so. Whole words go from before the last two (which tell apart titles that
+        // share a beginning: "Month-End Close … September 2017"), one at a time.
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        if words.count >= 3 {
+            let tail = words.suffix(2).joined(separator: " ")
+            var head = words.count - 2
+            while head > 1 {
+                head -= 1
+                let shortened = words.prefix(head).joined(separator: " ") + " " + TextFitter.ellipsis + " " + tail
+                let l = engine.layout(LayoutKey(text: shortened, font: font, width: width, wrap: .word, align: align))
+                if !l.breaksWords && fits(l) {
+                    var f = placed(l)
+                    f.truncated = true
+                    return f
                 }
-                drop += 1
             }
         }
-        if n > 0, let r = wrap(ws, widths: Array(repeating: width, count: n), font: font, force: true) {
-            let boxes = lineBoxes(n: r.lines.count, font: font, top: 0)
-            return FittedText(font: font, lines: place(r.lines, font: font, boxes: boxes, align: align), truncated: true)
+        // Otherwise as many lines as the height holds, Pango's ellipsis in the middle of the last.
+        var n = min(maxLines, max(1, hyphenated?.lines.count ?? maxLines))
+        while n >= 1 {
+            let l = engine.layout(LayoutKey(text: text, font: font, width: width, wrap: .wordChar, ellipsis: .middle, maxLines: n, align: align))
+            if l.height <= height + 1e-9 || n == 1 {
+                return l.height <= height + 1e-9 ? placed(l) : .empty(font, truncated: true)
+            }
+            n -= 1
         }
-        return FittedText(font: font, lines: [], truncated: true)
+        return .empty(font, truncated: true)
     }
 
     /// One line of `text` at a fixed size, ellipsised at the end to fit `width`.
-    func singleLine(_ text: String, width: Double, font: FontKey) -> (text: String, metrics: TextMetrics, truncated: Bool) {
-        let m = fonts.measure(text, font)
-        if m.width <= width { return (text, m, false) }
-        var chars = Array(text)
-        while !chars.isEmpty {
-            chars.removeLast()
-            let t = String(chars).trimmingTrailingSpaces() + TextFitter.ellipsis
-            let tm = fonts.measure(t, font)
-            if tm.width <= width { return (t, tm, true) }
-        }
-        let e = TextFitter.ellipsis
-        return (e, fonts.measure(e, font), true)
-    }
-}
-
-extension String {
-    func trimmingTrailingSpaces() -> String {
-        var s = Substring(self)
-        while s.last == " " { s = s.dropLast() }
-        return String(s)
+    func singleLine(_ text: String, width: Double, font: FontKey) -> TextLayout {
+        let natural = engine.line(text, font)
+        if natural.inkWidth <= width + 1e-9 && natural.lines.count == 1 { return natural }
+        return engine.layout(LayoutKey(text: text, font: font, width: max(0, width), wrap: .wordChar, ellipsis: .end, maxLines: 1))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BubbleExport
+import BubbleScenario
 import Foundation
 
 /// `bubbles export`: a scenario as a numbered frame sequence, with manifest, contact sheet and review page.
@@ -37,7 +38,7 @@ struct Export: ParsableCommand {
     @Option(help: "The output folder (default: out/<scenario name>).")
     var out: String?
 
-    @Option(help: "Frame files: png, svg and/or json, separated by commas.")
+    @Option(help: "Frame files: png, svg, json (the scene) and/or labels (the labels as drawn, frame-NNNNN.labels.json), separated by commas.")
     var format = "png"
 
     @Option(help: "Frames per second (default: the scenario's).")
@@ -92,6 +93,9 @@ struct Export: ParsableCommand {
             if let jobs { options.jobs = jobs }
             options.contactSheetEvery = every
             options.readPDFs = !skipPDFs
+            if let loaded = try? Scenario.load(scenario) {
+                GlyphWarnings.check(loaded.library, details: skipPDFs ? [:] : LibraryBridge.details(for: loaded.library), source: scenario)
+            }
             let live = isatty(2) != 0
             let summary = try Exporter.run(options) { p in
                 guard live else { return }

@@ -18,7 +18,7 @@ enum RenderBench {
         let library = try LibraryLoader.load(data)
         let tree = try LibraryBridge.dashboardTree(library, details: LibraryBridge.details(for: library))
         for path in [["root"], ["root", "finance", "monthly-close"]] {
-            let dashboard = try Dashboard(tree: tree)
+            let dashboard = try Dashboard(tree: tree, measurer: PangoTextMeasurer())
             for id in path where tree.index(of: id) != nil {
                 try dashboard.send(.tap(id))
                 dashboard.settle(limit: 3000)

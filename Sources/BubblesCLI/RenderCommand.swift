@@ -39,6 +39,9 @@ struct Render: ParsableCommand {
     @Option(help: "Write the SVG here.")
     var svg: String?
 
+    @Option(help: "Also write every label drawn in the frame as JSON here (see the README, 'Labels as drawn').")
+    var labels: String?
+
     @Flag(name: .customLong("no-pdf"), help: "Do not read the PDFs (no page counts, authors or PDF keywords).")
     var skipPDFs = false
 
@@ -77,7 +80,7 @@ struct Render: ParsableCommand {
         var settings = DashboardSettings()
         settings.canvasWidth = canvas.width
         settings.canvasHeight = canvas.height
-        let dashboard = try Dashboard(tree: tree, settings: settings)
+        let dashboard = try Dashboard(tree: tree, settings: settings, measurer: PangoTextMeasurer())
 
         // Which level, and which overlay.
         var previewID: String? = nil
@@ -117,7 +120,7 @@ struct Render: ParsableCommand {
 
         var pngPath = png
         var svgPath = svg
-        if pngPath == nil && svgPath == nil {
+        if pngPath == nil && svgPath == nil && labels == nil {
             let name = defaultName(tree: tree, focus: chain.last ?? 0, preview: previewID, reports: showReports, canvas: canvas)
             try FileManager.default.createDirectory(atPath: "Renders", withIntermediateDirectories: true)
             pngPath = "Renders/\(name).png"
@@ -133,6 +136,12 @@ struct Render: ParsableCommand {
         if let svgPath {
             try renderer.writeSVG(scene, to: svgPath)
             print("wrote \(svgPath) (\(fileSize(svgPath)))")
+        }
+        let drawn = renderer.layoutLabels(scene)
+        GlyphWarnings.check(drawn, source: data)
+        if let labels {
+            try AtomicFile.write(LabelsJSON.encode(drawn), to: labels)
+            print("wrote \(labels) (\(drawn.count) labels)")
         }
     }
 

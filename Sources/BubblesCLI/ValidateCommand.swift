@@ -38,8 +38,9 @@ struct Validate: ParsableCommand {
         var withKeywords = 0
         var keywordCount = 0
         var pages = 0
+        let details = skipFileCheck ? [:] : LibraryBridge.details(for: tree)
+        GlyphWarnings.check(tree, details: details, source: data)
         if !skipFileCheck {
-            let details = LibraryBridge.details(for: tree)
             for (index, node) in tree.nodes.enumerated() where node.kind == .report {
                 guard let d = details[index] else { continue }
                 if let problem = d.readError {

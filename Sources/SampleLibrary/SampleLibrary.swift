@@ -25,7 +25,8 @@ public enum SampleLibrary {
         try PDFWriter.render(report)
     }
 
-    /// Writes `reports.json` and `reports/<id>.pdf` for every report into `directory`, creating
+    /// Writes `reports.json`, `international.json` (see `internationalDocument()`) and
+    /// `reports/<id>.pdf` for every report into `directory`, creating
     /// it if needed. Each file is written under a temporary name and renamed into place; files
     /// whose contents are already right are left untouched. PDFs in `reports/` that are not part
     /// of the library are removed.
@@ -66,6 +67,9 @@ public enum SampleLibrary {
         let json = Array(jsonDocument(for: root).utf8)
         summary.jsonBytes = json.count
         if try writeFile(json, to: (directory as NSString).appendingPathComponent("reports.json")) {
+            summary.filesWritten += 1
+        }
+        if try writeFile(Array(internationalDocument().utf8), to: (directory as NSString).appendingPathComponent("international.json")) {
             summary.filesWritten += 1
         }
         return summary

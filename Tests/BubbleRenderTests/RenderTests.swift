@@ -113,8 +113,8 @@ import Testing
         #expect(small.fontSize == RenderStyle().minimumCircleTitleFontSize)
     }
 
-    /// A card title too long for its card even at the minimum size loses words from its middle,
-    /// so the words that tell apart titles sharing a beginning stay readable.
+    /// A card title too long for its card even at the minimum size loses whole words from its
+    /// middle, so the words that tell apart titles sharing a beginning stay readable.
     @Test func cardTitlesKeepTheirLastWords() throws {
         let renderer = SceneRenderer()
         let title = "Month-End Close Pack — September 2017"
@@ -187,10 +187,11 @@ import Testing
         let few = renderer.layoutLabels(TestScenes.preview(keywords: 3)).filter { $0.role == .keywordChip }
         #expect(few.count == 3)
         let table = renderer.layoutLabels(TestScenes.table(rows: 60))
-        #expect(table.contains { $0.owner == "table.moreRows" })
-        #expect(table.contains { $0.owner == "table.header.title" })
+        #expect(table.contains { $0.owner == "table-more-rows" })
+        #expect(table.contains { $0.owner == "table-header:title" })
         let small = renderer.layoutLabels(TestScenes.table(rows: 3))
-        #expect(!small.contains { $0.owner == "table.moreRows" })
-        #expect(small.filter { $0.owner.hasSuffix(".title") && $0.role == .tableCell }.count == 3)
+        #expect(!small.contains { $0.owner == "table-more-rows" })
+        // One title cell per row, named by the report's id (`table-row:ID`).
+        #expect(small.filter { $0.owner.hasPrefix("table-row:") && $0.owner.split(separator: ":").count == 2 }.count == 3)
     }
 }

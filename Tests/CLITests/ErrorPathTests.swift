@@ -99,7 +99,7 @@ struct ErrorPathTests {
         Case(["export", "$T/good.json", "--out", "$T/out", "--jobs", "0"], 64, "--jobs must be within 1...256, not 0"),
         Case(["export", "$T/good.json", "--out", "$T/out", "--frames", "9..99"], 1,
              "error: --frames 9..99 is outside the scenario's frames 0..5"),
-        Case(["export", "$T/good.json", "--out", "$T/out", "--format", "gif"], 1, "error: --format takes png, svg and/or json"),
+        Case(["export", "$T/good.json", "--out", "$T/out", "--format", "gif"], 1, "error: --format takes png, svg, json and/or labels"),
         Case(["export", "$T/good.json", "--out", "$T/a-file/out"], 1, "error: cannot write to $T/a-file/out: "),
         Case(["export", "$T/good.json", "--out", "$T/a-file"], 1, "error: cannot write to $T/a-file: it is a file, not a folder"),
         Case(["export"], 64, "error: bubbles export: Missing expected argument '<scenario>'"),

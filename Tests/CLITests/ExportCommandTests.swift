@@ -64,7 +64,7 @@ struct ExportCommandTests {
     @Test(arguments: [
         (["--frames", "5..2"], "--frames must be A..B"),
         (["--frames", "20..40"], "--frames 20..40 is outside the scenario's frames 0..30 (1 s at 30 fps)"),
-        (["--format", "png,gif"], "--format takes png, svg and/or json"),
+        (["--format", "png,gif"], "--format takes png, svg, json and/or labels"),
         (["--out", "/proc/no/such/folder"], "cannot write to /proc/no/such/folder: "),
     ])
     func badArgumentsGiveOneClearLine(arguments: [String], expected: String) throws {

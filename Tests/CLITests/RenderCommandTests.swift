@@ -24,6 +24,39 @@ struct RenderCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["f.png", "f.svg"])
     }
 
+    /// `--labels` writes the labels as drawn; a character no font has gives one warning line naming
+    /// the node and the code point, in `validate` and `render`, and the output is still written.
+    @Test func labelsAndMissingGlyphWarnings() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: CLIRunner.packageRoot + "/Data/reports/q1-2016.pdf", toPath: folder + "/q1.pdf")
+        let pdf = "q1.pdf"
+        let data = folder + "/data.json"
+        let json = """
+            {"id": "root", "title": "All", "children": [
+              {"id": "odd", "title": "Unassigned \u{0378} here", "file": "\(pdf)"},
+              {"id": "fine", "title": "דוח רבעוני 2016", "file": "\(pdf)"}]}
+            """
+        try json.write(toFile: data, atomically: true, encoding: .utf8)
+        let validate = try CLIRunner.run(["validate", data])
+        #expect(validate.status == 0, "\(validate.stderr)")
+        #expect(validate.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") && $0.contains("'odd'") && $0.contains("U+0378") }.count == 1,
+                "\(validate.stderr)")
+        let render = try CLIRunner.run(["render", "--data", data, "--no-pdf", "--png", folder + "/x.png", "--labels", folder + "/x.labels.json"])
+        #expect(render.status == 0, "\(render.stderr)")
+        let warnings = render.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
+        #expect(warnings.count == 1 && warnings[0].contains("'odd'") && warnings[0].contains("U+0378"), "\(render.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/x.png"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["data.json", "q1.pdf", "x.labels.json", "x.png"])
+        let labels = try #require(FileManager.default.contents(atPath: folder + "/x.labels.json"))
+        let array = try #require(try JSONSerialization.jsonObject(with: labels) as? [[String: Any]])
+        let odd = try #require(array.first { $0["id"] as? String == "odd" })
+        #expect(odd["missing_glyphs"] as? [String] == ["U+0378"])
+        let fine = try #require(array.first { $0["id"] as? String == "fine" })
+        #expect(fine["lines"] as? [String] == ["דוח רבעוני 2016"] && fine["shortened"] as? Bool == false)
+        #expect(fine["font_size_pt"] as? Double == 14)
+    }
+
     @Test(arguments: [
         (["--focus", "financ"], "--focus financ: unknown id 'financ' in Data/reports.json (nearest: finance"),
         (["--path", "finance/monthly-clos"], "'monthly-clos' is not a category under 'finance' in Data/reports.json (valid: monthly-close"),

@@ -1,0 +1,71 @@
+/// The kinds of bubble label whose size decides a bubble's size.
+public enum BubbleLabelRole: Sendable, Hashable {
+    /// A report card's title, at the card title's design size.
+    case cardTitle
+    /// A category circle's title, at the smallest size the renderer should need for it.
+    case categoryTitle
+}
+
+/// The measured size of a label: the block its lines take (points) and how many lines.
+public struct MeasuredText: Sendable, Hashable {
+    public var width: Double
+    public var height: Double
+    public var lineCount: Int
+
+    public init(width: Double, height: Double, lineCount: Int) {
+        self.width = width
+        self.height = height
+        self.lineCount = lineCount
+    }
+}
+
+/// Tells the dashboard how big a label is, as the host's renderer will lay it out: the renderer of
+/// this package supplies one through Pango (`PangoTextMeasurer`), an iPad app one through Core Text.
+/// The dashboard sizes report cards from their measured titles, and grows a category circle until its
+/// title fits, so a title that can fit is never shortened.
+///
+/// A measurer must be deterministic: the same text, role and width give the same size.
+public protocol TextMeasurer: AnyObject {
+    /// The block `text` takes in the font of `role`, wrapped into lines at most `width` points wide
+    /// (a word longer than a line is broken).
+    func measure(_ text: String, role: BubbleLabelRole, width: Double) -> MeasuredText
+}
+
+/// The measurer for hosts without text layout: an estimate from character counts (every character
+/// `characterWidth` points wide, greedy wrapping at spaces). It does not know scripts or fonts; give
+/// the dashboard a real measurer where one is at hand.
+public final class EstimatedTextMeasurer: TextMeasurer {
+    public let characterWidth: Double
+    public let lineHeight: Double
+
+    public init(characterWidth: Double = 8.4, lineHeight: Double = 18) {
+        self.characterWidth = characterWidth
+        self.lineHeight = lineHeight
+    }
+
+    public func measure(_ text: String, role: BubbleLabelRole, width: Double) -> MeasuredText {
+        let perLine = max(1, Int(width / characterWidth))
+        var lines: [Int] = []
+        var current = 0
+        for word in text.split(separator: " ") {
+            var n = word.count
+            while n > perLine {
+                if current > 0 { lines.append(current) }
+                lines.append(perLine)
+                current = 0
+                n -= perLine
+            }
+            if current == 0 {
+                current = n
+            } else if current + 1 + n <= perLine {
+                current += 1 + n
+            } else {
+                lines.append(current)
+                current = n
+            }
+        }
+        if current > 0 || lines.isEmpty { lines.append(current) }
+        let widest = Double(lines.max() ?? 0) * characterWidth
+        return MeasuredText(width: widest, height: Double(lines.count) * lineHeight, lineCount: lines.count)
+    }
+}
