@@ -699,6 +699,25 @@ def xmp_cases():
            pdfinfo="no Info dictionary: title and keywords only in XMP")
 
 
+def xmp_bag_order():
+    """A dc:subject bag whose first item is qualified (rdf:parseType="Resource" with rdf:value, as
+    XMP writers do for an item with qualifiers) and whose third is a nested rdf:Description: the
+    keywords keep the bag's order, no item dropped or moved."""
+    items = ('<rdf:li rdf:parseType="Resource"><rdf:value>anchor</rdf:value><xmpidq:Scheme>tag</xmpidq:Scheme></rdf:li>'
+             '<rdf:li>bag one</rdf:li>'
+             '<rdf:li><rdf:Description rdf:value="bag two"/></rdf:li>'
+             '<rdf:li>Anchor</rdf:li>')
+    x = ('<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>\n'
+         '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+         '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" '
+         'xmlns:xmpidq="http://ns.adobe.com/xmp/Identifier/qual/1.0/">'
+         '<dc:subject><rdf:Bag>%s</rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta>\n'
+         '<?xpacket end="w"?>' % items).encode("utf-8")
+    save("hand-xmp-bag-order.pdf", simple_doc(info=info_dict(title="Bag order"), pages=1, xmp=x).bytes())
+    expect("hand-xmp-bag-order.pdf", title="Bag order", keywords=["anchor", "bag one", "bag two"], pages=1,
+           pdfinfo="keywords only in XMP (dc:subject); pdfinfo shows the Info dictionary only")
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     cairo()
@@ -717,6 +736,7 @@ def main():
     junk_prefix()
     page_counts()
     incremental_without_info()
+    xmp_bag_order()
     with open(path("expected.json"), "w") as f:
         json.dump(EXPECTED, f, indent=1, sort_keys=True, ensure_ascii=False)
         f.write("\n")
