@@ -560,6 +560,12 @@ def strings():
     expect("hand-utf8-nobom.pdf", title="Grüße", keywords=["naïve", "café"], pages=1,
            pdfinfo="UTF-8 without a byte-order mark: poppler reads it as PDFDocEncoding (mojibake); we detect UTF-8")
 
+    # Full-width and ideographic separators (CJK input methods type these): split like , and ;.
+    save("hand-fullwidth-separators.pdf", simple_doc(info=info_dict(title=utf16be("関西の報告"),
+                                                                    keywords=utf16be("東京，大阪；名古屋、札幌, Kobe")),
+                                                     pages=1).bytes())
+    expect("hand-fullwidth-separators.pdf", title="関西の報告", keywords=["東京", "大阪", "名古屋", "札幌", "Kobe"], pages=1)
+
     save("hand-keyword-dupes.pdf", simple_doc(info=info_dict(title="Dupes",
                                                              keywords="PDF, pdf; Swift\n\nswift ,  , Report;"),
                                               pages=1).bytes())
@@ -635,7 +641,7 @@ def xref_streams():
     hdr = b" ".join(pairs) + b"\n"
     objstm_data = zlib.compress(hdr + body)
 
-    def build(hybrid):
+    def build(hybrid, free_entries=False):
         w = Writer(b"1.5")
         w.obj(1, b"<< /Type /Catalog /Pages 2 0 R >>")
         w.obj(3, b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>")
@@ -671,8 +677,18 @@ def xref_streams():
             return w.bytes()
         # Hybrid: the stream is only a companion; a classic table lists the plain objects.
         w.obj(xref_num, stream(d, data))
-        toff = w.xref(b"<< /Size 21 /Root 1 0 R /Info 20 0 R /XRefStm %d /ID %s >>" % (xoff, FIXED_ID),
-                      nums=[1, 3, 7])
+        trailer = b"<< /Size 21 /Root 1 0 R /Info 20 0 R /XRefStm %d /ID %s >>" % (xoff, FIXED_ID)
+        if free_entries:
+            # As PDF 32000 7.5.8.4 describes hybrid files for PDF 1.4 readers: the table covers
+            # every number and marks the objects in object streams free.
+            toff = len(w.buf)
+            w.buf += b"xref\n0 21\n"
+            for n in range(21):
+                w.buf += (b"%010d 00000 n\r\n" % w.offsets[n][0]) if n in (1, 3, 7) else b"0000000000 65535 f\r\n"
+            w.buf += b"trailer\n" + trailer + b"\n"
+            w.startxref(toff)
+            return w.bytes()
+        toff = w.xref(trailer, nums=[1, 3, 7])
         w.startxref(toff)
         return w.bytes()
 
@@ -680,6 +696,10 @@ def xref_streams():
     expect("hand-xref-stream.pdf", title="From an object stream", keywords=["objstm", "xrefstm"], pages=1)
     save("hand-hybrid.pdf", build(True))
     expect("hand-hybrid.pdf", title="From an object stream", keywords=["objstm", "xrefstm"], pages=1)
+    save("hand-hybrid-free-entries.pdf", build(True, free_entries=True))
+    expect("hand-hybrid-free-entries.pdf", title="From an object stream", keywords=["objstm", "xrefstm"], pages=1,
+           pdfinfo="hybrid file whose table marks the object-stream objects free: poppler and qpdf keep the free "
+                   "entries and lose the page tree and Info; pypdf and we take them from /XRefStm")
 
 
 def xmp_cases():
