@@ -4,11 +4,12 @@ extension Document {
     ///
     /// A normal file costs a few objects, not a walk: the root's `/Count` is checked against its
     /// kids. More kids than `/Count` is a disagreement at once. Fewer kids (an intermediate level)
-    /// are all read and their `/Count`s summed. As many kids as `/Count` agree when every kid is
-    /// a page: all kids are read when there are at most ``checkAllKidsUpTo``, otherwise the first
-    /// and the last (a flat tree of thousands of pages stays a few objects). Only a disagreement
-    /// starts the walk, which is bounded by ``PDFReadOptions/maxPageTreeNodes`` and visits each
-    /// object once (loops and shared kids are counted once).
+    /// are all read and their `/Count`s summed. As many kids as `/Count` agree when the kids are
+    /// pages: the first and the last kid are read (tree writers fill a level with one kind of
+    /// node, and appended kids come last), so a flat tree of thousands of pages costs two
+    /// objects. Only a disagreement starts the walk, which is bounded by
+    /// ``PDFReadOptions/maxPageTreeNodes`` and visits each object once (loops and shared kids
+    /// are counted once).
     func pageCount(root: [String: PDFObject], rootRef: PDFObject?, declared: Int) throws -> Int {
         // Page objects are small: a first window of one block keeps each to about 1 KB read.
         let window = objectWindow
@@ -29,7 +30,7 @@ extension Document {
             }
             agrees = agrees && sum == declared
         } else {
-            let sample = kids.count <= Document.checkAllKidsUpTo ? kids : [kids[0], kids[kids.count - 1]]
+            let sample = kids.count <= 2 ? kids : [kids[0], kids[kids.count - 1]]
             agrees = true
             for kid in sample where try kidCount(kid) != 1 {
                 agrees = false
@@ -47,9 +48,6 @@ extension Document {
         }
         return leaves
     }
-
-    /// Up to this many kids of the root, all are read when their number equals the root's `/Count`.
-    static let checkAllKidsUpTo = 8
 
     /// The pages a kid of the root claims: 1 for a page, `/Count` for an intermediate node, 0 for
     /// something that is neither (skipped by every reader); nil when a node has no usable
