@@ -216,7 +216,7 @@ final class Document {
                 }
             }
             // Older trailers fill in what the newest lacks, except /Info: an update whose trailer
-            // has no /Info leaves the document without one (as poppler, qpdf and pypdf read it).
+            // has no /Info leaves the document without one (as poppler and qpdf read it).
             for (k, v) in section.trailer where trailer[k] == nil {
                 if k == "Prev" || k == "XRefStm" || (k == "Info" && !newest) { continue }
                 trailer[k] = v

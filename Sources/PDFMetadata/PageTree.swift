@@ -1,6 +1,6 @@
 extension Document {
     /// The page count: the page tree root's `/Count` when its kids bear it out, else the number
-    /// of leaves found by walking the tree (as poppler, qpdf and pypdf count).
+    /// of leaves found by walking the tree (as qpdf's page list, pikepdf's, and pypdf count them).
     ///
     /// A normal file costs a few objects, not a walk: the root's `/Count` is checked against its
     /// kids. More kids than `/Count` is a disagreement at once. Fewer kids (an intermediate level)
