@@ -25,7 +25,8 @@ def expect(name, title=None, keywords=(), pages=None, encrypted=False, warnings=
     """Records what the Swift reader must report for a fixture.
 
     warnings: warning kinds that must appear. error: the PDFError kind when reading fails.
-    pdfinfo: "agree" (Title, Keywords, Pages match pdfinfo), or a reason why they differ.
+    pdfinfo: "agree" (Title, Keywords, Pages match pdfinfo), "agree-pages", "skip",
+    "pages differ: <reason>" (Title and Keywords match, Pages do not), or a reason why they differ.
     """
     e = {"title": title, "keywords": list(keywords), "pages": pages, "encrypted": encrypted,
          "warnings": list(warnings), "error": error, "pdfinfo": pdfinfo}
@@ -409,6 +410,107 @@ def damaged():
            pdfinfo="keywords only in XMP; pdfinfo shows the Info dictionary only")
 
 
+def junk_prefix():
+    """Bytes put before finished files (a web server's response header, a mail gateway's banner):
+    every offset counts from the %PDF- header."""
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: 4037\r\n\r\n"
+    with open(path("cairo-objstm.pdf"), "rb") as f:
+        objstm = f.read()
+    save("hand-junk-objstm.pdf", http + objstm)
+    kw = ["Größe", "Ærø", "日本語"]
+    expect("hand-junk-objstm.pdf", title="Quarterly report — Zürich", keywords=kw, pages=2, warnings=["header"])
+    # The same, with startxref counted from the first byte but the xref stream's entries from the
+    # header: the objects are not where the entries say, and the repair scan (which starts while
+    # the object stream holding the catalog is being resolved) must still expand that stream.
+    head, tail = objstm.rsplit(b"startxref\n", 1)
+    n = int(tail.split(b"\n")[0])
+    save("hand-junk-mixed-offsets.pdf", http + head + b"startxref\n%d\n%%%%EOF\n" % (n + len(http)))
+    expect("hand-junk-mixed-offsets.pdf", title="Quarterly report — Zürich", keywords=kw, pages=2,
+           warnings=["header", "xrefRebuilt"])
+    with open(path("hand-incremental.pdf"), "rb") as f:
+        inc = f.read()
+    banner = b"X-Gateway: scanned, no threat found\n\n"
+    save("hand-junk-incremental.pdf", banner + inc)
+    expect("hand-junk-incremental.pdf", title="Version two", keywords=["new", "fresh"], pages=3, warnings=["header"])
+
+
+COUNT_WHY = ("pages differ: pdfinfo (poppler 22.12) prints the root's /Count; pikepdf and pypdf count the "
+             "pages, and so do we")
+
+
+def page_counts():
+    """Page trees whose root /Count disagrees with the leaves (12 pages each)."""
+    def leaves(w, parent, first, n):
+        for i in range(n):
+            w.obj(first + i, b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] >>" % parent)
+        return [first + i for i in range(n)]
+
+    def refs(nums):
+        return b" ".join(b"%d 0 R" % n for n in nums)
+
+    def doc(name, build, title):
+        w = Writer()
+        w.obj(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+        build(w)
+        w.obj(90, info_dict(title=title))
+        off = w.xref(b"<< /Size 91 /Root 1 0 R /Info 90 0 R /ID " + FIXED_ID + b" >>")
+        w.startxref(off)
+        save(name, w.bytes())
+
+    # Flat: twelve pages under the root, which says 5 (a tool appended pages, kept the count).
+    def flat(w):
+        w.obj(2, b"<< /Type /Pages /Kids [" + refs(leaves(w, 2, 10, 12)) + b"] /Count 5 >>")
+    doc("hand-count-flat.pdf", flat, "Count five, twelve pages")
+    expect("hand-count-flat.pdf", title="Count five, twelve pages", pages=12, warnings=["pageCount"], pdfinfo=COUNT_WHY)
+
+    # Nested, as many kids as /Count: three nodes of four pages, the root says 3.
+    def nested(w):
+        for k in range(3):
+            w.obj(3 + k, b"<< /Type /Pages /Parent 2 0 R /Kids [" + refs(leaves(w, 3 + k, 10 + 4 * k, 4))
+                  + b"] /Count 4 >>")
+        w.obj(2, b"<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >>")
+    doc("hand-count-nested.pdf", nested, "Count three, twelve pages")
+    expect("hand-count-nested.pdf", title="Count three, twelve pages", pages=12, warnings=["pageCount"], pdfinfo=COUNT_WHY)
+
+    # Overstated: two nodes of six pages, the root says 20 (pages were deleted).
+    def over(w):
+        w.obj(3, b"<< /Type /Pages /Parent 2 0 R /Kids [" + refs(leaves(w, 3, 10, 6)) + b"] /Count 6 >>")
+        w.obj(4, b"<< /Type /Pages /Parent 2 0 R /Kids [" + refs(leaves(w, 4, 16, 6)) + b"] /Count 6 >>")
+        w.obj(2, b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 20 >>")
+    doc("hand-count-over.pdf", over, "Count twenty, twelve pages")
+    expect("hand-count-over.pdf", title="Count twenty, twelve pages", pages=12, warnings=["pageCount"], pdfinfo=COUNT_WHY)
+
+    # A kid that loops back to the root, and a page listed twice: each object is counted once.
+    def loop(w):
+        w.obj(3, b"<< /Type /Pages /Parent 2 0 R /Kids [" + refs(leaves(w, 3, 10, 6)) + b" 2 0 R 10 0 R] /Count 8 >>")
+        w.obj(4, b"<< /Type /Pages /Parent 2 0 R /Kids [" + refs(leaves(w, 4, 16, 6)) + b"] /Count 6 >>")
+        w.obj(2, b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 5 >>")
+    doc("hand-count-loop.pdf", loop, "Count five, a loop")
+    expect("hand-count-loop.pdf", title="Count five, a loop", pages=12, warnings=["pageCount"],
+           pdfinfo=COUNT_WHY + "; pikepdf refuses the loop")
+
+    # A consistent nested tree: the kids' counts are summed, no walk and no warning.
+    def good(w):
+        for k in range(3):
+            w.obj(3 + k, b"<< /Type /Pages /Parent 2 0 R /Kids [" + refs(leaves(w, 3 + k, 10 + 4 * k, 4))
+                  + b"] /Count 4 >>")
+        w.obj(2, b"<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 12 >>")
+    doc("hand-count-consistent.pdf", good, "Twelve pages")
+    expect("hand-count-consistent.pdf", title="Twelve pages", pages=12)
+
+
+def incremental_without_info():
+    """The newest trailer has no /Info: the document has none (the older revision's is not used)."""
+    w = simple_doc(info=info_dict(title="Old revision", keywords="old"), pages=1)
+    first_xref = int(w.bytes().rsplit(b"startxref\n", 1)[1].split(b"\n")[0])
+    w.obj(5, b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>")
+    w.obj(2, b"<< /Type /Pages /Kids [3 0 R 5 0 R] /Count 2 >>")
+    off = w.xref(b"<< /Size 21 /Root 1 0 R /Prev %d /ID %s >>" % (first_xref, FIXED_ID), nums=[2, 5])
+    w.startxref(off)
+    save("hand-incremental-no-info.pdf", w.bytes())
+    expect("hand-incremental-no-info.pdf", pages=2)
+
+
 def fix_xref(b):
     """Recomputes the classic xref offsets of a file edited in place (objects scanned)."""
     import re
@@ -457,6 +559,12 @@ def strings():
                                            pages=1).bytes())
     expect("hand-utf8-nobom.pdf", title="Grüße", keywords=["naïve", "café"], pages=1,
            pdfinfo="UTF-8 without a byte-order mark: poppler reads it as PDFDocEncoding (mojibake); we detect UTF-8")
+
+    # Full-width and ideographic separators (CJK input methods type these): split like , and ;.
+    save("hand-fullwidth-separators.pdf", simple_doc(info=info_dict(title=utf16be("関西の報告"),
+                                                                    keywords=utf16be("東京，大阪；名古屋、札幌, Kobe")),
+                                                     pages=1).bytes())
+    expect("hand-fullwidth-separators.pdf", title="関西の報告", keywords=["東京", "大阪", "名古屋", "札幌", "Kobe"], pages=1)
 
     save("hand-keyword-dupes.pdf", simple_doc(info=info_dict(title="Dupes",
                                                              keywords="PDF, pdf; Swift\n\nswift ,  , Report;"),
@@ -533,7 +641,7 @@ def xref_streams():
     hdr = b" ".join(pairs) + b"\n"
     objstm_data = zlib.compress(hdr + body)
 
-    def build(hybrid):
+    def build(hybrid, free_entries=False):
         w = Writer(b"1.5")
         w.obj(1, b"<< /Type /Catalog /Pages 2 0 R >>")
         w.obj(3, b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>")
@@ -569,8 +677,18 @@ def xref_streams():
             return w.bytes()
         # Hybrid: the stream is only a companion; a classic table lists the plain objects.
         w.obj(xref_num, stream(d, data))
-        toff = w.xref(b"<< /Size 21 /Root 1 0 R /Info 20 0 R /XRefStm %d /ID %s >>" % (xoff, FIXED_ID),
-                      nums=[1, 3, 7])
+        trailer = b"<< /Size 21 /Root 1 0 R /Info 20 0 R /XRefStm %d /ID %s >>" % (xoff, FIXED_ID)
+        if free_entries:
+            # As PDF 32000 7.5.8.4 describes hybrid files for PDF 1.4 readers: the table covers
+            # every number and marks the objects in object streams free.
+            toff = len(w.buf)
+            w.buf += b"xref\n0 21\n"
+            for n in range(21):
+                w.buf += (b"%010d 00000 n\r\n" % w.offsets[n][0]) if n in (1, 3, 7) else b"0000000000 65535 f\r\n"
+            w.buf += b"trailer\n" + trailer + b"\n"
+            w.startxref(toff)
+            return w.bytes()
+        toff = w.xref(trailer, nums=[1, 3, 7])
         w.startxref(toff)
         return w.bytes()
 
@@ -578,6 +696,10 @@ def xref_streams():
     expect("hand-xref-stream.pdf", title="From an object stream", keywords=["objstm", "xrefstm"], pages=1)
     save("hand-hybrid.pdf", build(True))
     expect("hand-hybrid.pdf", title="From an object stream", keywords=["objstm", "xrefstm"], pages=1)
+    save("hand-hybrid-free-entries.pdf", build(True, free_entries=True))
+    expect("hand-hybrid-free-entries.pdf", title="From an object stream", keywords=["objstm", "xrefstm"], pages=1,
+           pdfinfo="hybrid file whose table marks the object-stream objects free: poppler and qpdf keep the free "
+                   "entries and lose the page tree and Info; pypdf and we take them from /XRefStm")
 
 
 def xmp_cases():
@@ -597,6 +719,25 @@ def xmp_cases():
            pdfinfo="no Info dictionary: title and keywords only in XMP")
 
 
+def xmp_bag_order():
+    """A dc:subject bag whose first item is qualified (rdf:parseType="Resource" with rdf:value, as
+    XMP writers do for an item with qualifiers) and whose third is a nested rdf:Description: the
+    keywords keep the bag's order, no item dropped or moved."""
+    items = ('<rdf:li rdf:parseType="Resource"><rdf:value>anchor</rdf:value><xmpidq:Scheme>tag</xmpidq:Scheme></rdf:li>'
+             '<rdf:li>bag one</rdf:li>'
+             '<rdf:li><rdf:Description rdf:value="bag two"/></rdf:li>'
+             '<rdf:li>Anchor</rdf:li>')
+    x = ('<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>\n'
+         '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+         '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" '
+         'xmlns:xmpidq="http://ns.adobe.com/xmp/Identifier/qual/1.0/">'
+         '<dc:subject><rdf:Bag>%s</rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta>\n'
+         '<?xpacket end="w"?>' % items).encode("utf-8")
+    save("hand-xmp-bag-order.pdf", simple_doc(info=info_dict(title="Bag order"), pages=1, xmp=x).bytes())
+    expect("hand-xmp-bag-order.pdf", title="Bag order", keywords=["anchor", "bag one", "bag two"], pages=1,
+           pdfinfo="keywords only in XMP (dc:subject); pdfinfo shows the Info dictionary only")
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     cairo()
@@ -612,6 +753,10 @@ def main():
     hostile()
     xref_streams()
     xmp_cases()
+    junk_prefix()
+    page_counts()
+    incremental_without_info()
+    xmp_bag_order()
     with open(path("expected.json"), "w") as f:
         json.dump(EXPECTED, f, indent=1, sort_keys=True, ensure_ascii=False)
         f.write("\n")

@@ -22,6 +22,10 @@ final class Document {
 
     var headerOffset = 0
     var headerVersion: String?
+    /// Added to every offset that the cross-reference data gives (`startxref`, `/Prev`,
+    /// `/XRefStm`, entries): `headerOffset` when those offsets count from the `%PDF-` header
+    /// (bytes were put before a finished file), else 0.
+    var offsetShift = 0
     var xref: [Int: XrefEntry] = [:]
     var trailer: [String: PDFObject] = [:]
     var repaired = false
@@ -34,6 +38,8 @@ final class Document {
     var objectStreamBytes = 0
     var security: SecurityHandler?
     var encryptID: ObjectID?
+    /// The first window read for an indirect object (it grows when the object is longer).
+    var objectWindow = 2048
 
     init(src: ByteSource, options: PDFReadOptions) {
         self.src = src
@@ -91,7 +97,8 @@ final class Document {
         var loaded = false
         do {
             if let start = try findStartXref() {
-                try loadXrefChain(start)
+                try chooseOffsetShift(startxref: start)
+                try loadXrefChain(start &+ offsetShift)
                 loaded = true
             } else {
                 try warn(.startxrefAdjusted, "no startxref found near the end of the file", offset: src.size)
@@ -121,6 +128,35 @@ final class Document {
         }
     }
 
+    /// With bytes before the header, decides whether the file's offsets count from the header
+    /// (a mail gateway or web server put them before a finished file: poppler's and pdf.js's
+    /// reading) or from the first byte (a producer that counted them): the first that leads to
+    /// cross-reference data at `startxref` wins, the header first. When neither does, the
+    /// offsets are taken from the header and the nearby search of ``readXrefSection`` goes on
+    /// from there.
+    func chooseOffsetShift(startxref start: Int) throws {
+        guard headerOffset > 0 else { return }
+        let shifted = start &+ headerOffset
+        if try startsXrefData(at: shifted) || !(try startsXrefData(at: start)) {
+            offsetShift = headerOffset
+            try warn(.header, "offsets count from the %PDF- header: shifted by \(headerOffset) bytes", offset: headerOffset)
+        }
+    }
+
+    /// Whether `xref` or an `N G obj` header starts at `offset` (after white space).
+    func startsXrefData(at offset: Int) throws -> Bool {
+        guard offset >= 0 && offset < src.size else { return false }
+        do {
+            return try parseAt(offset, initial: 64, maxBytes: 1024) { p in
+                try p.skipWhitespace()
+                if p.matches("xref") { return true }
+                return try p.indirectHeader() != nil
+            }
+        } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .io {
+            return false
+        }
+    }
+
     /// Finds the offset that the last `startxref` names, or nil.
     func findStartXref() throws -> Int? {
         var len = min(src.size, 1024)
@@ -146,6 +182,7 @@ final class Document {
         var seen = Set<Int>()
         var sections = 0
         var first = true
+        var newest = true
         while !queue.isEmpty {
             let off = queue.removeFirst()
             if seen.contains(off) {
@@ -178,11 +215,14 @@ final class Document {
                     xref[num] = entry
                 }
             }
+            // Older trailers fill in what the newest lacks, except /Info: an update whose trailer
+            // has no /Info leaves the document without one (as poppler and qpdf read it).
             for (k, v) in section.trailer where trailer[k] == nil {
-                if k == "Prev" || k == "XRefStm" { continue }
+                if k == "Prev" || k == "XRefStm" || (k == "Info" && !newest) { continue }
                 trailer[k] = v
             }
-            if let prev = section.trailer["Prev"]?.intValue, prev >= 0 { queue.append(prev) }
+            newest = false
+            if let prev = section.trailer["Prev"]?.intValue, prev >= 0 { queue.append(prev &+ offsetShift) }
         }
     }
 
@@ -199,7 +239,6 @@ final class Document {
         } catch let e as PDFError {
             guard tolerant, e.kind != .strictModeViolation else { throw e }
             var candidates: [Int] = []
-            if headerOffset > 0 { candidates.append(offset &+ headerOffset) }
             // Search a window around the offset for `xref` or `N G obj` and take the nearest.
             let lo = max(0, offset &- 1024)
             let win = try src.read(lo, 2048 + 64)
@@ -274,7 +313,8 @@ final class Document {
                     }
                     if t == UInt8(ascii: "n") {
                         // Offset 0 (or past the end) cannot be an object: ignore such entries.
-                        if off > 0 && off < src.size { entries[num] = .inFile(offset: off, gen: gen) }
+                        let at = off &+ offsetShift
+                        if off > 0 && at < src.size { entries[num] = .inFile(offset: at, gen: gen) }
                     } else if t == UInt8(ascii: "f") {
                         entries[num] = .free
                     } else {
@@ -284,7 +324,8 @@ final class Document {
             }
         }
         // Hybrid file: the table's companion xref stream fills in objects in object streams.
-        if let stm = section.trailer["XRefStm"]?.intValue, stm > 0 {
+        if let raw = section.trailer["XRefStm"]?.intValue, raw > 0 {
+            let stm = raw &+ offsetShift
             do {
                 let s = try readXrefStream(at: stm)
                 for (num, e) in s.entries {
@@ -346,7 +387,7 @@ final class Document {
                 }
                 switch type {
                 case 0: entries[num] = .free
-                case 1: if f2 > 0 && f2 < src.size { entries[num] = .inFile(offset: f2, gen: f3) }
+                case 1: if f2 > 0 && f2 &+ offsetShift < src.size { entries[num] = .inFile(offset: f2 &+ offsetShift, gen: f3) }
                 case 2: entries[num] = .compressed(stream: f2, index: f3)
                 default: break // unknown types are null references
                 }
@@ -363,7 +404,7 @@ final class Document {
 
     /// Parses `N G obj …` at an absolute offset.
     func parseIndirect(at offset: Int, maxBytes: Int? = nil) throws -> (ObjectID, PDFObject) {
-        try parseAt(offset, maxBytes: maxBytes) { p in
+        try parseAt(offset, initial: objectWindow, maxBytes: maxBytes) { p in
             guard let id = try p.indirectHeader() else {
                 throw PDFError(.badObject, "no `N G obj` header", offset: offset)
             }

@@ -44,6 +44,10 @@ public struct PDFReadOptions: Sendable, Equatable {
     /// ``PDFError/Kind/limitExceeded`` instead of being scanned.
     public var maxRepairScanBytes: Int = 1 << 30
 
+    /// The most page tree nodes (pages and intermediate nodes) visited when the root's `/Count`
+    /// disagrees with its kids and the tree is walked to count the pages; past it, `/Count` is kept.
+    public var maxPageTreeNodes: Int = 200_000
+
     /// Creates options with the defaults.
     public init() {}
 }

@@ -39,7 +39,8 @@ public struct PDFMetadata: Sendable, Equatable {
     public var creationDate: Date?
     /// `/ModDate`, parsed.
     public var modificationDate: Date?
-    /// The page tree root's `/Count` (pages are not walked).
+    /// The number of pages: the page tree root's `/Count` when its kids agree with it, else the
+    /// pages found by walking the tree (with a `pageCount` warning).
     public var pageCount: Int?
     /// Whether the file has an `/Encrypt` dictionary (it was opened with the empty or given password).
     public var isEncrypted: Bool = false
@@ -118,8 +119,8 @@ public enum PDFDocumentInfo {
         }
         do {
             let pages = try doc.resolve(catalog["Pages"])
-            if let n = try doc.resolve(pages.dict?["Count"]).intValue, n >= 0 {
-                m.pageCount = n
+            if let root = pages.dict, let n = try doc.resolve(root["Count"]).intValue, n >= 0 {
+                m.pageCount = try doc.pageCount(root: root, rootRef: catalog["Pages"], declared: n)
             } else {
                 try doc.warn(.pageCount, "the page tree root has no usable /Count",
                              offset: catalog["Pages"]?.refValue.flatMap { doc.offsetHint($0.num) })

@@ -62,7 +62,7 @@ public struct PDFError: Error, Sendable, Equatable, CustomStringConvertible {
 public struct PDFWarning: Sendable, Equatable, CustomStringConvertible {
     /// The category of a repair or omission.
     public enum Kind: String, Sendable, Equatable, CaseIterable {
-        /// Bytes before `%PDF-`, or no header at all.
+        /// Bytes before `%PDF-` (and whether the offsets were shifted by them), or no header at all.
         case header
         /// `startxref` was missing or pointed slightly off and the reader searched nearby.
         case startxrefAdjusted
@@ -82,7 +82,8 @@ public struct PDFWarning: Sendable, Equatable, CustomStringConvertible {
         case unreadableXMP
         /// The XMP packet declares a DOCTYPE or entities; it is refused, not expanded.
         case xmpEntitiesRefused
-        /// The page tree root has no usable `/Count`.
+        /// The page tree root has no usable `/Count`, or its `/Count` disagrees with the pages
+        /// found by walking the tree (the pages are reported).
         case pageCount
         /// A date string did not parse.
         case date

@@ -15,6 +15,12 @@ extension Document {
     func repair(reason: String) throws {
         guard !repaired else { return }
         repaired = true
+        // A repair can start while an object is being resolved (an object stream not where the
+        // xref says): the rebuilt table is new, so that outer resolution must not make the
+        // scan's own reads of the same objects look like reference loops.
+        let outerResolving = resolving
+        resolving = []
+        defer { resolving = outerResolving }
         try warn(.xrefRebuilt, "cross-reference data rebuilt by scanning the file (\(reason))")
 
         var found: [Int: (offset: Int, gen: Int)] = [:]

@@ -50,7 +50,7 @@ public struct XMPMetadata: Sendable, Equatable {
                     let items = container.children
                         .filter { $0.uri == nsRDF && $0.local == "li" }
                         .map { li -> (String?, String) in
-                            (li.attributes.first(where: { $0.uri == nsXML && $0.local == "lang" })?.value, li.text)
+                            (li.attributes.first(where: { $0.uri == nsXML && $0.local == "lang" })?.value, itemText(li))
                         }
                     m.take(uri: p.uri, local: p.local, values: items, isContainer: true)
                 } else {
@@ -59,6 +59,19 @@ public struct XMPMetadata: Sendable, Equatable {
             }
         }
         return m
+    }
+
+    /// The text of a container item: its own text, or for a qualified item (RDF's
+    /// `rdf:parseType="Resource"`, a nested `rdf:Description`, or the attribute form) its
+    /// `rdf:value`, so that the item keeps its place in the list instead of being dropped.
+    static func itemText(_ li: XMLElement) -> String {
+        func value(_ e: XMLElement) -> String? {
+            if let a = e.attributes.first(where: { $0.uri == nsRDF && $0.local == "value" }) { return a.value }
+            return e.children.first(where: { $0.uri == nsRDF && $0.local == "value" })?.text
+        }
+        if let v = value(li) { return v }
+        if let d = li.children.first(where: { $0.uri == nsRDF && $0.local == "Description" }), let v = value(d) { return v }
+        return li.text
     }
 
     private mutating func take(uri: String, local: String, values: [(lang: String?, text: String)], isContainer: Bool) {

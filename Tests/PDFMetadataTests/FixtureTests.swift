@@ -148,6 +148,51 @@ struct FixtureTests {
         #expect(d.bytesRead == d.fileSize)
     }
 
+    @Test("bytes before %PDF-: offsets count from the header, no repair scan needed")
+    func junkBeforeHeader() throws {
+        for name in ["hand-junk-objstm.pdf", "hand-junk-incremental.pdf"] {
+            let m = try PDFDocumentInfo.read(contentsOf: fixturePath(name))
+            #expect(m.warnings.contains { $0.kind == .header && $0.message.contains("shifted by") }, "\(name): \(m.warnings)")
+            #expect(!m.warnings.contains { $0.kind == .xrefRebuilt }, "\(name): \(m.warnings)")
+        }
+        // Without the junk, the same file reads with no warning at all.
+        #expect(try PDFDocumentInfo.read(contentsOf: fixturePath("cairo-objstm.pdf")).warnings.isEmpty)
+    }
+
+    @Test("a page tree whose root /Count disagrees with its kids is counted, with a warning")
+    func pageCountDisagrees() throws {
+        for name in ["hand-count-flat.pdf", "hand-count-nested.pdf", "hand-count-over.pdf", "hand-count-loop.pdf"] {
+            let m = try PDFDocumentInfo.read(contentsOf: fixturePath(name))
+            #expect(m.pageCount == 12, "\(name)")
+            let w = try #require(m.warnings.first { $0.kind == .pageCount }, "\(name)")
+            #expect(w.message.contains("12 pages"), "\(w)")
+            #expect(w.offset != nil)
+        }
+        var o = PDFReadOptions()
+        o.strict = true
+        #expect(throws: PDFError.self) { try PDFDocumentInfo.read(contentsOf: fixturePath("hand-count-flat.pdf"), options: o) }
+        #expect(throws: Never.self) { try PDFDocumentInfo.read(contentsOf: fixturePath("hand-count-consistent.pdf"), options: o) }
+    }
+
+    @Test("past maxPageTreeNodes the walk stops and the root's /Count is kept")
+    func pageTreeWalkBound() throws {
+        var o = PDFReadOptions()
+        o.maxPageTreeNodes = 5
+        let m = try PDFDocumentInfo.read(contentsOf: fixturePath("hand-count-flat.pdf"), options: o)
+        #expect(m.pageCount == 5)
+        #expect(m.warnings.contains { $0.kind == .pageCount && $0.message.contains("more than 5 nodes") })
+    }
+
+    @Test("the newest trailer decides whether there is an Info dictionary")
+    func newestTrailerWithoutInfo() throws {
+        let m = try PDFDocumentInfo.read(contentsOf: fixturePath("hand-incremental-no-info.pdf"))
+        #expect(m.info.isEmpty)
+        #expect(m.title == nil && m.keywords.isEmpty)
+        #expect(m.pageCount == 2)
+        // An update that keeps /Info in its trailer still gets the newest Info.
+        #expect(try PDFDocumentInfo.read(contentsOf: fixturePath("hand-incremental.pdf")).title == "Version two")
+    }
+
     @Test("a missing file is an io error")
     func missingFile() {
         #expect(throws: PDFError.self) { try PDFDocumentInfo.read(contentsOf: "/nonexistent/x.pdf") }

@@ -233,4 +233,29 @@ struct PDFResourceLimitTests {
         #expect(meta.title == "Nested")
         #expect(meta.warnings.contains { $0.kind == .streamLength })
     }
+
+    @Test("a page tree of 300 000 kids under /Count 1 is walked up to maxPageTreeNodes, then /Count is kept")
+    func hugePageTree() throws {
+        // Kids 5 ... 300 004: two real pages, the rest missing (each a null once the repair scan
+        // has looked for it). The root says 1, so the tree is walked.
+        var kids = "5 0 R 6 0 R"
+        for n in 7 ..< 300_005 { kids += " \(n) 0 R" }
+        let objects = [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids 3 0 R /Count 1 >>",
+            "[\(kids)]",
+            "<< /Title (Wide tree) >>",
+            "<< /Type /Page /Parent 2 0 R >>",
+            "<< /Type /Page /Parent 2 0 R >>",
+        ]
+        let bytes = classicPDF(objects, trailer: "<< /Size 7 /Root 1 0 R /Info 4 0 R >>")
+        let meta = try PDFDocumentInfo.read(data: bytes)
+        #expect(meta.title == "Wide tree")
+        #expect(meta.pageCount == 1)
+        #expect(meta.warnings.contains { $0.kind == .pageCount && $0.message.contains("more than 200000 nodes") })
+        // Under the bound, the walk counts the two pages.
+        var o = PDFReadOptions()
+        o.maxPageTreeNodes = 400_000
+        #expect(try PDFDocumentInfo.read(data: bytes, options: o).pageCount == 2)
+    }
 }

@@ -15,7 +15,8 @@ struct Expectation: Decodable, Sendable {
     var encrypted: Bool
     var warnings: [String]
     var error: String?
-    /// "agree", "agree-pages", "skip", or the reason why pdfinfo differs on purpose.
+    /// "agree", "agree-pages", "skip", "pages differ: <reason>" (only the page count differs: pdfinfo
+    /// prints the root's /Count), or the reason why pdfinfo differs on purpose.
     var pdfinfo: String
     var author: String?
     var subject: String?

@@ -208,6 +208,20 @@ struct XMPTests {
         #expect(m.keywords == "attr, form")
     }
 
+    @Test("bag items keep the document's order, qualified items included")
+    func bagOrder() throws {
+        let m = try XMPMetadata.parse(packet("""
+        ><d:subject><rdf:Bag><rdf:li rdf:parseType="Resource"><rdf:value>anchor</rdf:value><q:x xmlns:q="urn:q">y</q:x></rdf:li>
+        <rdf:li>bag one</rdf:li><rdf:li><rdf:Description rdf:value="bag two"/></rdf:li><rdf:li rdf:value="bag three"/>
+        <rdf:li><rdf:Description><rdf:value>bag four</rdf:value></rdf:Description></rdf:li></rdf:Bag></d:subject></rdf:Description>
+        """))
+        #expect(m.subjects == ["anchor", "bag one", "bag two", "bag three", "bag four"])
+        let plain = try XMPMetadata.parse(packet("""
+        ><d:subject><rdf:Bag><rdf:li>zeta</rdf:li><rdf:li>alpha</rdf:li><rdf:li>mu</rdf:li></rdf:Bag></d:subject></rdf:Description>
+        """))
+        #expect(plain.subjects == ["zeta", "alpha", "mu"])
+    }
+
     @Test func entitiesRefused() {
         let evil = Array(#"<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]><x>&a;</x>"#.utf8)
         #expect(throws: PDFError.self) { try XMPMetadata.parse(evil) }
