@@ -51,7 +51,7 @@ extension Dashboard {
         if live[li].role == .focus { return }
         switch tree.nodes[node].kind {
         case .report: openOverlay(.preview(node))
-        case .category: try drillIn(node)
+        case .category, .group: try drillIn(node)
         }
     }
 

@@ -37,13 +37,14 @@ extension Dashboard {
             case .preview(let n):
                 sceneOverlay = .reportPreview(sceneReport(n))
             case .reports(let f):
-                let reports = tree.nodes[f].children.filter { tree.nodes[$0].kind == .report }.map(sceneReport)
+                let reports = tree.reports(of: f).map(sceneReport)
                 sceneOverlay = .reportsTable(title: tree.nodes[f].title, reports: reports)
             }
         }
         return Scene(
             canvasWidth: settings.canvasWidth, canvasHeight: settings.canvasHeight, bubbles: bubbles,
-            breadcrumbs: breadcrumbs, overlay: sceneOverlay, overlayOpacity: overlayOpacity, chrome: settings.chrome)
+            breadcrumbs: breadcrumbs, overlay: sceneOverlay, overlayOpacity: overlayOpacity, chrome: settings.chrome,
+            caption: isStartScreen ? nil : layouts[focus]?.caption)
     }
 
     /// The ids of the bubbles that can be tapped or dragged now (live, not leaving).
@@ -53,7 +54,13 @@ extension Dashboard {
         node: Int, role: LiveBubble.Role, shape: Shape, centre: Vector2, scale: Double, opacity: Double, blur: Double
     ) -> SceneBubble {
         let n = tree.nodes[node]
-        let kind: SceneBubbleKind = role == .focus ? .focus : (n.kind == .report ? .report : .category)
+        let kind: SceneBubbleKind
+        switch (role, n.kind) {
+        case (.focus, _): kind = .focus
+        case (_, .report): kind = .report
+        case (_, .group): kind = .group
+        case (_, .category): kind = .category
+        }
         let sceneShape: SceneShape
         switch shape {
         case .circle(let r): sceneShape = .circle(radius: r)
@@ -61,7 +68,8 @@ extension Dashboard {
         }
         return SceneBubble(
             id: n.id, kind: kind, shape: sceneShape, centre: ScenePoint(x: centre.x, y: centre.y), scale: max(0, scale),
-            opacity: clamp01(opacity), label: n.title, colour: n.colour, pageCount: n.pageCount, blur: clamp01(blur))
+            opacity: clamp01(opacity), label: role == .focus ? n.title : (labels[node] ?? n.title), colour: n.colour,
+            pageCount: n.pageCount, blur: clamp01(blur), count: n.count)
     }
 
     func sceneReport(_ node: Int) -> SceneReport {

@@ -29,7 +29,8 @@ public enum DashboardEvent: Sendable, Hashable {
 ///
 /// Drive it with `send(_:)` for events and `step()` once per 1/60 s; read `scene()` after a step.
 public final class Dashboard {
-    public let tree: DashboardTree
+    /// The hierarchy: the datasource's nodes, and the groups the dashboard added for large levels.
+    public private(set) var tree: DashboardTree
     public let settings: DashboardSettings
     /// Sizes labels for the level layouts (nil: the character-count estimate).
     public let measurer: (any TextMeasurer)?
@@ -52,6 +53,8 @@ public final class Dashboard {
     var overlay: OverlayState?
     /// Layouts computed so far, by focus index (looked up only; never iterated).
     var layouts: [Int: LevelLayout] = [:]
+    /// What each child of a laid-out level shows, by node (looked up only; never iterated).
+    var labels: [Int: String] = [:]
     /// Where each level's children are to be (targets), by focus index: home until dragged.
     var places: [Int: [Vector2]] = [:]
     /// Set when a drag ended: once the world rests, the places are taken from where bubbles lie.
@@ -88,12 +91,76 @@ public final class Dashboard {
         return settings.startRadius * min(1, max(0.45, (content.width * content.height / (768 * 812)).squareRoot()))
     }
 
-    /// The layout of the level focused on `focus` (computed once).
+    /// The layout of the level focused on `focus` (computed once). A level whose children cannot
+    /// all be shown with labels of at least `minimumLabelFontSize` is first given groups.
     public func layout(of focus: Int) throws(DashboardError) -> LevelLayout {
         if let cached = layouts[focus] { return cached }
-        let computed = try LevelLayout.compute(tree: tree, focus: focus, settings: settings, measurer: measurer)
+        groupIfCrowded(focus)
+        var computed = try LevelLayout.compute(tree: tree, focus: focus, settings: settings, measurer: measurer)
+        // The packing may have had to shrink the level further than its area promised: then fewer
+        // bubbles (more groups, or fewer of them), until the labels are above the floor again.
+        var share = 0.8
+        for _ in 0..<4 {
+            let floor = LevelLayout.floorShrink(tree: tree, focus: focus, settings: settings, measurer: measurer)
+            guard computed.shrink < floor - 1e-9, computed.children.count > 2 else { break }
+            let grouped = tree.nodes[computed.children[0]].kind == .group
+            if grouped { tree.removeGroups(under: focus) }
+            groupIfCrowded(focus, force: true, roomShare: grouped ? share : 0.85)
+            share *= 0.8
+            computed = try LevelLayout.compute(tree: tree, focus: focus, settings: settings, measurer: measurer)
+        }
         layouts[focus] = computed
+        for (child, label) in zip(computed.children, computed.labels) { labels[child] = label }
         return computed
+    }
+
+    /// Replaces the children of `focus` by groups when they cannot all be shown above the
+    /// legibility floor: with as many groups as fit above it.
+    func groupIfCrowded(_ focus: Int, force: Bool = false, roomShare: Double = 0.85) {
+        let children = tree.nodes[focus].children
+        guard children.count > 2 else { return }
+        let floor = LevelLayout.floorShrink(tree: tree, focus: focus, settings: settings, measurer: measurer)
+        let content = settings.contentRect
+        let atFloor = content.width * content.height * settings.fillFactor / (floor * floor)
+        let k = settings.canvasScale, pad = settings.gap
+        // No level holds more of the smallest bubbles than this: decide without measuring them.
+        let smallest = min(
+            (settings.cardMinWidth * k + pad) * ((settings.cardBaseHeight + settings.cardLineHeight) * k + pad),
+            Trig.pi * (settings.categoryRadiusMin * k + pad) * (settings.categoryRadiusMin * k + pad))
+        if !force && Double(children.count) * smallest <= atFloor {
+            let (labels, _) = LevelLayout.levelLabels(tree, focus)
+            let shrink = LevelLayout.sizes(tree: tree, focus: focus, labels: labels, settings: settings, measurer: measurer).shrink
+            if shrink >= floor - 1e-9 { return }
+        }
+        // As many groups as fit above the floor (the circles' floor: the level will show circles),
+        // checked on the group circles themselves before they are made.
+        let circleFloor = settings.minimumLabelFontSize / (measurer?.fontSize(for: .categoryTitle) ?? 14)
+        let room = content.width * content.height * settings.fillFactor / (circleFloor * circleFloor) * roomShare
+        let largest = Trig.pi * (settings.categoryRadiusMax * k + pad) * (settings.categoryRadiusMax * k + pad)
+        let focusArea = Trig.pi * (settings.focusRadius * k + pad) * (settings.focusRadius * k + pad)
+        var maxGroups = min(30, max(2, Int(((room - focusArea) / largest).rounded(.down))))
+        let titles = children.map { tree.nodes[$0].title }
+        let keys = titles.map(TitleKey.init)
+        var plans = LevelGrouping.plan(titles: titles, keys: keys, maxGroups: maxGroups)
+        for _ in 0..<6 {
+            var area = focusArea
+            for plan in plans {
+                let members = children[plan.range]
+                let node = DashboardNode(
+                    id: "", title: plan.title, kind: .group, colour: nil, children: Array(members),
+                    reportCount: members.reduce(0) { $0 + tree.nodes[$1].reportCount }, count: members.count)
+                var labelled = node
+                labelled.title = LevelLayout.groupLabel(title: plan.title, tree: tree, members: members)
+                let shape = LevelLayout.scaled(
+                    measurer.map { LevelLayout.measuredShape(labelled, settings, $0) } ?? LevelLayout.naturalShape(labelled, settings), k)
+                area += LevelLayout.paddedArea(shape, pad)
+            }
+            if area <= room || plans.count <= 2 { break }
+            maxGroups = max(2, min(plans.count - 1, Int(Double(plans.count) * room / area)))
+            plans = LevelGrouping.plan(titles: titles, keys: keys, maxGroups: maxGroups)
+        }
+        guard plans.count >= 2 else { return }
+        tree.insertGroups(under: focus, plans)
     }
 
     /// The focused node.

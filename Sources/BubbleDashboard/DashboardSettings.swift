@@ -46,6 +46,9 @@ public struct DashboardSettings: Sendable, Hashable {
     /// every size by the same factor (never below `minimumShrink`).
     public var fillFactor: Double = 0.5
     public var minimumShrink: Double = 0.3
+    /// The legibility floor: at rest every bubble's label is at least this size at scale 1 (pt). A
+    /// level whose children cannot all be shown that large is shown as groups (`LevelGrouping`).
+    public var minimumLabelFontSize: Double = 11
 
     // MARK: Motion
 
@@ -86,6 +89,13 @@ public struct DashboardSettings: Sendable, Hashable {
 
     public init() {}
 
+    /// Sizes are made for the iPad's portrait bubble area (768 × 812 pt); smaller areas scale them
+    /// by the square root of the area ratio, so a level covers the same share of it.
+    var canvasScale: Double {
+        let content = contentRect
+        return min(1, max(0.45, (content.width * content.height / (768 * 812)).squareRoot()))
+    }
+
     /// The area bubbles live in.
     var contentRect: Rect {
         let r = chrome.contentRect(canvasWidth: canvasWidth, canvasHeight: canvasHeight)
@@ -98,6 +108,9 @@ public struct DashboardSettings: Sendable, Hashable {
             guard value.isFinite, value >= 160, value <= 16_384 else {
                 throw .invalidNumber(field: name, value: value)
             }
+        }
+        guard minimumLabelFontSize.isFinite, minimumLabelFontSize > 0, minimumLabelFontSize <= 40 else {
+            throw .invalidNumber(field: "minimumLabelFontSize", value: minimumLabelFontSize)
         }
         guard cardMaxLines >= 1 && cardMaxLines <= 12 else { throw .invalidNumber(field: "cardMaxLines", value: Double(cardMaxLines)) }
         guard categoryTitleInset.isFinite, categoryTitleInset >= 0, categoryTitleInset < 0.5 else {

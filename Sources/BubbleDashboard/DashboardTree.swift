@@ -1,10 +1,12 @@
 /// One node of the hierarchy as the dashboard needs it: plain values, so the app (or the CLI) can
 /// build it from any datasource.
 public struct DashboardNode: Sendable, Hashable {
-    /// Whether the node is a category (circle) or a report (card).
+    /// Whether the node is a category (circle), a report (card) or a group: a virtual category the
+    /// dashboard makes for a run of a large category's children (see `LevelGrouping`).
     public enum Kind: String, Sendable, Hashable {
         case category
         case report
+        case group
     }
 
     public var id: String
@@ -16,6 +18,8 @@ public struct DashboardNode: Sendable, Hashable {
     public var children: [Int]
     /// Number of reports at or below this node (sizes category circles).
     public var reportCount: Int
+    /// For groups: how many children it stands for.
+    public var count: Int?
     /// For reports: what the preview shows.
     public var author: String?
     public var pageCount: Int?
@@ -23,8 +27,9 @@ public struct DashboardNode: Sendable, Hashable {
 
     public init(
         id: String, title: String, kind: Kind, colour: SceneColour?, children: [Int], reportCount: Int,
-        author: String? = nil, pageCount: Int? = nil, keywords: [String] = []
+        count: Int? = nil, author: String? = nil, pageCount: Int? = nil, keywords: [String] = []
     ) {
+        self.count = count
         self.id = id
         self.title = title
         self.kind = kind
@@ -38,11 +43,15 @@ public struct DashboardNode: Sendable, Hashable {
 }
 
 /// The hierarchy the dashboard navigates: nodes in a flat array, the root at index 0.
+///
+/// Groups are added by the dashboard when it first shows a level too large to show whole: they are
+/// appended after the datasource's nodes (whose indices never change) and take over the children
+/// they stand for.
 public struct DashboardTree: Sendable {
-    public let nodes: [DashboardNode]
+    public private(set) var nodes: [DashboardNode]
     /// Parent index per node (`-1` for the root).
-    public let parents: [Int]
-    private let indexByID: [String: Int]
+    public private(set) var parents: [Int]
+    private var indexByID: [String: Int]
 
     /// Builds the tree; fails if the root is not a category, an index is out of range, a node has
     /// two parents, or an id repeats.
@@ -58,6 +67,9 @@ public struct DashboardTree: Sendable {
             index[node.id] = i
             if node.kind == .report && !node.children.isEmpty {
                 throw .invalidTree("report '\(node.id)' has children")
+            }
+            if node.kind == .group || node.id.contains("~") {
+                throw .invalidTree("node '\(node.id)': groups and ids with '~' are the dashboard's own")
             }
             for child in node.children {
                 guard child > 0, child < nodes.count, parents[child] == -2 else {
@@ -76,6 +88,55 @@ public struct DashboardTree: Sendable {
 
     /// The index of the node with `id`.
     public func index(of id: String) -> Int? { indexByID[id] }
+
+    /// Whether `node` is shown as a circle that opens a level (a category or a group).
+    public func opensLevel(_ node: Int) -> Bool { nodes[node].kind != .report }
+
+    /// Replaces the children of `parent` by groups, each standing for a run of them. Group ids are
+    /// `PARENT-ID~KEY` (see `GroupPlan.key`).
+    mutating func insertGroups(under parent: Int, _ plans: [GroupPlan]) {
+        let children = nodes[parent].children
+        var groups: [Int] = []
+        for plan in plans {
+            let index = nodes.count
+            let members = Array(children[plan.range])
+            let id = nodes[parent].id + "~" + plan.key
+            nodes.append(DashboardNode(
+                id: id, title: plan.title, kind: .group, colour: nodes[parent].colour, children: members,
+                reportCount: members.reduce(0) { $0 + nodes[$1].reportCount }, count: members.count))
+            parents.append(parent)
+            indexByID[id] = index
+            for m in members { parents[m] = index }
+            groups.append(index)
+        }
+        nodes[parent].children = groups
+    }
+
+    /// Undoes the last `insertGroups(under: parent, …)`, while its groups are still the last nodes.
+    mutating func removeGroups(under parent: Int) {
+        let groups = nodes[parent].children
+        guard let first = groups.first, nodes[first].kind == .group, groups == Array(first..<nodes.count) else { return }
+        var children: [Int] = []
+        for g in groups {
+            for m in nodes[g].children { parents[m] = parent }
+            children += nodes[g].children
+            indexByID[nodes[g].id] = nil
+        }
+        nodes.removeLast(groups.count)
+        parents.removeLast(groups.count)
+        nodes[parent].children = children
+    }
+
+    /// The reports of a level: the focus' report children, and those inside its groups.
+    public func reports(of node: Int) -> [Int] {
+        nodes[node].children.flatMap { child -> [Int] in
+            switch nodes[child].kind {
+            case .report: [child]
+            case .group: reports(of: child)
+            case .category: []
+            }
+        }
+    }
 
     /// Indices from the root down to `index`.
     public func path(to index: Int) -> [Int] {

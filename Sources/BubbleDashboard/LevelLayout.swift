@@ -30,6 +30,11 @@ public struct LevelLayout: Sendable {
     public let shrink: Double
     /// Steps the layout simulation took to come to rest.
     public let settleSteps: Int
+    /// What each child shows: the part of its title that tells it from its siblings (see
+    /// `SiblingLabels`), or, for a group, its range and count ("2015 · 12 reports").
+    public let labels: [String]
+    /// What the children's titles share, said once for the level ("Month-End Close Pack — …").
+    public let caption: String?
 
     /// Computes the layout of the level focused on `focus`, with label sizes from `measurer` (nil:
     /// the character-count estimate of `naturalShape`).
@@ -39,21 +44,9 @@ public struct LevelLayout: Sendable {
         let content = settings.contentRect
         let centre = content.center
         let children = tree.nodes[focus].children
-        // Sizes are made for the iPad's portrait bubble area (768 × 812 pt); smaller areas scale
-        // them by the square root of the area ratio, so the level covers the same share of it.
-        let canvasScale = min(1, max(0.45, (content.width * content.height / (768 * 812)).squareRoot()))
-        let shapes = children.map { child in
-            scaled(measurer.map { measuredShape(tree.nodes[child], settings, $0) } ?? naturalShape(tree.nodes[child], settings), canvasScale)
-        }
-        let focusRadius = settings.focusRadius * canvasScale
-        let pad = settings.gap
-        var area = Trig.pi * (focusRadius + pad) * (focusRadius + pad)
-        for shape in shapes { area += paddedArea(shape, pad) }
-        let available = content.width * content.height * settings.fillFactor
-        var shrink = 1.0
-        if area > available {
-            shrink = max(settings.minimumShrink, (available / area).squareRoot())
-        }
+        let (labels, caption) = levelLabels(tree, focus)
+        let (shapes, focusRadius, areaShrink) = sizes(tree: tree, focus: focus, labels: labels, settings: settings, measurer: measurer)
+        var shrink = areaShrink
         // Lay out; if the packed level still reaches past an edge (a long narrow area), shrink a
         // little more and lay out again.
         var attempt = 0
@@ -66,10 +59,90 @@ public struct LevelLayout: Sendable {
             if fits || attempt >= 8 || shrink <= settings.minimumShrink {
                 return LevelLayout(
                     focus: focus, focusRadius: focusRadius * shrink, centre: centre, children: children, shapes: sized,
-                    home: home, shrink: shrink, settleSteps: steps)
+                    home: home, shrink: shrink, settleSteps: steps, labels: labels, caption: caption)
             }
             shrink = max(settings.minimumShrink, shrink * 0.93)
         }
+    }
+
+    /// The children's labels and the level's caption.
+    static func levelLabels(_ tree: DashboardTree, _ focus: Int) -> ([String], String?) {
+        let children = tree.nodes[focus].children
+        if children.contains(where: { tree.nodes[$0].kind == .group }) {
+            // Groups: their range and count. The caption is what the grouped titles share, read from
+            // the titles at the groups' edges (reading every title of a huge level would cost more
+            // than the whole layout).
+            let labels = children.map { groupLabel(tree, $0) }
+            var edges: [String] = []
+            for g in children where tree.nodes[g].kind == .group {
+                let members = tree.nodes[g].children
+                if let a = members.first { edges.append(tree.nodes[a].title) }
+                if let b = members.last, members.count > 1 { edges.append(tree.nodes[b].title) }
+            }
+            return (labels, SiblingLabels(titles: edges).caption)
+        }
+        let sibling = SiblingLabels(titles: children.map { tree.nodes[$0].title })
+        return (sibling.labels, sibling.caption)
+    }
+
+    /// "2015 · 12 reports", "A – F · 40 categories", "1 – 50 · 50 items".
+    static func groupLabel(_ tree: DashboardTree, _ node: Int) -> String {
+        let n = tree.nodes[node]
+        guard n.kind == .group else { return n.title }
+        return groupLabel(title: n.title, tree: tree, members: n.children[...])
+    }
+
+    static func groupLabel(title: String, tree: DashboardTree, members: ArraySlice<Int>) -> String {
+        var reports = 0, others = 0
+        for m in members { if tree.nodes[m].kind == .report { reports += 1 } else { others += 1 } }
+        let noun = others == 0 ? "report" : (reports == 0 ? "category" : "item")
+        let count = members.count
+        let plural = count == 1 ? noun : (noun == "category" ? "categories" : noun + "s")
+        // The count is one unit on a line ("12 reports" never splits).
+        return "\(title) · \(count)\u{00A0}\(plural)"
+    }
+
+    /// The children's shapes before packing, the focus radius, and the common shrink the area rule
+    /// gives (before any extra shrink the packing may need).
+    static func sizes(
+        tree: DashboardTree, focus: Int, labels: [String], settings: DashboardSettings, measurer: (any TextMeasurer)?
+    ) -> (shapes: [Shape], focusRadius: Double, shrink: Double) {
+        let content = settings.contentRect
+        let children = tree.nodes[focus].children
+        // Sizes are made for the iPad's portrait bubble area (768 × 812 pt); smaller areas scale
+        // them by the square root of the area ratio, so the level covers the same share of it.
+        let canvasScale = settings.canvasScale
+        var shapes: [Shape] = []
+        shapes.reserveCapacity(children.count)
+        for (child, label) in zip(children, labels) {
+            var node = tree.nodes[child]
+            node.title = label
+            shapes.append(scaled(measurer.map { measuredShape(node, settings, $0) } ?? naturalShape(node, settings), canvasScale))
+        }
+        let focusRadius = settings.focusRadius * canvasScale
+        let pad = settings.gap
+        var area = Trig.pi * (focusRadius + pad) * (focusRadius + pad)
+        for shape in shapes { area += paddedArea(shape, pad) }
+        let available = content.width * content.height * settings.fillFactor
+        var shrink = 1.0
+        if area > available {
+            shrink = max(settings.minimumShrink, (available / area).squareRoot())
+        }
+        return (shapes, focusRadius, shrink)
+    }
+
+    /// The smallest common shrink at which every label of the level is still at least
+    /// `minimumLabelFontSize` at scale 1: the label sizes the shapes were made for, scaled down.
+    static func floorShrink(tree: DashboardTree, focus: Int, settings: DashboardSettings, measurer: (any TextMeasurer)?) -> Double {
+        var floor = 0.0
+        var seen = (report: false, circle: false)
+        for child in tree.nodes[focus].children {
+            if tree.nodes[child].kind == .report { seen.report = true } else { seen.circle = true }
+            if seen.report && seen.circle { break }
+        }
+        if seen.report { floor = max(floor, settings.minimumLabelFontSize / (measurer?.fontSize(for: .cardTitle) ?? 14)) }
+        if seen.circle { floor = max(floor, settings.minimumLabelFontSize / (measurer?.fontSize(for: .categoryTitle) ?? 14)) }
+        return floor
     }
 
     /// Whether `shape` centred at `p` lies inside `rect`, `margin` points in from its edges.
@@ -187,7 +260,7 @@ public struct LevelLayout: Sendable {
     /// A node's size before any shrinking.
     static func naturalShape(_ node: DashboardNode, _ s: DashboardSettings) -> Shape {
         switch node.kind {
-        case .category:
+        case .category, .group:
             let r = s.categoryRadiusBase + s.categoryRadiusPerSqrtReport * Double(node.reportCount).squareRoot()
             return .circle(radius: min(s.categoryRadiusMax, max(s.categoryRadiusMin, r)))
         case .report:
@@ -204,45 +277,51 @@ public struct LevelLayout: Sendable {
     /// a circle grown from its report-count size (up to `categoryRadiusMax`) until its title fits.
     static func measuredShape(_ node: DashboardNode, _ s: DashboardSettings, _ measurer: any TextMeasurer) -> Shape {
         switch node.kind {
-        case .category:
+        case .category, .group:
             let r = s.categoryRadiusBase + s.categoryRadiusPerSqrtReport * Double(node.reportCount).squareRoot()
             let base = min(s.categoryRadiusMax, max(s.categoryRadiusMin, r))
             guard base < s.categoryRadiusMax else { return .circle(radius: base) }
-            // The title block at a few widths (one line, then narrower); the smallest circle around
-            // any of them, with the renderer's inset.
-            let natural = measurer.measure(node.title, role: .categoryTitle, width: 2 * s.categoryRadiusMax)
+            // The title on one line, then as if wrapped into k lines of equal width (each a little
+            // wider, for the word breaks): the smallest circle around any of those blocks, with the
+            // renderer's inset.
+            let line = measurer.measure(node.title, role: .categoryTitle, width: unwrapped)
             var needed = Double.infinity
-            for f in [1.0, 0.75, 0.56, 0.44, 0.36] {
-                let m = f == 1 ? natural : measurer.measure(node.title, role: .categoryTitle, width: max(1, natural.width * f))
-                let half = ((m.width / 2) * (m.width / 2) + (m.height / 2) * (m.height / 2)).squareRoot()
-                needed = min(needed, half / (1 - s.categoryTitleInset))
+            for k in 1...5 {
+                let w = line.width / Double(k) * (k == 1 ? 1 : 1.15), h = line.height * Double(k)
+                needed = min(needed, ((w / 2) * (w / 2) + (h / 2) * (h / 2)).squareRoot() / (1 - s.categoryTitleInset))
             }
             return .circle(radius: min(s.categoryRadiusMax, max(base, needed)))
         case .report:
             let pad = s.cardHorizontalPadding
             let widest = s.cardMaxWidth - pad, narrowest = s.cardMinWidth - pad
-            let full = measurer.measure(node.title, role: .cardTitle, width: widest)
-            let lines = min(full.lineCount, s.cardMaxLines)
-            // The narrowest width that keeps the line count (balanced lines), by bisection.
-            var best = full
-            if full.lineCount > 1 && full.lineCount <= s.cardMaxLines {
-                var lo = narrowest, hi = widest
-                for _ in 0..<7 {
-                    let mid = (lo + hi) / 2
-                    let m = measurer.measure(node.title, role: .cardTitle, width: mid)
-                    if m.lineCount <= full.lineCount && m.width <= mid {
-                        hi = mid
-                        best = m
-                    } else {
-                        lo = mid
+            let line = measurer.measure(node.title, role: .cardTitle, width: unwrapped)
+            var best = line
+            if line.width > widest {
+                // Wrapped: the fewest lines the widest card allows, then as narrow as keeps them
+                // (balanced lines): from an even split of the line, widened until it holds.
+                let full = measurer.measure(node.title, role: .cardTitle, width: widest)
+                best = full
+                if full.lineCount > 1 && full.lineCount <= s.cardMaxLines {
+                    var w = max(narrowest, min(widest, line.width / Double(full.lineCount) * 1.06))
+                    for _ in 0..<4 {
+                        let m = measurer.measure(node.title, role: .cardTitle, width: w)
+                        if m.lineCount <= full.lineCount && m.width <= w {
+                            best = m
+                            break
+                        }
+                        w = min(widest, w + (widest - w) / 2 + 1)
                     }
                 }
             }
+            let lines = min(best.lineCount, s.cardMaxLines)
             let width = min(s.cardMaxWidth, max(s.cardMinWidth, best.width.rounded(.up) + pad))
             let textHeight = max(s.cardLineHeight * Double(lines), best.lineCount <= s.cardMaxLines ? best.height : 0)
             return .roundedRect(width: width, height: s.cardBaseHeight + textHeight, cornerRadius: s.cardCornerRadius)
         }
     }
+
+    /// A width no label reaches: the label on one line.
+    static let unwrapped = 1_000_000.0
 
     /// Greedy word wrap into at most three lines of `perLine` characters (the last line takes the
     /// rest, to be elided by the renderer).

@@ -38,6 +38,8 @@ public enum SceneBubbleKind: String, Sendable, Hashable {
     case category
     /// A child report (a rounded rectangle).
     case report
+    /// A group of a large level's children (a circle that opens like a category).
+    case group
 }
 
 /// Everything the renderer needs about one visible bubble. Plain values only: the renderer never
@@ -62,11 +64,14 @@ public struct SceneBubble: Sendable, Hashable {
     public var pageCount: Int?
     /// How blurred the bubble is drawn, 0 (sharp) to 1 (fully blurred); only the focus blurs.
     public var blur: Double
+    /// For groups: how many children the group stands for.
+    public var count: Int?
 
     public init(
         id: String, kind: SceneBubbleKind, shape: SceneShape, centre: ScenePoint, scale: Double, opacity: Double,
-        label: String, colour: SceneColour?, pageCount: Int? = nil, blur: Double = 0
+        label: String, colour: SceneColour?, pageCount: Int? = nil, blur: Double = 0, count: Int? = nil
     ) {
+        self.count = count
         self.id = id
         self.kind = kind
         self.shape = shape
@@ -122,11 +127,15 @@ public struct Scene: Sendable, Hashable {
     public var overlayOpacity: Double
     /// The bars around the bubble area.
     public var chrome: SceneChrome
+    /// What the titles of the level's children share, said once ("Month-End Close Pack — …"), when
+    /// the bubbles show only the part that tells them apart.
+    public var caption: String?
 
     public init(
         canvasWidth: Double, canvasHeight: Double, bubbles: [SceneBubble], breadcrumbs: [String],
-        overlay: SceneOverlay? = nil, overlayOpacity: Double = 1, chrome: SceneChrome = SceneChrome()
+        overlay: SceneOverlay? = nil, overlayOpacity: Double = 1, chrome: SceneChrome = SceneChrome(), caption: String? = nil
     ) {
+        self.caption = caption
         self.chrome = chrome
         self.canvasWidth = canvasWidth
         self.canvasHeight = canvasHeight

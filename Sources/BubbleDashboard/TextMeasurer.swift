@@ -29,6 +29,11 @@ public protocol TextMeasurer: AnyObject {
     /// The block `text` takes in the font of `role`, wrapped into lines at most `width` points wide
     /// (a word longer than a line is broken).
     func measure(_ text: String, role: BubbleLabelRole, width: Double) -> MeasuredText
+
+    /// The font size `measure` lays `role` out at (pt): a level shrunk by a factor s shows its
+    /// labels at s times this size, which the legibility floor compares with
+    /// `DashboardSettings.minimumLabelFontSize`.
+    func fontSize(for role: BubbleLabelRole) -> Double
 }
 
 /// The measurer for hosts without text layout: an estimate from character counts (every character
@@ -42,6 +47,8 @@ public final class EstimatedTextMeasurer: TextMeasurer {
         self.characterWidth = characterWidth
         self.lineHeight = lineHeight
     }
+
+    public func fontSize(for role: BubbleLabelRole) -> Double { 14 }
 
     public func measure(_ text: String, role: BubbleLabelRole, width: Double) -> MeasuredText {
         let perLine = max(1, Int(width / characterWidth))

@@ -14,7 +14,10 @@ import BubbleDashboard
 ///
 /// Bubbles are back to front (the order they are drawn). `x`, `y` are the centre in canvas points
 /// (origin top-left, y down); `r` (circles) or `w`, `h`, `corner` (report cards) are unscaled: the
-/// drawn size is times `scale`. `colour` is `#RRGGBB` or null; `pages` only when known. The overlay
+/// drawn size is times `scale`. `colour` is `#RRGGBB` or null; `pages` only when known. `kind` is
+/// `focus`, `category`, `report` or `group` (a virtual category standing for a run of a large
+/// level's children, with `count`: how many). `caption`, when the level's children share words that
+/// their labels leave out, says them once ("Month-End Close Pack — …"). The overlay
 /// is null or `{"type": "report_preview", "opacity": o, "report": {...}}` or
 /// `{"type": "reports_table", "opacity": o, "title": t, "reports": [{...}]}` with reports as
 /// `{"id", "title", "author", "pages", "keywords", "colour"}`. Keys are always in this order and
@@ -27,6 +30,7 @@ public enum SceneJSON {
         out += " \"chrome\": {\"navigation_bar\": \(n(scene.chrome.navigationBarHeight)), "
             + "\"breadcrumbs\": \(n(scene.chrome.breadcrumbHeight)), \"bottom_bar\": \(n(scene.chrome.bottomBarHeight))},\n"
         out += " \"breadcrumbs\": \(JSONText.strings(scene.breadcrumbs)),\n"
+        if let caption = scene.caption { out += " \"caption\": \(s(caption)),\n" }
         out += " \"bubbles\": ["
         for (i, b) in scene.bubbles.enumerated() {
             out += i == 0 ? "\n  " : ",\n  "
@@ -41,6 +45,7 @@ public enum SceneJSON {
             out += "\"scale\": \(n(b.scale)), \"opacity\": \(n(b.opacity)), \"blur\": \(n(b.blur)), "
             out += "\"label\": \(s(b.label)), \"colour\": \(colour(b.colour))"
             if let p = b.pageCount { out += ", \"pages\": \(p)" }
+            if let c = b.count { out += ", \"count\": \(c)" }
             out += "}"
         }
         out += "],\n \"overlay\": "

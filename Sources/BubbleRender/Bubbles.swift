@@ -205,6 +205,16 @@ extension SceneRenderer {
             setColour(cr, RenderColour.white.withAlpha(b.kind == .focus ? 0.35 : 0.22))
             cairo_set_line_width(cr, b.kind == .focus ? 2 : 1)
             cairo_stroke(cr)
+            if b.kind == .group {
+                // A group: a dashed ring inside, as if several bubbles were stacked.
+                circlePath(cr, 0, 0, r - 7)
+                setColour(cr, RenderColour.white.withAlpha(0.45))
+                cairo_set_line_width(cr, 1.2)
+                let dashes = [4.0, 3.0]
+                cairo_set_dash(cr, dashes, 2, 0)
+                cairo_stroke(cr)
+                cairo_set_dash(cr, nil, 0, 0)
+            }
             setColour(cr, p.text)
             text.title.draw(cr, dx: text.titleOrigin.x, dy: text.titleOrigin.y)
         case .roundedRect(let w, let h, let radius):

@@ -58,7 +58,7 @@ extension SceneRenderer {
         guard barsHeight > 0 else { return }
         if f.raster {
             let key = TopBarKey(canvas: CanvasKey(width: scene.canvasWidth, height: scene.canvasHeight, chrome: scene.chrome),
-                                breadcrumbs: scene.breadcrumbs)
+                                breadcrumbs: scene.breadcrumbs, caption: scene.caption)
             if topBarCache?.key != key {
                 let w = pixelSize(of: scene).width
                 let h = Int((barsHeight * pixelScale).rounded())
@@ -195,10 +195,22 @@ extension SceneRenderer {
             x += textRun(f, sep, font: regular, x: x, baseline: baseline, colour: style.secondaryTextColour,
                          background: background, owner: "breadcrumb-separator:elided", role: .breadcrumb, container: container).width
         }
+        // The level's caption (what its bubbles' titles share) at the right, when the trail leaves
+        // room for it.
+        var trailEnd = W - margin
+        if let caption = scene.caption {
+            let room = W - margin - (x + width(from: k)) - 24
+            if room >= 60 {
+                let line = fitter.singleLine(caption, width: min(room, W * 0.45), font: regular)
+                trailEnd = W - margin - line.width - 24
+                textRun(f, line, x: W - margin - line.width, baseline: baseline, colour: style.secondaryTextColour,
+                        background: background, owner: "level-caption", role: .breadcrumb, container: container, label: caption)
+            }
+        }
         for i in k..<crumbs.count {
             let last = i == crumbs.count - 1
             if last {
-                let line = fitter.singleLine(crumbs[i], width: max(0, W - margin - x), font: bold)
+                let line = fitter.singleLine(crumbs[i], width: max(0, trailEnd - x), font: bold)
                 textRun(f, line, x: x, baseline: baseline, colour: style.darkTextColour, background: background,
                         owner: "breadcrumb:\(i)", role: .breadcrumb, container: container, label: crumbs[i])
             } else {

@@ -12,11 +12,14 @@ public final class PangoTextMeasurer: TextMeasurer {
         engine = TextEngine(family: style.fontFamily)
     }
 
+    public func fontSize(for role: BubbleLabelRole) -> Double {
+        role == .cardTitle ? style.cardTitleFontSize : style.measuredCircleTitleFontSize
+    }
+
     public func measure(_ text: String, role: BubbleLabelRole, width: Double) -> MeasuredText {
-        let size = role == .cardTitle ? style.cardTitleFontSize : style.measuredCircleTitleFontSize
-        let align: LayoutKey.Align = role == .cardTitle ? .start : .centre
-        let l = engine.layout(LayoutKey(text: text, font: FontKey(bold: true, size: size), width: max(1, width), wrap: .word, align: align))
-        let lineWidth = l.lines.map { $0.right - $0.left }.max() ?? 0
-        return MeasuredText(width: lineWidth, height: l.height, lineCount: l.lines.count)
+        let key = LayoutKey(text: text, font: FontKey(bold: true, size: fontSize(for: role)), width: max(1, width), wrap: .word,
+                            align: role == .cardTitle ? .start : .centre)
+        let m = engine.measure(key)
+        return MeasuredText(width: m.width, height: m.height, lineCount: m.lines)
     }
 }

@@ -88,7 +88,7 @@ public struct RenderStyle: Sendable, Hashable {
     public var circleTitleFontSize = 17.0
     public var minimumCircleTitleFontSize = 9.0
     /// The size a category circle grows to hold its whole title at (`PangoTextMeasurer`).
-    public var measuredCircleTitleFontSize = 12.0
+    public var measuredCircleTitleFontSize = 14.0
     /// Largest title size inside the focus circle.
     public var focusTitleFontSize = 26.0
     /// Largest and smallest title size inside report cards.

@@ -240,6 +240,7 @@ struct CanvasKey: Hashable {
 struct TopBarKey: Hashable {
     var canvas: CanvasKey
     var breadcrumbs: [String]
+    var caption: String?
 }
 
 extension SceneRenderer {

@@ -187,6 +187,7 @@ final class TextEngine {
     private var current: [LayoutKey: TextLayout] = [:]
     private var previous: [LayoutKey: TextLayout] = [:]
     private var vertical: [FontKey: (ascent: Double, descent: Double)] = [:]
+    private var measured: [LayoutKey: (width: Double, height: Double, lines: Int)] = [:]
     /// Layouts kept per generation (the cache holds up to twice this).
     static let cacheGeneration = 4096
     /// Set when the pinned fonts could not be loaded and the system's fonts are used instead.
@@ -250,10 +251,31 @@ final class TextEngine {
         return made
     }
 
+    /// The size of the paragraph for `key` without keeping its layout: the logical width of its
+    /// widest line, its height and its line count (cached; for the dashboard's measurer).
+    func measure(_ key: LayoutKey) -> (width: Double, height: Double, lines: Int) {
+        if let m = measured[key] { return m }
+        let layout = configuredLayout(key)
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(layout, &ink, &logical)
+        let m = (Double(logical.width) / Double(PANGO_SCALE), Double(logical.height) / Double(PANGO_SCALE), Int(pango_layout_get_line_count(layout)))
+        g_object_unref(UnsafeMutableRawPointer(layout))
+        if measured.count >= 2 * Self.cacheGeneration { measured.removeAll(keepingCapacity: true) }
+        measured[key] = m
+        return m
+    }
+
     /// One line of `text` at its natural width.
     func line(_ text: String, _ font: FontKey) -> TextLayout { layout(LayoutKey(text: text, font: font)) }
 
     private func makeLayout(_ key: LayoutKey) -> TextLayout {
+        var k = key
+        k.text = TextEngine.sanitised(key.text)
+        return TextLayout(layout: configuredLayout(key), key: k)
+    }
+
+    /// A new Pango layout set up for `key`.
+    private func configuredLayout(_ key: LayoutKey) -> OpaquePointer {
         layoutsMade += 1
         let layout = pango_layout_new(context)!
         let text = TextEngine.sanitised(key.text)
@@ -282,9 +304,7 @@ final class TextEngine {
             pango_layout_set_single_paragraph_mode(layout, 1)
         }
         pango_layout_set_alignment(layout, key.align == .centre ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
-        var k = key
-        k.text = text
-        return TextLayout(layout: layout, key: k)
+        return layout
     }
 
     /// Ascent and descent of the style's own font (the line box of Latin text), in points.
@@ -324,8 +344,8 @@ final class TextEngine {
     }
 
     /// UTF-8 ranges that must not be broken across lines: a short token with a digit and the
-    /// number after it ("Q1 2016", "H2 2017", "No. 12"), a month and its year ("March 2017"), and a
-    /// number and a short unit after it ("12 pp", "3 kg").
+    /// number after it ("Q1 2016", "H2 2017", "No. 12"), a month and its year ("March 2017"), a
+    /// number and a short unit after it ("12 pp", "3 kg"), and a range ("101 – 150", "Jan – Jun").
     static func unbreakableRanges(_ text: String) -> [Range<Int>] {
         var tokens: [(range: Range<Int>, text: Substring)] = []
         var offset = 0
@@ -355,6 +375,10 @@ final class TextEngine {
                 || (bStartsDigit && b.text.count <= 4 && (isMonth(a.text) || a.text.hasSuffix(".") && a.text.count <= 4))
                 || (aNumeric && b.text.count <= 3 && b.text.allSatisfy(\.isLetter))
             if glue { ranges.append(a.range.lowerBound ..< b.range.upperBound) }
+            // A range: "101 – 150", "Jan – Jun".
+            if i + 2 < tokens.count, b.text == "–" || b.text == "-", tokens[i + 2].range.lowerBound == b.range.upperBound + 1 {
+                ranges.append(a.range.lowerBound ..< tokens[i + 2].range.upperBound)
+            }
         }
         return ranges
     }

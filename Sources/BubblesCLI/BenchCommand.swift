@@ -7,7 +7,7 @@ import Foundation
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmark the physics step, the renderer (--render), the PDF reader (--pdf) or the export (--export).",
+        abstract: "Benchmark the physics step, the renderer (--render), the PDF reader (--pdf), the export (--export) or level taps (--levels).",
         discussion: """
             The standard scene: N bodies (90 % circles with radii uniform in [8, 30] pt, 10 % rounded \
             rectangles of similar area) placed uniformly at random (fixed seed) in a square of two \
@@ -20,7 +20,7 @@ struct Bench: ParsableCommand {
 
             --render times drawing, blur, our PNG encoder, Cairo's PNG writer and SVG for 1536x2048 \
             frames; --pdf DIR... reads every PDF under the folders; --export times the tour's \
-            frame export with 1 and 2 jobs.
+            frame export with 1 and 2 jobs; --levels times a tap on categories of 10 to 100 000 reports.
             """)
 
     @Option(help: "Comma-separated body counts.")
@@ -61,6 +61,15 @@ struct Bench: ParsableCommand {
 
     @Flag(help: "Benchmark the frame export of Data/scenarios/tour.json (1 and 2 jobs) instead.")
     var export = false
+
+    @Flag(help: "Benchmark a tap on a category of 10, 30, 100, 1 000, 10 000 and 100 000 reports instead (tap and layout medians, visible bubbles, groups, peak memory; each count in a child process).")
+    var levels = false
+
+    @Option(help: "With --levels: comma-separated category sizes.")
+    var children: String?
+
+    @Option(help: .hidden)
+    var levelsChild: String?
 
     @Option(help: "With --render: the datasource; with --export: the scenario.")
     var input: String?
@@ -105,10 +114,16 @@ struct Bench: ParsableCommand {
         if rounds < 1 || rounds > 1000 { throw ValidationError("--rounds must be in 1...1000") }
         if warmup < 0 || settleSteps < 0 { throw ValidationError("--warmup and --settle-steps must not be negative") }
         if json && csv { throw ValidationError("choose one of --json and --csv") }
-        if [render, !pdf.isEmpty, export].filter({ $0 }).count > 1 {
-            throw ValidationError("choose one of --render, --pdf and --export")
+        if [render, !pdf.isEmpty, export, levels].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of --render, --pdf, --export and --levels")
         }
-        if (render || !pdf.isEmpty || export) && csv { throw ValidationError("--csv is only for the physics benchmark") }
+        if (render || !pdf.isEmpty || export || levels) && csv { throw ValidationError("--csv is only for the physics benchmark") }
+        if let children {
+            let c = children.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !c.isEmpty, c.allSatisfy({ ($0 ?? 0) > 0 && ($0 ?? 0) <= 1_000_000 }) else {
+                throw ValidationError("--children must be whole numbers within 1...1000000 separated by commas")
+            }
+        }
         if repeats < 1 { throw ValidationError("--repeats must be at least 1") }
         if threads < 1 || threads > 64 { throw ValidationError("--threads must be in 1...64") }
         if let bands, bands < 1 || bands > WorldSettings.maxBands {
@@ -150,6 +165,11 @@ struct Bench: ParsableCommand {
             if render { return try RenderBench.run(data: input ?? "Data/reports.json", runs: max(3, repeats), json: json) }
             if !pdf.isEmpty { return try PDFBench.run(directories: pdf, json: json, repeats: repeats) }
             if export { return try ExportBench.run(scenario: input ?? "Data/scenarios/tour.json", json: json) }
+            if let levelsChild { return try LevelBench.child(path: levelsChild, rounds: rounds) }
+            if levels {
+                let counts = children.map { $0.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+                return try LevelBench.run(counts: counts ?? LevelBench.defaultCounts, rounds: rounds == 1 ? 5 : rounds, json: json)
+            }
         }
         if let path = exportScene {
             var s = BenchmarkScene.standard(count: try counts()[0])

@@ -8,7 +8,7 @@ extension SampleLibrary {
     /// (ZWJ sequences and flags) and mixed-direction titles. Its reports point at PDFs of the sample
     /// library (`reports/…`), so it lives beside `reports.json`.
     public static func internationalDocument() -> String {
-        typealias Node = InternationalLibrary.Node
+        typealias Node = DatasourceNode
         var pdfs = InternationalLibrary.pdfs.makeIterator()
         func report(_ id: String, _ title: String) -> Node {
             Node(id: id, title: title, colour: nil, file: "reports/\(pdfs.next()!).pdf", children: [])
@@ -56,28 +56,6 @@ extension SampleLibrary {
 }
 
 enum InternationalLibrary {
-    /// A category (`file` nil) or a report, written in reports.json's layout.
-    struct Node {
-        var id: String
-        var title: String
-        var colour: String?
-        var file: String?
-        var children: [Node]
-
-        func json(indent: Int) -> String {
-            let inner = String(repeating: "  ", count: indent + 1)
-            var members = ["\"id\": \(JSONWriter.quoted(id))", "\"title\": \(JSONWriter.quoted(title))"]
-            if let colour { members.append("\"colour\": \(JSONWriter.quoted(colour))") }
-            if let file {
-                members.append("\"file\": \(JSONWriter.quoted(file))")
-            } else {
-                let items = children.map { String(repeating: "  ", count: indent + 2) + $0.json(indent: indent + 2) }
-                members.append("\"children\": [\n" + items.joined(separator: ",\n") + "\n" + inner + "]")
-            }
-            return "{\n" + members.map { inner + $0 }.joined(separator: ",\n") + "\n" + String(repeating: "  ", count: indent) + "}"
-        }
-    }
-
     /// Sample-library PDFs the multilingual reports point at, in order.
     static let pdfs = [
         "q1-2016", "q2-2016", "q3-2016", "q4-2016", "close-2016-01", "close-2016-02", "close-2016-03", "close-2016-04",
@@ -85,4 +63,26 @@ enum InternationalLibrary {
         "close-2016-11", "close-2016-12", "close-2017-01", "close-2017-02", "close-2017-03", "close-2017-04",
         "close-2017-05", "close-2017-06", "close-2017-07", "close-2017-08", "close-2017-09",
     ]
+}
+
+/// A category (`file` nil) or a report, written in reports.json's layout.
+struct DatasourceNode {
+    var id: String
+    var title: String
+    var colour: String?
+    var file: String?
+    var children: [DatasourceNode]
+
+    func json(indent: Int) -> String {
+        let inner = String(repeating: "  ", count: indent + 1)
+        var members = ["\"id\": \(JSONWriter.quoted(id))", "\"title\": \(JSONWriter.quoted(title))"]
+        if let colour { members.append("\"colour\": \(JSONWriter.quoted(colour))") }
+        if let file {
+            members.append("\"file\": \(JSONWriter.quoted(file))")
+        } else {
+            let items = children.map { String(repeating: "  ", count: indent + 2) + $0.json(indent: indent + 2) }
+            members.append("\"children\": [\n" + items.joined(separator: ",\n") + "\n" + inner + "]")
+        }
+        return "{\n" + members.map { inner + $0 }.joined(separator: ",\n") + "\n" + String(repeating: "  ", count: indent) + "}"
+    }
 }

@@ -25,7 +25,8 @@ public enum SampleLibrary {
         try PDFWriter.render(report)
     }
 
-    /// Writes `reports.json`, `international.json` (see `internationalDocument()`) and
+    /// Writes `reports.json`, `international.json` (see `internationalDocument()`), `large.json`
+    /// (see `largeDocument()`) and
     /// `reports/<id>.pdf` for every report into `directory`, creating
     /// it if needed. Each file is written under a temporary name and renamed into place; files
     /// whose contents are already right are left untouched. PDFs in `reports/` that are not part
@@ -69,8 +70,10 @@ public enum SampleLibrary {
         if try writeFile(json, to: (directory as NSString).appendingPathComponent("reports.json")) {
             summary.filesWritten += 1
         }
-        if try writeFile(Array(internationalDocument().utf8), to: (directory as NSString).appendingPathComponent("international.json")) {
-            summary.filesWritten += 1
+        for (name, document) in [("international.json", internationalDocument()), ("large.json", largeDocument())] {
+            if try writeFile(Array(document.utf8), to: (directory as NSString).appendingPathComponent(name)) {
+                summary.filesWritten += 1
+            }
         }
         return summary
     }

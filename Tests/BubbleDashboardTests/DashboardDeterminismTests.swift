@@ -22,7 +22,7 @@ struct DashboardDeterminismTests {
 
     @Test(arguments: [
         ("tour", UInt64(5_963_332_488_673_338_581), UInt64(11_780_393_927_770_471_055), 841),
-        ("interrupts", UInt64(3_543_870_740_650_691_916), UInt64(9_992_994_707_811_003_162), 391),
+        ("interrupts", UInt64(12_139_642_551_421_496_889), UInt64(9_992_994_707_811_003_162), 391),
     ])
     func scenarioFingerprintIsPinned(name: String, frames: UInt64, final: UInt64, restStep: Int) throws {
         let f = try Self.fingerprint(name)

@@ -27,8 +27,16 @@ struct TransitionTimingTests {
         return try! DashboardTree(nodes: nodes)
     }
 
+    /// This suite times the motion of 30 bubbles on a level; with the default legibility floor the
+    /// level (30 long titles, sized by the character estimate) would be shown as groups.
+    static var settings: DashboardSettings {
+        var s = DashboardSettings()
+        s.minimumLabelFontSize = 8
+        return s
+    }
+
     static func timings() throws -> [TransitionTiming] {
-        let d = try Dashboard(tree: tree())
+        let d = try Dashboard(tree: tree(), settings: settings)
         var result: [TransitionTiming] = []
         result.append(try TransitionProbe.measure(d, .tap("root"), label: "tap root (first level appears)"))
         result.append(try TransitionProbe.measure(d, .tap("cat-0"), label: "tap category (drill in)"))

@@ -1,0 +1,195 @@
+/// What a title says that can order it: a date or period, a number, a first letter. Read from the
+/// title's UTF-8 bytes without allocating, so a category of 100 000 titles is read in milliseconds.
+struct TitleKey: Sendable, Hashable {
+    /// A date, as precise as the title gives it: year only, a half (month 1 or 7 with `span` 6), a
+    /// quarter (`span` 3), a month, or a day.
+    struct Date: Sendable, Hashable, Comparable {
+        var year: Int
+        var month: Int?
+        var day: Int?
+        /// Months the period covers from `month` (1 for a month or a day, 3 for a quarter, 6 for a half).
+        var span = 1
+
+        static func < (a: Date, b: Date) -> Bool {
+            (a.year, a.month ?? 0, a.day ?? 0) < (b.year, b.month ?? 0, b.day ?? 0)
+        }
+    }
+
+    var date: Date?
+    /// The last run of digits that is not part of the date (an invoice or store number).
+    var number: Int?
+    /// Where the token that holds `number` ("INV-2016-00017", "101") lies in the title's UTF-8.
+    var numberToken: Range<Int>?
+    /// The first letter, upper-cased (nil when the title has no letter).
+    var letter: Character?
+
+    /// Month names (English, German), lower-cased.
+    static let monthNames: [String: Int] = [
+        "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4, "may": 5,
+        "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9, "september": 9,
+        "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
+        "januar": 1, "jänner": 1, "februar": 2, "märz": 3, "maerz": 3, "mai": 5, "juni": 6, "juli": 7, "okt": 10,
+        "oktober": 10, "dez": 12, "dezember": 12,
+    ]
+
+    /// The token of `title` at UTF-8 offsets `range`.
+    static func token(_ title: String, _ range: Range<Int>) -> Substring {
+        let u = title.utf8
+        let a = u.index(u.startIndex, offsetBy: range.lowerBound), b = u.index(u.startIndex, offsetBy: range.upperBound)
+        return title[a..<b]
+    }
+
+    /// Tokens read per title (a longer title's later tokens are not read).
+    static let maxTokens = 48
+
+    init(_ title: String) {
+        var t = title
+        self = t.withUTF8 { bytes in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * TitleKey.maxTokens) { buffer in
+                TitleKey(bytes: bytes, title: title, starts: UnsafeMutableBufferPointer(rebasing: buffer[0..<TitleKey.maxTokens]),
+                         ends: UnsafeMutableBufferPointer(rebasing: buffer[TitleKey.maxTokens...]))
+            }
+        }
+    }
+
+    private init(bytes u: UnsafeBufferPointer<UInt8>, title: String, starts: UnsafeMutableBufferPointer<Int>,
+                 ends: UnsafeMutableBufferPointer<Int>) {
+        // Tokens: runs of bytes between spaces, commas, parentheses and "·" (C2 B7).
+        var count = 0
+        var i = 0, start = -1
+        while i < u.count && count < TitleKey.maxTokens {
+            let b = u[i]
+            var width = 0
+            if b == 32 || b == 44 || b == 40 || b == 41 { width = 1 } else if b == 0xC2, i + 1 < u.count, u[i + 1] == 0xB7 { width = 2 }
+            if width > 0 {
+                if start >= 0 {
+                    starts[count] = start
+                    ends[count] = i
+                    count += 1
+                    start = -1
+                }
+                i += width
+            } else {
+                if start < 0 { start = i }
+                i += 1
+            }
+        }
+        if start >= 0 && count < TitleKey.maxTokens {
+            starts[count] = start
+            ends[count] = i
+            count += 1
+        }
+        func digits(_ a: Int, _ b: Int) -> Int? {
+            guard b > a, b - a <= 9 else { return nil }
+            var v = 0
+            for k in a..<b {
+                let c = u[k]
+                guard c >= 48 && c <= 57 else { return nil }
+                v = v * 10 + Int(c &- 48)
+            }
+            return v
+        }
+        func year(_ a: Int, _ b: Int) -> Int? {
+            guard b - a == 4, let y = digits(a, b), y >= 1900, y <= 2099 else { return nil }
+            return y
+        }
+        func isoDate(_ a: Int, _ b: Int) -> Date? {
+            let n = b - a
+            guard n == 7 || n == 10, u[a + 4] == 45 || u[a + 4] == 47, let y = year(a, a + 4),
+                  let m = digits(a + 5, a + 7), m >= 1, m <= 12 else { return nil }
+            if n == 7 { return Date(year: y, month: m) }
+            guard u[a + 7] == u[a + 4], let d = digits(a + 8, a + 10), d >= 1, d <= 31 else { return nil }
+            return Date(year: y, month: m, day: d)
+        }
+        func germanDate(_ a: Int, _ b: Int) -> Date? {
+            // d.m.yyyy to dd.mm.yyyy
+            guard b - a >= 8, b - a <= 10, u[b - 5] == 46, let y = year(b - 4, b) else { return nil }
+            var dot = -1
+            for k in a..<(b - 5) where u[k] == 46 { dot = k }
+            guard dot > a, let d = digits(a, dot), let m = digits(dot + 1, b - 5), (1...31).contains(d), (1...12).contains(m) else { return nil }
+            return Date(year: y, month: m, day: d)
+        }
+        func period(_ a: Int, _ b: Int, _ letter: UInt8, _ limit: Int) -> Int? {
+            guard b - a == 2, u[a] == letter, let n = digits(a + 1, b), n >= 1, n <= limit else { return nil }
+            return n
+        }
+        func month(_ a: Int, _ b: Int) -> Int? {
+            var end = b
+            if end > a, u[end - 1] == 46 { end -= 1 }  // "Mar."
+            guard end - a >= 3, end - a <= 10 else { return nil }
+            return TitleKey.monthNames[String(decoding: UnsafeBufferPointer(rebasing: u[a..<end]), as: UTF8.self).lowercased()]
+        }
+
+        var date: Date? = nil
+        var dateToken = -1
+        // 1. A token that is a date: 2016-03-01, 2016-03, 2016/03, 01.03.2016.
+        for k in 0..<count where date == nil {
+            if let d = isoDate(starts[k], ends[k]) ?? germanDate(starts[k], ends[k]) {
+                date = d
+                dateToken = k
+            }
+        }
+        // 2. A month, quarter or half and a year: "March 2017", "Mar. 2017", "März 2017", "Q1 2016",
+        //    "H2 2016", with a day before the month ("1 March 2017").
+        if date == nil {
+            for k in 0..<max(0, count - 1) {
+                guard let y = year(starts[k + 1], ends[k + 1]) else { continue }
+                if let m = month(starts[k], ends[k]) {
+                    var day: Int? = nil
+                    if k > 0 {
+                        var e = ends[k - 1]
+                        if e > starts[k - 1], u[e - 1] == 46 { e -= 1 }
+                        if let d = digits(starts[k - 1], e), d >= 1, d <= 31 { day = d }
+                    }
+                    date = Date(year: y, month: m, day: day)
+                } else if let q = period(starts[k], ends[k], 81, 4) {
+                    date = Date(year: y, month: 3 * q - 2, span: 3)
+                } else if let h = period(starts[k], ends[k], 72, 2) {
+                    date = Date(year: y, month: 6 * h - 5, span: 6)
+                }
+                if date != nil {
+                    dateToken = k + 1
+                    break
+                }
+            }
+        }
+        // 3. A year alone, the last one: "2016", "FY2016".
+        if date == nil {
+            for k in stride(from: count - 1, through: 0, by: -1) {
+                var a = starts[k]
+                if ends[k] - a == 6, u[a] == 70, u[a + 1] == 89 { a += 2 }  // FY2016
+                if let y = year(a, ends[k]) {
+                    date = Date(year: y)
+                    dateToken = k
+                    break
+                }
+            }
+        }
+        self.date = date
+        // The number: the last digit run outside the date's token.
+        for k in stride(from: count - 1, through: 0, by: -1) where k != dateToken {
+            var e = ends[k]
+            while e > starts[k] && !(u[e - 1] >= 48 && u[e - 1] <= 57) { e -= 1 }
+            guard e > starts[k] else { continue }
+            var s = e
+            while s > starts[k] && u[s - 1] >= 48 && u[s - 1] <= 57 { s -= 1 }
+            if let n = digits(s, e) {
+                number = n
+                numberToken = starts[k]..<ends[k]
+                break
+            }
+        }
+        // The first letter: ASCII at once, otherwise through Unicode's properties.
+        for k in 0..<u.count {
+            let c = u[k]
+            if (c >= 65 && c <= 90) || (c >= 97 && c <= 122) {
+                letter = Character(Unicode.Scalar(c >= 97 ? c - 32 : c))
+                break
+            }
+            if c >= 0x80 {
+                letter = title.first(where: \.isLetter).map { Character($0.uppercased()) }
+                break
+            }
+        }
+    }
+}

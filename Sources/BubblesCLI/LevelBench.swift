@@ -1,0 +1,129 @@
+import BubbleDashboard
+import BubbleRender
+import BubbleScenario
+import Foundation
+import ReportLibrary
+
+/// `bubbles bench --levels`: what a tap on a category of 10 … 100 000 reports costs. Each count
+/// runs in a child process of its own (`--levels-child`), so that its peak memory is its own:
+///
+/// - `tap_ms_median`: from the tap to the first frame of the new level (the event, the grouping
+///   and the layout, one step, the scene), on a fresh dashboard each time, with a fresh Pango
+///   measurer whose fonts are loaded but that has measured none of the titles;
+/// - `layout_ms_median`: the grouping and layout part of it;
+/// - `visible_bubbles`, `groups`: what the level shows once settled;
+/// - `peak_memory_bytes`: the child's peak resident memory, and `load_peak_memory_bytes` its peak
+///   after loading the datasource (the file of `children` invoices is written before the child
+///   starts).
+enum LevelBench {
+    static let defaultCounts = [10, 30, 100, 1_000, 10_000, 100_000]
+
+    /// The datasource: one category of `count` invoices ("Invoice INV-2016-000017 — Globex").
+    static func document(count: Int) -> String {
+        let customers = ["Acme Logistics", "Bergmann AG", "Café Lumière", "Delta Foods", "Globex", "Hanse Textil", "Orion Retail"]
+        var out = "{\"id\": \"root\", \"title\": \"All Reports\", \"children\": [\n"
+        out += " {\"id\": \"invoices\", \"title\": \"Invoices\", \"colour\": \"#7A4FD1\", \"children\": [\n"
+        for i in 1...max(1, count) {
+            let n = String(i)
+            let number = String(repeating: "0", count: max(0, 6 - n.count)) + n
+            out += "  {\"id\": \"inv-\(number)\", \"title\": \"Invoice INV-2016-\(number) — \(customers[i % customers.count])\", \"file\": \"x.pdf\"}"
+            out += i == count ? "\n" : ",\n"
+        }
+        out += " ]}\n]}\n"
+        return out
+    }
+
+    static func run(counts: [Int], rounds: Int, json: Bool) throws {
+        let folder = NSTemporaryDirectory() + "bubbles-levels-\(ProcessInfo.processInfo.processIdentifier)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var rows: [[String: Any]] = []
+        for count in counts {
+            let path = folder + "/levels-\(count).json"
+            try document(count: count).write(toFile: path, atomically: true, encoding: .utf8)
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0].contains("/")
+                ? CommandLine.arguments[0] : (Bundle.main.executablePath ?? CommandLine.arguments[0]))
+            child.arguments = ["bench", "--levels-child", path, "--rounds", String(rounds)]
+            let pipe = Pipe()
+            child.standardOutput = pipe
+            try child.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            child.waitUntilExit()
+            guard child.terminationStatus == 0,
+                  let row = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw CLIError("bench --levels: the run for \(count) children failed (status \(child.terminationStatus))")
+            }
+            rows.append(row)
+            if !json { printError(String(format: "  %7d children: tap %8.2f ms", count, row["tap_ms_median"] as? Double ?? 0)) }
+        }
+        if json {
+            let fields = ["children", "tap_ms_median", "layout_ms_median", "visible_bubbles", "groups", "peak_memory_bytes",
+                          "load_peak_memory_bytes"]
+            let objects = rows.map { row in
+                "{" + fields.map { "\"\($0)\": \(row[$0].map { "\($0)" } ?? "null")" }.joined(separator: ", ") + "}"
+            }
+            print("[\n  " + objects.joined(separator: ",\n  ") + "\n]")
+            return
+        }
+        print("level taps: one category of N invoices, median of \(rounds) taps (fresh dashboard and measurer each)")
+        print("  children     tap ms  layout ms  visible  groups   peak MB  load MB")
+        for row in rows {
+            func d(_ k: String) -> Double { row[k] as? Double ?? Double(row[k] as? Int ?? 0) }
+            print(String(format: "  %8d %10.2f %10.2f %8d %7d %9.1f %8.1f", Int(d("children")), d("tap_ms_median"),
+                         d("layout_ms_median"), Int(d("visible_bubbles")), Int(d("groups")), d("peak_memory_bytes") / 1_048_576,
+                         d("load_peak_memory_bytes") / 1_048_576))
+        }
+    }
+
+    static func peakResident() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Int(usage.ru_maxrss) * 1024
+    }
+
+    /// The child: loads `path`, then taps its one category `rounds` times on fresh dashboards.
+    static func child(path: String, rounds: Int) throws {
+        let library = try LibraryLoader.load(path, options: LibraryLoadOptions(checkFiles: false))
+        let tree = try LibraryBridge.dashboardTree(library)
+        let loadPeak = peakResident()
+        let category = tree.nodes[0].children[0]
+        var taps: [Double] = [], layouts: [Double] = []
+        var visible = 0, groups = 0
+        for _ in 0..<max(1, rounds) {
+            // A measurer whose fonts are loaded (as an app's is) but that has measured no title.
+            let measurer = PangoTextMeasurer()
+            _ = measurer.measure("Warm-up 0123", role: .cardTitle, width: 100)
+            _ = measurer.measure("Warm-up 0123", role: .categoryTitle, width: 100)
+            let dashboard = try Dashboard(tree: tree, measurer: measurer)
+            try dashboard.send(.tap("root"))
+            dashboard.settle(limit: 3000)
+            let t0 = monotonicNow()
+            try dashboard.send(.tap(tree.nodes[category].id))
+            dashboard.step()
+            let scene = dashboard.scene()
+            let t1 = monotonicNow()
+            taps.append((t1 - t0) * 1000)
+            _ = scene
+            // The grouping and layout alone, on another fresh dashboard at the same moment.
+            let fresh = PangoTextMeasurer()
+            _ = fresh.measure("Warm-up 0123", role: .cardTitle, width: 100)
+            _ = fresh.measure("Warm-up 0123", role: .categoryTitle, width: 100)
+            let again = try Dashboard(tree: tree, measurer: fresh)
+            let l0 = monotonicNow()
+            _ = try again.layout(of: category)
+            layouts.append((monotonicNow() - l0) * 1000)
+            dashboard.settle(limit: 3000)
+            let settled = dashboard.scene()
+            visible = settled.bubbles.count
+            groups = settled.bubbles.filter { $0.kind == .group }.count
+        }
+        func median(_ v: [Double]) -> Double {
+            let s = v.sorted()
+            return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+        }
+        print("{\"children\": \(tree.nodes[category].children.count), \"tap_ms_median\": \(median(taps)), "
+              + "\"layout_ms_median\": \(median(layouts)), \"visible_bubbles\": \(visible), \"groups\": \(groups), "
+              + "\"peak_memory_bytes\": \(peakResident()), \"load_peak_memory_bytes\": \(loadPeak)}")
+    }
+}
