@@ -167,7 +167,7 @@ public struct LevelLayout: Sendable {
         var bodies: [BodyID] = []
         let steps: Int
         do {
-            world = try World(settings: layoutWorldSettings(settings))
+            world = try World(settings: packWorldSettings(settings))
             _ = try world.createBody(
                 BodyDefinition(shape: .circle(radius: focusRadius + pad / 2), position: centre, isKinematic: true))
             let starts = ringPositions(shapes: shapes, around: centre, focusRadius: focusRadius, gap: pad)
@@ -246,6 +246,15 @@ public struct LevelLayout: Sendable {
         // Four sweeps per sub-step, as the engine had when the layouts were tuned: a level holds
         // tens of bubbles, so the sweeps cost nothing, and four give crisper packing in one frame.
         w.iterations = 4
+        return w
+    }
+
+    /// The physics settings of a layout's packing phase: the layout world's, resting as soon as
+    /// nothing moves faster than `packRestSpeed` (the relax and hold phases that follow settle the
+    /// last points exactly, at the live world's rest speed).
+    static func packWorldSettings(_ settings: DashboardSettings) -> WorldSettings {
+        var w = layoutWorldSettings(settings)
+        w.restSpeed = settings.packRestSpeed
         return w
     }
 

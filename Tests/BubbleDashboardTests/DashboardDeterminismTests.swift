@@ -21,8 +21,8 @@ struct DashboardDeterminismTests {
     }
 
     @Test(arguments: [
-        ("tour", UInt64(5_963_332_488_673_338_581), UInt64(11_780_393_927_770_471_055), 841),
-        ("interrupts", UInt64(12_139_642_551_421_496_889), UInt64(9_992_994_707_811_003_162), 391),
+        ("tour", UInt64(827_165_285_914_334_351), UInt64(3_836_908_746_500_447_139), 841),
+        ("interrupts", UInt64(12_911_881_134_472_042_279), UInt64(14_664_948_867_319_730_941), 391),
     ])
     func scenarioFingerprintIsPinned(name: String, frames: UInt64, final: UInt64, restStep: Int) throws {
         let f = try Self.fingerprint(name)
