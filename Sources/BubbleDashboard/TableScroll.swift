@@ -26,6 +26,12 @@ public struct TableScrollSettings: Sendable, Hashable {
 
     public init() {}
 
+    /// The share of a fling's remaining distance kept per step of `timeStep` seconds:
+    /// `decelerationRate^(1000·timeStep)`, by explicit series (the same bits everywhere).
+    public func decayPerStep(timeStep: Double) -> Double {
+        ExplicitMath.power(decelerationRate, 1000 * timeStep)
+    }
+
     func validate() throws(DashboardError) {
         func check(_ name: String, _ v: Double, _ ok: Bool) throws(DashboardError) {
             guard v.isFinite, ok else { throw .invalidNumber(field: "tableScroll." + name, value: v) }
@@ -115,7 +121,7 @@ struct TableScrollPhysics: Sendable {
     init(settings: TableScrollSettings, timeStep: Double) {
         self.settings = settings
         dt = timeStep
-        keep = ExplicitMath.power(settings.decelerationRate, 1000 * timeStep)
+        keep = settings.decayPerStep(timeStep: timeStep)
         omega = Trig.twoPi * settings.bounceFrequency
     }
 
@@ -257,12 +263,13 @@ enum ExplicitMath {
         return 2 * sum + e * 0.6931471805599453
     }
 
-    /// e^y: halved until small, a Taylor series, squared back.
+    /// e^y: y = n·ln 2 + r with |r| ≤ ln 2 / 2 (ln 2 split in two parts, as fdlibm does), a
+    /// Taylor series for e^r, scaled by 2^n exactly.
     static func exp(_ y: Double) -> Double {
         precondition(y.isFinite && abs(y) < 700)
-        var r = y
-        var halvings = 0
-        while abs(r) > 1.0 / 1024 { r /= 2; halvings += 1 }
+        let ln2Hi = 6.93147180369123816490e-01, ln2Lo = 1.90821492927058770002e-10
+        let n = (y / 0.6931471805599453).rounded()
+        let r = (y - n * ln2Hi) - n * ln2Lo
         var sum = 1.0
         var term = 1.0
         var k = 1.0
@@ -272,8 +279,7 @@ enum ExplicitMath {
             sum += term
             k += 1
         }
-        for _ in 0..<halvings { sum *= sum }
-        return sum
+        return sum * Double(sign: .plus, exponent: Int(n), significand: 1)
     }
 
     /// base^exponent for base > 0.

@@ -21,8 +21,9 @@ struct DashboardDeterminismTests {
     }
 
     @Test(arguments: [
-        ("tour", UInt64(5_963_332_488_673_338_581), UInt64(11_780_393_927_770_471_055), 841),
-        ("interrupts", UInt64(3_543_870_740_650_691_916), UInt64(9_992_994_707_811_003_162), 391),
+        ("tour", UInt64(5_732_951_966_662_165_717), UInt64(2_390_350_570_104_324_623), 841),
+        ("interrupts", UInt64(9_457_393_997_626_863_052), UInt64(11_660_949_452_610_795_546), 391),
+        ("table-scroll", UInt64(7_685_612_050_648_806_874), UInt64(2_897_478_140_517_250_943), 588),
     ])
     func scenarioFingerprintIsPinned(name: String, frames: UInt64, final: UInt64, restStep: Int) throws {
         let f = try Self.fingerprint(name)
