@@ -297,6 +297,8 @@ extension Dashboard {
     }
 
     func openOverlay(_ content: OverlayState.Content) {
+        // A finger on the table's rows lets go of them when anything else opens.
+        if table.isTracking { _ = releaseTable() }
         if case .reports(let level) = content, !(overlay.map { $0.content == content && !$0.closing } ?? false) {
             resetTable(rows: tableRows(of: level).count)
         }
@@ -308,6 +310,7 @@ extension Dashboard {
 
     func closeOverlay() {
         guard let o = overlay, !o.closing else { return }
+        if table.isTracking { _ = releaseTable() }
         overlay!.closing = true
         overlay!.opacity = o.opacity.retarget(0, at: time, duration: settings.overlayDuration, curve: .out)
     }
