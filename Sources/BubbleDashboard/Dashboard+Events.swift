@@ -12,9 +12,11 @@ extension Dashboard {
             try beginDrag(node, at: try validated(point, "drag point"))
         case .dragMove(let point):
             let p = try validated(point, "drag point")
+            if moveTableFinger(to: p.y) { break }
             guard drag != nil else { throw .noDragInProgress }
             drag!.finger = p
         case .dragEnd:
+            if releaseTable() { break }
             guard drag != nil else { throw .noDragInProgress }
             endDrag()
         case .recenter:
@@ -27,6 +29,12 @@ extension Dashboard {
             openOverlay(.reports(focus))
         case .closeOverlay:
             closeOverlay()
+        case .tapAt(let point):
+            try tap(at: point)
+        case .dragBeginAt(let point):
+            try press(at: point)
+        case .scroll(let distance):
+            try scrollTable(by: distance)
         }
         needsSnap = true
     }
@@ -289,6 +297,11 @@ extension Dashboard {
     }
 
     func openOverlay(_ content: OverlayState.Content) {
+        // A finger on the table's rows lets go of them when anything else opens.
+        if table.isTracking { _ = releaseTable() }
+        if case .reports(let level) = content, !(overlay.map { $0.content == content && !$0.closing } ?? false) {
+            resetTable(rows: tableRows(of: level).count)
+        }
         let now = time
         let from = overlay?.opacity ?? .constant(0)
         overlay = OverlayState(
@@ -297,6 +310,7 @@ extension Dashboard {
 
     func closeOverlay() {
         guard let o = overlay, !o.closing else { return }
+        if table.isTracking { _ = releaseTable() }
         overlay!.closing = true
         overlay!.opacity = o.opacity.retarget(0, at: time, duration: settings.overlayDuration, curve: .out)
     }

@@ -37,8 +37,9 @@ extension Dashboard {
             case .preview(let n):
                 sceneOverlay = .reportPreview(sceneReport(n))
             case .reports(let f):
-                let reports = tree.reports(of: f).map(sceneReport)
-                sceneOverlay = .reportsTable(title: tree.nodes[f].title, reports: reports)
+                let reports = tableRows(of: f).map(sceneReport)
+                let scroll = SceneTableScroll(offset: table.offset, indicatorOpacity: clamp01(table.indicator.value(at: now)))
+                sceneOverlay = .reportsTable(title: tree.nodes[f].title, reports: reports, scroll: scroll)
             }
         }
         return Scene(

@@ -21,6 +21,15 @@ public enum DashboardEvent: Sendable, Hashable {
     case showReports
     /// Close whichever overlay is open.
     case closeOverlay
+    /// Tap at a canvas point, as a finger does: whatever is there takes it (a bubble as `tap` by
+    /// its id, a toolbar button, a row of the reports table, the dimmed backdrop of an overlay).
+    case tapAt(ScenePoint)
+    /// Press at a canvas point: on the reports table's rows the finger scrolls them; on a bubble
+    /// it drags that bubble (as `dragBegin`). Then `dragMove` and `dragEnd` as for any drag.
+    case dragBeginAt(ScenePoint)
+    /// Scroll the open reports table by this many points (negative: up), with momentum: a fling
+    /// that comes to rest this far on, bouncing at an end.
+    case scroll(Double)
 }
 
 /// The dashboard: navigation state, transitions and drag-coupled motion on a physics world, stepped
@@ -51,6 +60,9 @@ public final class Dashboard {
     var ghosts: [Ghost] = []
     var drag: DragState?
     var overlay: OverlayState?
+    /// The reports table's scroll (reset whenever a table opens).
+    var table = TableScroll()
+    let tablePhysics: TableScrollPhysics
     /// Layouts computed so far, by focus index (looked up only; never iterated).
     var layouts: [Int: LevelLayout] = [:]
     /// What each child of a laid-out level shows, by node (looked up only; never iterated).
@@ -76,6 +88,7 @@ public final class Dashboard {
         } catch {
             throw .physics(error.description)
         }
+        tablePhysics = TableScrollPhysics(settings: settings.tableScroll, timeStep: world.settings.timeStep)
         let centre = settings.contentRect.center
         let radius = startRadius
         let body = try createBody(BodyDefinition(shape: .circle(radius: radius), position: centre, isKinematic: true))
@@ -170,6 +183,7 @@ public final class Dashboard {
     public var isAtRest: Bool {
         world.isAtRest && ghosts.isEmpty && drag == nil && !placesPending && !needsSnap
             && live.allSatisfy { $0.isSettled(at: time) } && (overlay?.opacity.isFinished(at: time) ?? true)
+            && tableIsAtRest
     }
 
     /// A 64-bit hash of the whole state: the physics world's and the dashboard's own (navigation,
@@ -198,6 +212,7 @@ public final class Dashboard {
             h.combine(UInt64(overlay.kindCode))
             h.combine(overlay.opacity.value(at: time))
         }
+        table.combine(into: &h, at: time)
         return h.value
     }
 
@@ -219,6 +234,7 @@ public final class Dashboard {
         world.step()
         ghosts.removeAll { $0.isFinished(at: now) }
         if let o = overlay, o.closing, o.opacity.isFinished(at: now) { overlay = nil }
+        advanceTable(at: now)
         if drag == nil && world.isAtRest && live.allSatisfy({ $0.transit == nil }) {
             if placesPending {
                 commitPlaces()

@@ -10,6 +10,12 @@ public enum DashboardError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidNumber(field: String, value: Double)
     /// A drag move or end without a drag in progress.
     case noDragInProgress
+    /// A tap or press at a point off the canvas.
+    case pointOutsideCanvas(ScenePoint, width: Double, height: Double)
+    /// A tap or press at a point where there is nothing to take it; `what` says what is there.
+    case nothingAt(ScenePoint, what: String)
+    /// A `scroll` event while no reports table is open.
+    case noTableOpen
     /// The physics world refused a call (a bug if it ever happens: inputs are validated first).
     case physics(String)
 
@@ -21,7 +27,19 @@ public enum DashboardError: Error, Sendable, Equatable, CustomStringConvertible 
         case .notVisible(let id): "'\(id)' is not on screen at this moment"
         case .invalidNumber(let field, let value): "\(field) must be a finite number within range, got \(value)"
         case .noDragInProgress: "no drag in progress"
+        case .pointOutsideCanvas(let p, let w, let h):
+            "point \(Self.format(p)) is outside the \(Self.format(w))×\(Self.format(h)) pt canvas"
+        case .nothingAt(let p, let what): "nothing at \(Self.format(p)): \(what)"
+        case .noTableOpen: "no reports table is open (toolbar button 3, the `reports` event, opens one)"
         case .physics(let why): "physics: \(why)"
         }
     }
+}
+
+extension DashboardError {
+    static func format(_ v: Double) -> String {
+        v.isFinite && v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)"
+    }
+
+    static func format(_ p: ScenePoint) -> String { "(\(format(p.x)), \(format(p.y)))" }
 }

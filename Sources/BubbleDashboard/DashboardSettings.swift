@@ -90,6 +90,8 @@ public struct DashboardSettings: Sendable, Hashable {
     public var dragFarFrequency: Double = 1.2
     public var dragFalloff: Double = 180
     public var dragDampingRatio: Double = 0.9
+    /// How the reports table scrolls.
+    public var tableScroll = TableScrollSettings()
 
     public init() {}
 
@@ -123,6 +125,7 @@ public struct DashboardSettings: Sendable, Hashable {
         guard categoryTitleInset.isFinite, categoryTitleInset >= 0, categoryTitleInset < 0.5 else {
             throw .invalidNumber(field: "categoryTitleInset", value: categoryTitleInset)
         }
+        try tableScroll.validate()
         let content = contentRect
         guard content.height >= 80 else {
             throw .invalidNumber(field: "canvasHeight (too small for the bars)", value: canvasHeight)

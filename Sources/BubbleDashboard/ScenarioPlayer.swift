@@ -5,6 +5,9 @@ public enum ScriptAction: Sendable, Hashable {
     /// Press on a bubble, move the finger along `path` (canvas points; the bubble keeps its offset
     /// from the finger) over `duration` seconds, and let go.
     case drag(id: String, path: [ScenePoint], duration: Double)
+    /// Press at the first point of `path`, on whatever is there (the reports table's rows, or a
+    /// bubble), move the finger along the rest over `duration` seconds, and let go.
+    case dragAt(path: [ScenePoint], duration: Double)
 }
 
 /// An action at a time, in seconds from the start of the scenario.
@@ -51,10 +54,14 @@ public final class ScenarioPlayer {
             switch a.action {
             case .event(let e):
                 queue.append((first, queue.count, i, e))
-            case .drag(let id, let path, let duration):
+            case .drag(_, let path, let duration), .dragAt(let path, let duration):
                 guard let start = path.first else { continue }
                 let moves = max(1, Int((duration / dt).rounded()))
-                queue.append((first, queue.count, i, .dragBegin(id, at: start)))
+                if case .drag(let id, _, _) = a.action {
+                    queue.append((first, queue.count, i, .dragBegin(id, at: start)))
+                } else {
+                    queue.append((first, queue.count, i, .dragBeginAt(start)))
+                }
                 for k in 1...moves {
                     queue.append((first + k, queue.count, i, .dragMove(to: Self.pointOnPath(path, Double(k) / Double(moves)))))
                 }

@@ -108,8 +108,23 @@ public struct SceneReport: Sendable, Hashable {
 public enum SceneOverlay: Sendable, Hashable {
     /// The preview of one report (toolbar-free sheet with its keywords as chips).
     case reportPreview(SceneReport)
-    /// The table of the current level's reports (toolbar button 3).
-    case reportsTable(title: String, reports: [SceneReport])
+    /// The table of the current level's reports (toolbar button 3), scrolled by `scroll`; laid
+    /// out by `ReportsTableGeometry`.
+    case reportsTable(title: String, reports: [SceneReport], scroll: SceneTableScroll = SceneTableScroll())
+}
+
+/// How far the reports table is scrolled in a frame.
+public struct SceneTableScroll: Sendable, Hashable {
+    /// The scroll offset in points: 0 shows the first row at the top, `maxScroll` of the table's
+    /// `ReportsTableGeometry` the last row at the bottom; beyond either while rubber-banding.
+    public var offset: Double
+    /// The scroll indicator's opacity, 0 (hidden) to 1.
+    public var indicatorOpacity: Double
+
+    public init(offset: Double = 0, indicatorOpacity: Double = 0) {
+        self.offset = offset
+        self.indicatorOpacity = indicatorOpacity
+    }
 }
 
 /// One frame of the dashboard as plain values: what the renderer draws and the frame exporter

@@ -19,8 +19,12 @@ import BubbleDashboard
 /// level's children, with `count`: how many). `caption`, when the level's children share words that
 /// their labels leave out, says them once ("Month-End Close Pack — …"). The overlay
 /// is null or `{"type": "report_preview", "opacity": o, "report": {...}}` or
-/// `{"type": "reports_table", "opacity": o, "title": t, "reports": [{...}]}` with reports as
-/// `{"id", "title", "author", "pages", "keywords", "colour"}`. Keys are always in this order and
+/// `{"type": "reports_table", "opacity": o, "title": t, "rows": n, "scroll": pt, "first_visible_row": i,
+/// "last_visible_row": j, "scroll_indicator": a, "reports": [{...}]}` with reports as
+/// `{"id", "title", "author", "pages", "keywords", "colour"}`: `scroll` is the offset in points
+/// (outside `0...max` while rubber-banding), the visible rows are the first and last (0-based, at
+/// least partly in view; null without rows) as `ReportsTableGeometry` lays the table out, and
+/// `scroll_indicator` is the indicator's opacity. Keys are always in this order and
 /// numbers are exact (shortest round-trip form), so equal scenes give equal bytes.
 public enum SceneJSON {
     public static func encode(_ scene: Scene, frame: Int, time: Double) -> [UInt8] {
@@ -54,8 +58,15 @@ public enum SceneJSON {
             out += "null"
         case .reportPreview(let r)?:
             out += "{\"type\": \"report_preview\", \"opacity\": \(n(scene.overlayOpacity)), \"report\": \(report(r))}"
-        case .reportsTable(let title, let reports)?:
-            out += "{\"type\": \"reports_table\", \"opacity\": \(n(scene.overlayOpacity)), \"title\": \(s(title)), \"reports\": ["
+        case .reportsTable(let title, let reports, let scroll)?:
+            let g = ReportsTableGeometry(canvasWidth: scene.canvasWidth, canvasHeight: scene.canvasHeight, chrome: scene.chrome,
+                                         rows: reports.count)
+            let visible = g.visibleRows(scroll: scroll.offset)
+            out += "{\"type\": \"reports_table\", \"opacity\": \(n(scene.overlayOpacity)), \"title\": \(s(title)), "
+            out += "\"rows\": \(reports.count), \"scroll\": \(n(scroll.offset)), "
+            out += "\"first_visible_row\": \(visible.map { String($0.lowerBound) } ?? "null"), "
+            out += "\"last_visible_row\": \(visible.map { String($0.upperBound) } ?? "null"), "
+            out += "\"scroll_indicator\": \(n(scroll.indicatorOpacity)), \"reports\": ["
             out += reports.map { "\n  " + report($0) }.joined(separator: ",")
             out += "]}"
         }

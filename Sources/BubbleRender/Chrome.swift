@@ -224,8 +224,6 @@ extension SceneRenderer {
 
     // MARK: Bottom: toolbar and static area
 
-    func toolbarHeight(_ chrome: SceneChrome) -> Double { min(56, chrome.bottomBarHeight * 0.5) }
-
     func drawBottomBar(_ scene: Scene, _ f: Frame) {
         let cr = f.cr
         let H = scene.canvasHeight
@@ -270,7 +268,7 @@ extension SceneRenderer {
         let W = scene.canvasWidth, H = scene.canvasHeight
         let bh = scene.chrome.bottomBarHeight
         let top = H - bh
-        let th = toolbarHeight(scene.chrome)
+        let th = scene.chrome.toolbarHeight
         let bar = style.barColour
         cairo_rectangle(cr, 0, top, W, th)
         setColour(cr, bar)
@@ -279,19 +277,24 @@ extension SceneRenderer {
         setColour(cr, style.separatorColour)
         cairo_fill(cr)
 
-        // Toolbar: top (1), re-centre (2), reports table (3), filter.
-        let buttons: [(Icon, String)] = [(.home, "Top"), (.recentre, "Re-centre"), (.list, "Reports"), (.filter, "Filter")]
+        // Toolbar: top (1), re-centre (2), reports table (3), filter; each centred in the hit area
+        // the dashboard gives it.
+        let icons: [ToolbarButton: Icon] = [.top: .home, .recentre: .recentre, .reports: .list, .filter: .filter]
         let container = LabelLayout.Container.rect(x: 0, y: top, width: W, height: th)
         let captionFont = FontKey(bold: false, size: style.toolbarCaptionFontSize)
         let (_, desc) = engine.verticalMetrics(captionFont)
         let showCaptions = th >= 40
         let iconSize = min(22, th * 0.42)
         let iconY = showCaptions ? top + 6 + iconSize / 2 + 1 : top + th / 2
-        for (i, (icon, caption)) in buttons.enumerated() {
-            let cx = W * (Double(i) + 0.5) / Double(buttons.count)
-            if iconSize > 4 { icon.draw(cr, x: cx, y: iconY, size: iconSize, colour: style.tintColour, lineWidth: 1.8) }
+        for button in ToolbarButton.allCases {
+            let i = button.rawValue
+            let frame = scene.chrome.toolbarButtonFrame(button, canvasWidth: W, canvasHeight: H)
+            let cx = frame.x + frame.width / 2
+            if iconSize > 4, let icon = icons[button] {
+                icon.draw(cr, x: cx, y: iconY, size: iconSize, colour: style.tintColour, lineWidth: 1.8)
+            }
             if showCaptions {
-                let m = engine.line(caption, captionFont)
+                let m = engine.line(button.caption, captionFont)
                 textRun(f, m, x: cx - m.width / 2, baseline: top + th - 5 - desc,
                         colour: style.tintColour.sceneColour, background: bar.sceneColour, owner: "toolbar:\(i)",
                         role: .toolbar, container: container)

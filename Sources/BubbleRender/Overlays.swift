@@ -16,7 +16,7 @@ extension SceneRenderer {
         // While recording, coordinates are reported without the lift (it is 0 at full opacity).
         switch overlay {
         case .reportPreview(let report): drawPreview(report, scene: scene, f)
-        case .reportsTable(let title, let reports): drawTable(title: title, reports: reports, scene: scene, f)
+        case .reportsTable(let title, let reports, let scroll): drawTable(title: title, reports: reports, scroll: scroll, scene: scene, f)
         }
         if grouped {
             cairo_pop_group_to_source(cr)
@@ -255,20 +255,18 @@ extension SceneRenderer {
 
     // MARK: Reports table
 
-    func drawTable(title: String, reports: [SceneReport], scene: Scene, _ f: Frame) {
+    /// The table card (laid out by `ReportsTableGeometry`): a title block and column headings that
+    /// stay, and rows that scroll under them by `scroll.offset`, clipped to their viewport. Only
+    /// rows at least partly in view are drawn and recorded; the scroll indicator is drawn over the
+    /// rows' right edge at `scroll.indicatorOpacity`.
+    func drawTable(title: String, reports: [SceneReport], scroll: SceneTableScroll, scene: Scene, _ f: Frame) {
         let cr = f.cr
-        let W = scene.canvasWidth, H = scene.canvasHeight
-        let pad = 20.0, radius = 18.0
-        let tw = min(680, W - 40)
-        guard tw > 2 * pad + 60 else { return }
-        let topLimit = min(scene.chrome.navigationBarHeight + scene.chrome.breadcrumbHeight + 20, H * 0.2)
-        let bottomLimit = H - min(scene.chrome.bottomBarHeight + 20, H * 0.2)
-        let headerH = 70.0, columnsH = 32.0, rowH = 44.0
-        let maxRows = max(1, Int((bottomLimit - topLimit - headerH - columnsH - pad / 2) / rowH))
-        let shownRows = reports.isEmpty ? 1 : min(reports.count, maxRows)
-        let th = headerH + columnsH + Double(shownRows) * rowH + pad / 2
-        let x = (W - tw) / 2
-        let y = max(topLimit, (H - th) / 2)
+        let g = ReportsTableGeometry(canvasWidth: scene.canvasWidth, canvasHeight: scene.canvasHeight, chrome: scene.chrome,
+                                     rows: reports.count)
+        guard g.isDrawable else { return }
+        let pad = ReportsTableGeometry.padding, radius = ReportsTableGeometry.cornerRadius
+        let rowH = ReportsTableGeometry.rowHeight, columnsH = ReportsTableGeometry.columnsHeight
+        let x = g.x, y = g.y, tw = g.width, th = g.height
         let white = style.cardColour.sceneColour
         drawCard(cr, x: x, y: y, w: tw, h: th, radius: radius)
         let card = LabelLayout.Container.roundedRect(x: x, y: y, width: tw, height: th, cornerRadius: radius)
@@ -290,7 +288,7 @@ extension SceneRenderer {
         let titleW = inner * 0.5, pagesW = 56.0
         let kwX = x + pad + titleW + pagesW + 16
         let kwW = x + tw - pad - kwX
-        let hy = y + headerH
+        let hy = y + ReportsTableGeometry.headerHeight
         let headerFill = RenderColour(hex: 0xEEF2F7)
         cairo_rectangle(cr, x, hy, tw, columnsH)
         setColour(cr, headerFill)
@@ -307,7 +305,7 @@ extension SceneRenderer {
         textRun(f, "KEYWORDS", font: hf, x: kwX, baseline: hb, colour: style.secondaryTextColour, background: headerFill.sceneColour,
                 owner: "table-header:keywords", role: .tableHeader, container: headerContainer)
 
-        // Rows.
+        // Rows, clipped to their viewport (and the card's rounded corners).
         let cellFont = FontKey(bold: false, size: style.tableFontSize)
         let kwFont = FontKey(bold: false, size: style.tableFontSize - 1)
         let (ca, cd) = engine.verticalMetrics(cellFont)
@@ -315,17 +313,18 @@ extension SceneRenderer {
         cairo_save(cr)
         roundedRectPath(cr, x, y, tw, th, radius)
         cairo_clip(cr)
+        cairo_rectangle(cr, x, g.viewportTop, tw, g.viewportHeight)
+        cairo_clip(cr)
         if reports.isEmpty {
-            let ry = hy + columnsH
+            let ry = g.viewportTop
             let m = "No reports at this level"
             let mm = engine.line(m, cellFont)
             textRun(f, mm, x: x + (tw - mm.width) / 2, baseline: ry + rowH / 2 + (ca - cd) / 2,
                     colour: style.secondaryTextColour, background: white, owner: "table-empty", role: .tableCell,
                     container: .rect(x: x, y: ry, width: tw, height: rowH))
         }
-        let overflow = reports.count > maxRows
-        for i in 0..<(reports.isEmpty ? 0 : shownRows) {
-            let ry = hy + columnsH + Double(i) * rowH
+        for i in g.visibleRows(scroll: scroll.offset) ?? 1...0 {
+            let ry = g.rowTop(i, scroll: scroll.offset)
             let fill = i % 2 == 1 ? zebra : style.cardColour
             cairo_rectangle(cr, x, ry, tw, rowH)
             setColour(cr, fill)
@@ -337,31 +336,39 @@ extension SceneRenderer {
             }
             let bg = fill.sceneColour
             let baseline = ry + rowH / 2 + (ca - cd) / 2
-            let rowRect = LabelLayout.Container.rect(x: x, y: ry, width: tw, height: rowH)
-            if overflow && i == shownRows - 1 {
-                let more = "+\(reports.count - shownRows + 1) more rows"
-                textRun(f, more, font: cellFont, x: x + pad + 14, baseline: baseline, colour: style.secondaryTextColour,
-                        background: bg, owner: "table-more-rows", role: .tableCell, container: rowRect)
-                continue
+            // A row cut by the viewport's edge is drawn clipped; a line of it is recorded only when
+            // it is wholly in view, with the visible part of its cell as its container.
+            let vTop = g.viewportTop, vBottom = g.viewportTop + g.viewportHeight
+            let cut = ry < vTop || ry + rowH > vBottom
+            func cell(_ cx: Double, _ cw: Double) -> LabelLayout.Container {
+                let top = max(ry, vTop)
+                return .rect(x: cx, y: top, width: cw, height: max(0, min(ry + rowH, vBottom) - top))
             }
             let r = reports[i]
             circlePath(cr, x + pad + 4, ry + rowH / 2, 4)
             setColour(cr, r.colour ?? style.neutralBubbleColour)
             cairo_fill(cr)
             let tl = fitter.singleLine(r.title, width: titleW - 14, font: cellFont)
-            textRun(f, tl, x: x + pad + 14, baseline: baseline, colour: style.darkTextColour,
+            let lineTop = baseline - tl.baseline, lineBottom = lineTop + tl.height
+            let rf = cut && (lineTop < vTop || lineBottom > vBottom) ? Frame(cr: cr, raster: f.raster, records: false) : f
+            textRun(rf, tl, x: x + pad + 14, baseline: baseline, colour: style.darkTextColour,
                     background: bg, owner: "table-row:\(r.id)", role: .tableCell,
-                    container: .rect(x: x + pad + 14, y: ry, width: titleW - 14, height: rowH), label: r.title)
+                    container: cell(x + pad + 14, titleW - 14), label: r.title)
             let pages = r.pageCount.map(String.init) ?? "—"
             let pmm = engine.line(pages, cellFont)
-            textRun(f, pmm, x: x + pad + titleW + pagesW - pmm.width, baseline: baseline,
+            textRun(rf, pmm, x: x + pad + titleW + pagesW - pmm.width, baseline: baseline,
                     colour: style.secondaryTextColour, background: bg, owner: "table-row:\(r.id):pages", role: .tableCell,
-                    container: .rect(x: x + pad + titleW, y: ry, width: pagesW, height: rowH))
+                    container: cell(x + pad + titleW, pagesW))
             let kw = r.keywords.isEmpty ? "—" : r.keywords.joined(separator: ", ")
             let kl = fitter.singleLine(kw, width: max(0, kwW), font: kwFont)
-            textRun(f, kl, x: kwX, baseline: baseline, colour: style.secondaryTextColour,
+            textRun(rf, kl, x: kwX, baseline: baseline, colour: style.secondaryTextColour,
                     background: bg, owner: "table-row:\(r.id):keywords", role: .tableCell,
-                    container: .rect(x: kwX, y: ry, width: max(0, kwW), height: rowH), label: kw)
+                    container: cell(kwX, max(0, kwW)), label: kw)
+        }
+        if scroll.indicatorOpacity > 0, let bar = g.indicator(scroll: scroll.offset) {
+            roundedRectPath(cr, bar.x, bar.y, bar.width, bar.height, bar.width / 2)
+            setColour(cr, RenderColour(hex: 0x000000, alpha: 0.35 * min(1, scroll.indicatorOpacity)))
+            cairo_fill(cr)
         }
         cairo_restore(cr)
         setColour(cr, RenderColour(hex: 0x000000, alpha: 0))

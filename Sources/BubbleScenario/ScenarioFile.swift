@@ -150,6 +150,18 @@ extension Scenario {
             else { throw fail(path, value, "a point must be [x, y] in canvas points") }
             return ScenePoint(x: x, y: y)
         }
+        // A point a finger touches: on the canvas.
+        func canvasPoint(_ value: JSONValue, _ path: String) throws(ScenarioError) -> ScenePoint {
+            guard let xy = value.arrayValue, xy.count == 2, let x = xy[0].numberValue, let y = xy[1].numberValue else {
+                throw fail(path, value, "a point must be [x, y] in canvas points")
+            }
+            guard x.isFinite, y.isFinite, x >= 0, y >= 0, x <= width, y <= height else {
+                throw fail(path, value, "point [\(label(x)), \(label(y))] is outside the \(label(width))×\(label(height)) pt canvas")
+            }
+            return ScenePoint(x: x, y: y)
+        }
+        func label(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)" }
+        func label(_ p: ScenePoint) -> String { "[\(label(p.x)), \(label(p.y))]" }
         for (i, event) in events.enumerated() {
             let base = "events[\(i)]"
             guard let fields = event.objectMembers else { throw fail(base, event, "an event must be an object") }
@@ -163,23 +175,50 @@ extension Scenario {
             previous = at
             let actions = fields.filter { $0.key != "at" && $0.key != "path" && $0.key != "over" }
             guard actions.count == 1, let action = actions.first else {
-                throw fail(base, event, "an event needs exactly one action: tap, open, drag, recenter, pinch, top, reports or close")
+                throw fail(base, event, "an event needs exactly one action: tap, open, drag, scroll, recenter, pinch, top, reports or close")
             }
             let key = action.key
             let value = action.value
             let path = base + "." + key
             switch key {
+            case "tap" where value.arrayValue != nil:
+                let p = try canvasPoint(value, path)
+                script.append(TimedAction(time: at, action: .event(.tapAt(p)), label: "tap at \(label(p))"))
             case "tap", "open":
                 let id = try checkID(value, path)
                 script.append(TimedAction(time: at, action: .event(.tap(id)), label: "\(key) \(id)"))
+            case "scroll":
+                guard let d = value.numberValue else {
+                    throw fail(path, value, "'scroll' takes a number of points (negative scrolls up), found \(value.typeName)")
+                }
+                guard d.isFinite, abs(d) <= TableScrollSettings.maxScrollEvent else {
+                    throw fail(path, value, "'scroll' must be within ±\(Int(TableScrollSettings.maxScrollEvent)) pt, got \(d)")
+                }
+                script.append(TimedAction(time: at, action: .event(.scroll(d)), label: "scroll \(label(d))"))
             case "drag":
-                let id = try checkID(value, path)
-                guard let pathValue = event["path"] else { throw fail(base + ".path", event, "a drag needs 'path': [[x, y], ...]") }
+                let byPoint = value.arrayValue != nil
+                let id = byPoint ? "" : try checkID(value, path)
+                let pathValue: JSONValue
+                let pathName: String
+                if byPoint {
+                    if event["path"] != nil {
+                        throw fail(base + ".path", event["path"], "a drag by points gives its path as 'drag' itself; drop 'path'")
+                    }
+                    pathValue = value
+                    pathName = path
+                } else {
+                    guard let p = event["path"] else { throw fail(base + ".path", event, "a drag needs 'path': [[x, y], ...]") }
+                    pathValue = p
+                    pathName = base + ".path"
+                }
                 guard let pts = pathValue.arrayValue, !pts.isEmpty, pts.count <= 10_000 else {
-                    throw fail(base + ".path", pathValue, "'path' must be a non-empty array of [x, y] points")
+                    throw fail(pathName, pathValue, "'\(byPoint ? "drag" : "path")' must be a non-empty array of [x, y] points")
                 }
                 var points: [ScenePoint] = []
-                for (k, p) in pts.enumerated() { points.append(try point(p, base + ".path[\(k)]")) }
+                for (k, p) in pts.enumerated() {
+                    let place = pathName + "[\(k)]"
+                    points.append(byPoint && k == 0 ? try canvasPoint(p, place) : try point(p, place))
+                }
                 var over = 0.5
                 if let overValue = event["over"] {
                     guard let o = overValue.numberValue, o > 0, o <= 60 else {
@@ -187,7 +226,11 @@ extension Scenario {
                     }
                     over = o
                 }
-                script.append(TimedAction(time: at, action: .drag(id: id, path: points, duration: over), label: "drag \(id)"))
+                if byPoint {
+                    script.append(TimedAction(time: at, action: .dragAt(path: points, duration: over), label: "drag at \(label(points[0]))"))
+                } else {
+                    script.append(TimedAction(time: at, action: .drag(id: id, path: points, duration: over), label: "drag \(id)"))
+                }
             case "recenter", "pinch", "top", "reports", "close":
                 guard value.boolValue == true else { throw fail(path, value, "'\(key)' takes the value true") }
                 let e: DashboardEvent
@@ -200,7 +243,7 @@ extension Scenario {
                 }
                 script.append(TimedAction(time: at, action: .event(e), label: key))
             default:
-                throw fail(path, value, "unknown action '\(key)' (tap, open, drag, recenter, pinch, top, reports, close)")
+                throw fail(path, value, "unknown action '\(key)' (tap, open, drag, scroll, recenter, pinch, top, reports, close)")
             }
         }
 

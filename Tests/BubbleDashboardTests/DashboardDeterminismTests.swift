@@ -21,8 +21,9 @@ struct DashboardDeterminismTests {
     }
 
     @Test(arguments: [
-        ("tour", UInt64(827_165_285_914_334_351), UInt64(3_836_908_746_500_447_139), 841),
-        ("interrupts", UInt64(12_911_881_134_472_042_279), UInt64(14_664_948_867_319_730_941), 391),
+        ("tour", UInt64(16_739_511_230_904_668_815), UInt64(6_782_723_915_922_287_907), 841),
+        ("interrupts", UInt64(14_550_255_506_899_551_527), UInt64(9_900_826_807_198_994_813), 391),
+        ("table-scroll", UInt64(7_177_945_818_465_545_920), UInt64(14_386_514_952_770_084_490), 588),
     ])
     func scenarioFingerprintIsPinned(name: String, frames: UInt64, final: UInt64, restStep: Int) throws {
         let f = try Self.fingerprint(name)

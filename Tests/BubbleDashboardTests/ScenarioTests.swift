@@ -44,7 +44,7 @@ struct ScenarioRun {
 
 @Suite("Scenarios")
 struct ScenarioTests {
-    static let names = ["tour", "interrupts"]
+    static let names = ["tour", "interrupts", "table-scroll"]
 
     @Test(arguments: names)
     func scenarioRunsCleanlyAndSmoothly(name: String) throws {

@@ -187,11 +187,44 @@ import Testing
         let few = renderer.layoutLabels(TestScenes.preview(keywords: 3)).filter { $0.role == .keywordChip }
         #expect(few.count == 3)
         let table = renderer.layoutLabels(TestScenes.table(rows: 60))
-        #expect(table.contains { $0.owner == "table-more-rows" })
         #expect(table.contains { $0.owner == "table-header:title" })
         let small = renderer.layoutLabels(TestScenes.table(rows: 3))
-        #expect(!small.contains { $0.owner == "table-more-rows" })
         // One title cell per row, named by the report's id (`table-row:ID`).
-        #expect(small.filter { $0.owner.hasPrefix("table-row:") && $0.owner.split(separator: ":").count == 2 }.count == 3)
+        func titleCells(_ labels: [LabelLayout]) -> [String] {
+            labels.filter { $0.owner.hasPrefix("table-row:") && $0.owner.split(separator: ":").count == 2 }.map(\.owner)
+        }
+        #expect(titleCells(small).count == 3)
+        // 60 rows: those in view at the top, no summary row (the table scrolls).
+        let reports = SampleScenes.reports(count: 60)
+        #expect(titleCells(table) == reports[0...14].map { "table-row:" + $0.id })
+    }
+
+    @Test func aScrolledTableRecordsOnlyTheRowsInView() throws {
+        let renderer = SceneRenderer()
+        let reports = SampleScenes.reports(count: 60)
+        let g = ReportsTableGeometry(canvasWidth: 768, canvasHeight: 1024, chrome: SceneChrome(), rows: 60)
+        for offset in [0.0, 22, 440, g.maxScroll, g.maxScroll + 30, -25] {
+            let scene = TestScenes.level(children: 18, seed: 1, overlay: .reportsTable(
+                title: "Accounting", reports: reports, scroll: SceneTableScroll(offset: offset, indicatorOpacity: 1)))
+            let labels = renderer.layoutLabels(scene)
+            let rows = labels.filter { $0.owner.hasPrefix("table-row:") && $0.owner.split(separator: ":").count == 2 }
+            let visible = try #require(g.visibleRows(scroll: offset))
+            // Every recorded row is in view, wholly, and inside its container; a row whose text is
+            // cut by the viewport's edge is drawn clipped but not recorded.
+            for label in rows {
+                let i = try #require(reports.firstIndex { "table-row:" + $0.id == label.owner })
+                #expect(visible.contains(i), "\(offset): row \(i) is out of view")
+                for line in label.lines {
+                    #expect(line.y >= g.viewportTop - 0.5 && line.y + line.height <= g.viewportTop + g.viewportHeight + 0.5)
+                    #expect(line.isInside(label.container, tolerance: 0.5), "\(offset): row \(i) spills out")
+                }
+            }
+            let wholly = visible.filter { i in
+                let top = g.rowTop(i, scroll: offset)
+                return top + 10 >= g.viewportTop && top + ReportsTableGeometry.rowHeight - 10 <= g.viewportTop + g.viewportHeight
+            }
+            #expect(Set(rows.map(\.owner)).isSuperset(of: wholly.map { "table-row:" + reports[$0].id }), "\(offset)")
+            #expect(labels.contains { $0.owner == "table-header:title" }, "the header stays")
+        }
     }
 }
