@@ -18,6 +18,8 @@ bin="$(swift build -c release --show-bin-path)/bubbles"
 "$bin" render --focus finance --size 390x844 --scale 3
 # Titles in many scripts, emoji and both directions (Data/international.json).
 "$bin" render --data Data/international.json --png Renders/level-international.png --svg Renders/level-international.svg
+# A 600-report category shown as groups (Data/large.json).
+"$bin" render --data Data/large.json --focus stores --png Renders/level-large.png --svg Renders/level-large.svg
 
 # The tour: its contact sheet and a handful of key frames (the whole sequence is not committed).
 rm -rf out/tour-references

@@ -154,7 +154,10 @@ public final class Dashboard {
         var maxGroups = min(30, max(2, Int(((room - focusArea) / largest).rounded(.down))))
         let titles = children.map { tree.nodes[$0].title }
         let keys = titles.map(TitleKey.init)
-        var plans = LevelGrouping.plan(titles: titles, keys: keys, maxGroups: maxGroups)
+        // How many children a group's level shows without grouping again (of the smallest bubbles,
+        // with room to spare for longer titles).
+        let capacity = max(4, Int(atFloor / smallest * 0.6))
+        var plans = LevelGrouping.plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity)
         for _ in 0..<6 {
             var area = focusArea
             for plan in plans {
@@ -170,7 +173,7 @@ public final class Dashboard {
             }
             if area <= room || plans.count <= 2 { break }
             maxGroups = max(2, min(plans.count - 1, Int(Double(plans.count) * room / area)))
-            plans = LevelGrouping.plan(titles: titles, keys: keys, maxGroups: maxGroups)
+            plans = LevelGrouping.plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity)
         }
         guard plans.count >= 2 else { return }
         tree.insertGroups(under: focus, plans)

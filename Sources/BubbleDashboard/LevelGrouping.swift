@@ -70,21 +70,23 @@ enum LevelGrouping {
     /// At most `maxGroups` groups for the children titled `titles` (`count` >= 2 groups unless
     /// there is only one child). `prefix` is the level's shared beginning (put before a number
     /// range: "Store 101 – 150").
-    static func plan(titles: [String], maxGroups: Int) -> [GroupPlan] {
-        plan(titles: titles, keys: titles.map(TitleKey.init), maxGroups: maxGroups)
+    static func plan(titles: [String], maxGroups: Int, capacity: Int = 30) -> [GroupPlan] {
+        plan(titles: titles, keys: titles.map(TitleKey.init), maxGroups: maxGroups, capacity: capacity)
     }
 
-    /// `plan(titles:maxGroups:)` with the titles already read.
-    static func plan(titles: [String], keys: [TitleKey], maxGroups: Int) -> [GroupPlan] {
+    /// `plan(titles:maxGroups:)` with the titles already read. `capacity` is how many children one
+    /// group's level shows without grouping again: where round bins allow, groups are as large as
+    /// that (fewer taps to a report), otherwise as many as `maxGroups` (and they group again).
+    static func plan(titles: [String], keys: [TitleKey], maxGroups: Int, capacity: Int = 30) -> [GroupPlan] {
         let n = titles.count
         let maxGroups = max(2, maxGroups)
         guard n > 1 else { return [GroupPlan(key: "i1-1", title: "1", range: 0..<n)] }
         let dated = keys.reduce(0) { $0 + ($1.date == nil ? 0 : 1) }
         if dated * 10 >= n * 9, let plan = byDate(keys, maxGroups: maxGroups) { return plan }
         let numbered = keys.reduce(0) { $0 + ($1.number == nil ? 0 : 1) }
-        if numbered * 10 >= n * 9, let plan = byNumber(keys, titles: titles, maxGroups: maxGroups) { return plan }
+        if numbered * 10 >= n * 9, let plan = byNumber(keys, titles: titles, maxGroups: maxGroups, capacity: capacity) { return plan }
         if let plan = byLetter(keys, maxGroups: maxGroups) { return plan }
-        return byPosition(n, maxGroups: maxGroups)
+        return byPosition(n, maxGroups: maxGroups, capacity: capacity)
     }
 
     // MARK: Runs
@@ -226,11 +228,22 @@ enum LevelGrouping {
         return sizes
     }
 
-    static func byNumber(_ keys: [TitleKey], titles: [String], maxGroups: Int) -> [GroupPlan]? {
+    static func byNumber(_ keys: [TitleKey], titles: [String], maxGroups: Int, capacity: Int) -> [GroupPlan]? {
         let numbers = keys.compactMap(\.number)
         guard let lo = numbers.min(), let hi = numbers.max(), hi > lo else { return nil }
-        // The smallest round bin that gives few enough bins; bins start at 1 + k·size ("101 – 150").
-        for size in binSizes() where (hi - 1) / size - (lo - 1) / size + 1 <= maxGroups {
+        // Round bins starting at 1 + k·size ("101 – 150"): the largest that still splits the level
+        // and keeps every bin within `capacity`, else the smallest that gives few enough bins.
+        let sizes = binSizes().filter { (hi - 1) / $0 - (lo - 1) / $0 + 1 <= maxGroups && (hi - 1) / $0 > (lo - 1) / $0 }
+        guard let smallest = sizes.first else { return nil }
+        var chosen = smallest
+        for size in sizes.reversed() {
+            let r = runs(keys.map { $0.number.map { ($0 - 1) / size } })
+            if r.count >= 2 && r.allSatisfy({ $0.range.count <= capacity }) {
+                chosen = size
+                break
+            }
+        }
+        for size in [chosen] {
             let r = runs(keys.map { $0.number.map { ($0 - 1) / size } })
             guard r.count >= 2 else { return nil }
             guard ordered(r) else { return nil }
@@ -284,8 +297,11 @@ enum LevelGrouping {
     }
 
     /// Runs of a round size (10, 20, 25, 50, 100, …): "1 – 50", "51 – 100".
-    static func byPosition(_ n: Int, maxGroups: Int) -> [GroupPlan] {
-        let size = binSizes().first { $0 >= 10 && (n + $0 - 1) / $0 <= maxGroups } ?? n
+    static func byPosition(_ n: Int, maxGroups: Int, capacity: Int) -> [GroupPlan] {
+        // The largest round size within `capacity` that still splits, else the smallest that gives
+        // few enough runs.
+        let sizes = binSizes().filter { $0 >= 10 && (n + $0 - 1) / $0 <= maxGroups && $0 < n }
+        let size = sizes.last { $0 <= capacity } ?? sizes.first ?? n
         return stride(from: 0, to: n, by: size).map { start in
             let end = min(n, start + size)
             return GroupPlan(key: "i\(start + 1)-\(end)", title: start + 1 == end ? "\(end)" : "\(start + 1) – \(end)", range: start..<end)

@@ -139,8 +139,14 @@ extension Scenario {
         var previous = 0.0
         func checkID(_ value: JSONValue, _ path: String) throws(ScenarioError) -> String {
             guard let id = value.stringValue else { throw fail(path, value, "expected a node id (string), found \(value.typeName)") }
-            if library.node(id) == nil {
-                throw fail(path, value, "unknown id '\(id)' (nearest: \(library.nearestIDs(to: id).joined(separator: ", ")))")
+            // A group's id is its category's id, "~" and a key ("stores~n101-150"): the category must
+            // exist; whether the group is on screen is the dashboard's to say at the event's moment.
+            let category = id.split(separator: "~", maxSplits: 1).first.map(String.init) ?? id
+            guard let node = library.node(category) else {
+                throw fail(path, value, "unknown id '\(id)' (nearest: \(library.nearestIDs(to: category).joined(separator: ", ")))")
+            }
+            if category != id, node.kind != .category {
+                throw fail(path, value, "'\(id)' names a group of '\(category)', which is a report, not a category")
             }
             return id
         }
