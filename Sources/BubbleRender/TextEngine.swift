@@ -265,6 +265,12 @@ final class TextEngine {
         return m
     }
 
+    /// The code points of `text` no pinned font has, laid out once and not kept.
+    func measureMissing(_ text: String) -> [UInt32] {
+        TextLayout(layout: configuredLayout(LayoutKey(text: text, font: FontKey(bold: false, size: 12))),
+                   key: LayoutKey(text: TextEngine.sanitised(text), font: FontKey(bold: false, size: 12))).missingCodePoints
+    }
+
     /// One line of `text` at its natural width.
     func line(_ text: String, _ font: FontKey) -> TextLayout { layout(LayoutKey(text: text, font: font)) }
 
