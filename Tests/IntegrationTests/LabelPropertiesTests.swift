@@ -67,6 +67,21 @@ struct LabelPropertiesTests {
         #expect(cards > 10)
     }
 
+    /// The home layout is the same bits for the same measurer settings: two measurers (two Pango
+    /// font maps) give the same places, on every level of both files.
+    @Test func homeLayoutsAreDeterministicForAMeasurer() throws {
+        for file in ["reports.json", "international.json"] {
+            let tree = try Self.tree(file)
+            let a = try Dashboard(tree: tree, measurer: PangoTextMeasurer())
+            let b = try Dashboard(tree: tree, measurer: PangoTextMeasurer())
+            for (index, node) in tree.nodes.enumerated() where node.kind == .category {
+                let la = try a.layout(of: index), lb = try b.layout(of: index)
+                #expect(la.home.map(\.x) == lb.home.map(\.x) && la.home.map(\.y) == lb.home.map(\.y), "\(file) \(node.id)")
+                #expect(la.shapes == lb.shapes && la.labels == lb.labels, "\(file) \(node.id)")
+            }
+        }
+    }
+
     @Test func internationalLevelMatchesItsReference() throws {
         let tree = try Self.tree("international.json")
         let dashboard = try Dashboard(tree: tree, measurer: PangoTextMeasurer())
