@@ -57,7 +57,7 @@ public struct LabelLayout: Sendable, Hashable {
     }
 
     /// The bubble id for bubble titles; otherwise a name such as "nav-title", "breadcrumb:2",
-    /// "keyword:REPORT-ID:0" or "table-row:REPORT-ID" (see `LabelsJSON`).
+    /// "keyword:REPORT-ID:0" or "table-row:REPORT-ID" (the export's `LabelsJSON` documents them).
     public var owner: String
     public var role: Role
     /// The text before wrapping or truncation.
@@ -77,6 +77,12 @@ public struct LabelLayout: Sendable, Hashable {
     public var missingCodePoints: [UInt32] = []
     /// The font size at scale 1 (before the bubble's scale), when it differs from `fontSize`.
     public var designFontSize: Double? = nil
+
+    /// `U+XXXX` (at least four hex digits), as warnings and the labels JSON name a code point.
+    public static func codePointName(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
 
     /// How many characters are drawn as boxes.
     public var missingGlyphs: Int { missingCodePoints.count }

@@ -28,7 +28,7 @@ enum GlyphWarnings {
 
     static func warn(_ codePoints: [UInt32], _ place: String, _ id: String) {
         guard !codePoints.isEmpty else { return }
-        let list = codePoints.map(LabelsJSON.codePoint).joined(separator: " ")
+        let list = codePoints.map(LabelLayout.codePointName).joined(separator: " ")
         printError("warning: \(place): '\(id)' has characters no font can draw (shown as boxes): \(list)")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BubbleDashboard
+import BubbleExport
 import BubbleRender
 import BubbleScenario
 import Foundation

@@ -50,7 +50,7 @@ import Testing
         ]
         for text in titles {
             let label = Self.title(text, shape: Self.card)
-            #expect(label.missingCodePoints.isEmpty, "\(text): \(label.missingCodePoints.map(LabelsJSON.codePoint))")
+            #expect(label.missingCodePoints.isEmpty, "\(text): \(label.missingCodePoints.map(LabelLayout.codePointName))")
             #expect(!label.isTruncated, "\(text)")
         }
     }
@@ -59,8 +59,7 @@ import Testing
     @Test func anUnassignedCodePointIsReported() {
         let label = Self.title("Unassigned \u{0378} here", shape: Self.card)
         #expect(label.missingCodePoints == [0x378])
-        let json = String(decoding: LabelsJSON.encode([label]), as: UTF8.self)
-        #expect(json.contains("\"missing_glyphs\": [\"U+0378\"]"))
+        #expect(LabelLayout.codePointName(0x378) == "U+0378")
     }
 
     @Test func numbersStayWithWhatTheyCount() {
@@ -139,21 +138,5 @@ import Testing
             let next = labels.first { $0.owner == "breadcrumb:1" }!
             #expect(abs(next.lines[0].leadingEdge! - next.lines[0].x) < 1)
         }
-    }
-
-    /// The labels JSON has the documented fields, with lines as drawn.
-    @Test func labelsJSONHasTheDocumentedFields() throws {
-        let scene = TestScenes.level(children: 18, seed: 2)
-        let labels = SceneRenderer().layoutLabels(scene)
-        let bytes = LabelsJSON.encode(labels)
-        let array = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [[String: Any]])
-        #expect(array.count == labels.count)
-        for (object, label) in zip(array, labels) {
-            #expect(Set(object.keys) == ["id", "role", "text", "lines", "font_size_pt", "shortened", "missing_glyphs", "box"])
-            #expect(object["id"] as? String == label.owner)
-            #expect((object["lines"] as? [String]) == label.lines.map(\.text))
-            #expect((object["box"] as? [Double])?.count == (label.lines.isEmpty ? nil : 4))
-        }
-        #expect(LabelsJSON.encode(labels) == bytes)
     }
 }

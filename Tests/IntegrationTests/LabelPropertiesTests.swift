@@ -44,7 +44,7 @@ struct LabelPropertiesTests {
             #expect(dashboard.isAtRest, "\(file) \(id)")
             let shrink = try dashboard.layout(of: dashboard.focus).shrink
             for label in renderer.layoutLabels(scene) {
-                #expect(label.missingCodePoints.isEmpty, "\(file) \(id): \(label.owner) has boxes for \(label.missingCodePoints.map(LabelsJSON.codePoint))")
+                #expect(label.missingCodePoints.isEmpty, "\(file) \(id): \(label.owner) has boxes for \(label.missingCodePoints.map(LabelLayout.codePointName))")
                 #expect(label.contrastRatio >= 4.5, "\(file) \(id): \(label.owner) contrast \(label.contrastRatio)")
                 guard label.role == .bubbleTitle || label.role == .pageCount else { continue }
                 for line in label.lines {

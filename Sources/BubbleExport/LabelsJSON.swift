@@ -1,3 +1,4 @@
+import BubbleRender
 import Foundation
 
 /// Every label of a frame as drawn, as JSON (`bubbles render --labels`, the export's `labels`
@@ -23,7 +24,7 @@ public enum LabelsJSON {
             out += "  {\"id\": \(string(l.owner)), \"role\": \(string(l.role.rawValue)), \"text\": \(string(l.label)), "
             out += "\"lines\": [\(l.lines.map { string($0.text) }.joined(separator: ", "))], "
             out += "\"font_size_pt\": \(number(l.designFontSize ?? l.fontSize)), \"shortened\": \(l.isTruncated), "
-            out += "\"missing_glyphs\": [\(l.missingCodePoints.map { string(codePoint($0)) }.joined(separator: ", "))], "
+            out += "\"missing_glyphs\": [\(l.missingCodePoints.map { string(LabelLayout.codePointName($0)) }.joined(separator: ", "))], "
             if let box = l.box {
                 out += "\"box\": [\(number(box.x)), \(number(box.y)), \(number(box.width)), \(number(box.height))]}"
             } else {
@@ -34,41 +35,9 @@ public enum LabelsJSON {
         return Array(out.utf8)
     }
 
-    /// `U+XXXX` (at least four hex digits).
-    public static func codePoint(_ value: UInt32) -> String {
-        let hex = String(value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
+    static func number(_ v: Double) -> String { JSONText.number((v * 100).rounded() / 100) }
 
-    static func number(_ v: Double) -> String {
-        guard v.isFinite else { return "null" }
-        let r = (v * 100).rounded() / 100
-        if r == r.rounded() { return String(Int(r)) }
-        var s = String(format: "%.2f", r)
-        while s.hasSuffix("0") { s.removeLast() }
-        return s
-    }
-
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                // Controls, and the line and paragraph separators that break JavaScript.
-                if u.value < 0x20 || u.value == 0x7F || u.value == 0x2028 || u.value == 0x2029 {
-                    out += String(format: "\\u%04X", u.value)
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func string(_ s: String) -> String { JSONText.string(s) }
 }
 
 extension LabelLayout {
