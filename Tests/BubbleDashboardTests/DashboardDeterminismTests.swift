@@ -21,8 +21,8 @@ struct DashboardDeterminismTests {
     }
 
     @Test(arguments: [
-        ("tour", UInt64(5_963_332_488_673_338_581), UInt64(11_780_393_927_770_471_055), 841),
-        ("interrupts", UInt64(3_543_870_740_650_691_916), UInt64(9_992_994_707_811_003_162), 391),
+        ("tour", UInt64(73_559_999_778_998_900), UInt64(16_669_163_988_138_525_837), 843),
+        ("interrupts", UInt64(16_815_825_926_665_261_298), UInt64(11_137_921_626_921_394_890), 393),
     ])
     func scenarioFingerprintIsPinned(name: String, frames: UInt64, final: UInt64, restStep: Int) throws {
         let f = try Self.fingerprint(name)
