@@ -74,11 +74,10 @@ public enum Exporter {
             throw ExportError.dashboard("\(error)")
         }
         let player = ScenarioPlayer(dashboard: dashboard, script: scenario.script)
-        let frameStep = { (i: Int) in player.step(atTime: Double(i) / fps) }
         let markers = scenario.script.map { action -> EventMarker in
             let step = player.step(atTime: action.time)
             var frame = max(0, Int((action.time * fps).rounded(.down)) - 2)
-            while frameStep(frame) < step { frame += 1 }
+            while !player.fires(step: step, byTime: Double(frame) / fps) { frame += 1 }
             return EventMarker(label: action.label, time: action.time, frame: frame)
         }
 
@@ -213,14 +212,15 @@ public enum Exporter {
         var simulate = 0.0
         for i in 0...last {
             let t0 = monotonicSeconds()
-            let fired = player.advance(toStep: frameStep(i))
+            let time = Double(i) / fps
+            let fired = player.advance(to: time)
             if let bad = fired.first(where: { $0.error != nil }) {
-                failure = .eventRefused(frame: i, time: Double(i) / fps, label: bad.label, reason: "\(bad.error!)")
+                failure = .eventRefused(frame: i, time: time, label: bad.label, reason: "\(bad.error!)")
                 break
             }
             guard i >= first else { continue }
-            let scene = dashboard.scene()
-            let info = FrameInfo(index: i, time: Double(i) / fps, step: dashboard.stepCount, stateHash: dashboard.stateHash,
+            let scene = dashboard.scene(at: time)
+            let info = FrameInfo(index: i, time: time, step: dashboard.stepCount, stateHash: dashboard.stateHash(at: time),
                                  events: fired.map(\.label))
             simulate += monotonicSeconds() - t0
             if options.review && (i - first) % every == 0 { samples.append((info, scene)) }
