@@ -12,6 +12,9 @@ BUILD_PACKAGES=(pkg-config libcairo2-dev zlib1g-dev libssl-dev fonts-dejavu-core
 # Needed by the tests only: pdfinfo cross-checks the PDF reader; headless Chromium opens the
 # export's review page.
 TEST_PACKAGES=(poppler-utils chromium)
+# Needed by `bubbles export --video` (and its tests, which check the video with ffprobe): the
+# ffmpeg program, fed the drawn frames on its standard input.
+VIDEO_PACKAGES=(ffmpeg)
 
 ensure_debian_packages() {
     if ! command -v dpkg-query >/dev/null 2>&1; then

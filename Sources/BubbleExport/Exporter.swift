@@ -54,6 +54,14 @@ public enum Exporter {
                     + "(\(JSONText.number(scenario.duration)) s at \(JSONText.number(fps)) fps)")
         }
         let count = last - first + 1
+        var video: (path: String, format: VideoFormat, ffmpeg: String)? = nil
+        if let path = options.video {
+            let format = try VideoFormat.of(path)
+            guard let ffmpeg = VideoWriter.findFFmpeg(searchPath: options.ffmpegSearchPath) else {
+                throw ExportError.invalidOption(VideoWriter.missingMessage)
+            }
+            video = (path, format, ffmpeg)
+        }
         if let k = options.contactSheetEvery, k < 1 { throw ExportError.invalidOption("--every must be at least 1") }
         let every = options.contactSheetEvery ?? ContactSheet.every(frames: count)
 
@@ -122,7 +130,18 @@ public enum Exporter {
         }
 
         // Simulate in order; render in parallel.
-        let pool = WorkerPool(workers: options.jobs, context: WorkContext(folder: folder, formats: options.formats, scale: scale, fileSystem: options.fileSystem))
+        let videoWriter: VideoWriter?
+        if let video {
+            videoWriter = try VideoWriter(
+                path: video.path, format: video.format, ffmpeg: video.ffmpeg, width: header.pixelWidth, height: header.pixelHeight, fps: fps)
+        } else {
+            videoWriter = nil
+        }
+        var pendingVideo: [Int: VideoFrame] = [:]
+        var nextVideoFrame = first
+        let pool = WorkerPool(
+            workers: options.jobs,
+            context: WorkContext(folder: folder, formats: options.formats, scale: scale, fileSystem: options.fileSystem, video: video != nil))
         var summary = ExportSummary(
             output: folder, frames: count, rendered: 0, linked: 0, skipped: 0, duplicates: 0, seconds: 0,
             simulateSeconds: 0, drawSeconds: 0, encodeSeconds: 0, writeSeconds: 0, manifestPath: manifestPath,
@@ -139,6 +158,18 @@ public enum Exporter {
             summary.drawSeconds += r.draw
             summary.encodeSeconds += r.encode
             summary.writeSeconds += r.write
+            summary.videoCopySeconds += r.videoCopy
+            // The video takes the frames in order: a drawn frame waits here for those before it.
+            if let videoWriter, let v = r.video {
+                pendingVideo[v.index] = v
+                while let next = pendingVideo.removeValue(forKey: nextVideoFrame) {
+                    if next.pixels.count != videoWriter.width * videoWriter.height * 4 {
+                        failure = failure ?? .frameFailed(frame: next.index, reason: "the drawn frame's size does not match the video's")
+                    }
+                    videoWriter.append(next.pixels, count: next.count)
+                    nextVideoFrame += next.count
+                }
+            }
         }
         func pump(final: Bool = false) {
             for r in pool.takeResults() { collect(r) }
@@ -188,7 +219,7 @@ public enum Exporter {
             let job = RunJob(
                 original: r.original, scene: r.scene, originalFiles: originalFiles, duplicates: r.duplicates,
                 duplicateFiles: duplicateFiles)
-            if originalFiles != nil && duplicateFiles.allSatisfy({ $0 != nil }) {
+            if originalFiles != nil && duplicateFiles.allSatisfy({ $0 != nil }) && videoWriter == nil {
                 // Up to date: nothing to render; the entries are rebuilt here.
                 var result = RunResult(entries: [], skipped: 1 + r.duplicates.count)
                 result.entries.append(FrameEntry(
@@ -243,8 +274,20 @@ public enum Exporter {
         }
         pump()
         if let f = pool.failure ?? failure {
+            videoWriter?.cancel()
             try? writeManifest(complete: false)
             throw f
+        }
+        if let videoWriter {
+            do {
+                try videoWriter.finish()
+            } catch {
+                try? writeManifest(complete: false)
+                throw error
+            }
+            summary.videoPath = videoWriter.path
+            summary.videoFrames = videoWriter.framesWritten
+            summary.videoPipeSeconds = videoWriter.pipeSeconds
         }
 
         // Review: contact sheet and page, then the complete manifest.
@@ -265,7 +308,8 @@ public enum Exporter {
                 try AtomicFile.write(bytes, to: sheetPath, using: options.fileSystem)
                 let page = ReviewPage.html(
                     title: title, scenarioPath: options.scenario, fps: fps, pixelWidth: header.pixelWidth,
-                    pixelHeight: header.pixelHeight, formats: options.formats, frames: entries, events: markers)
+                    pixelHeight: header.pixelHeight, formats: options.formats, frames: entries, events: markers,
+                    video: summary.videoPath.map { ReviewPage.link(to: $0, from: folder) })
                 try AtomicFile.write(Array(page.utf8), to: folder + "/" + pageName, using: options.fileSystem)
             } catch {
                 try? writeManifest(complete: false)
