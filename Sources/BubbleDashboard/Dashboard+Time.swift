@@ -44,13 +44,14 @@ extension Dashboard {
 
     /// Steps until the state at `time` is available (`stepCount` is then `stepIndex(atTime: time)`,
     /// or more if the dashboard was already further). Returns the steps taken. A time in the past,
-    /// or not finite, takes none.
+    /// or not finite, takes none; one call takes at most `maxSteps` (default: ten minutes' worth),
+    /// so a clock that jumps far ahead never hangs the caller (the next calls catch up).
     @discardableResult
-    public func advance(to time: Double) -> Int {
+    public func advance(to time: Double, maxSteps: Int = 36_000) -> Int {
         guard time.isFinite else { return 0 }
         let target = stepIndex(atTime: time)
         var n = 0
-        while stepCount < target {
+        while stepCount < target && n < maxSteps {
             step()
             n += 1
         }

@@ -151,6 +151,8 @@ struct InterpolationTests {
         #expect(d.advance(to: 0.2501) == 1)
         #expect(d.stepCount == 16)
         #expect(d.advance(to: .nan) == 0 && d.advance(to: -1) == 0)
+        let far = try Dashboard(tree: sampleTree)
+        #expect(far.advance(to: 1e300, maxSteps: 5) == 5 && far.advance(to: .infinity) == 0)
         // Between the last two steps, a scene is neither; at the ends, exactly them.
         let mid = d.scene(at: 0.2501), end = d.scene(at: 16.0 / 60), start = d.scene(at: 0.25)
         #expect(mid != end && mid != start && end == d.scene())
