@@ -9,6 +9,8 @@ public struct TransitionTiming: Sendable, Hashable {
     /// a bubble on screen then, and from the first frame that shows it for one that appears later
     /// (children grow in one after another, after the focus has moved: that wait is by design).
     public var coveredAfter: Double
+    /// The longest way any bubble had to its resting place, in points (from where it was first seen).
+    public var longestWay: Double
     /// Seconds until every bubble stays within 1 pt of where it comes to rest (and within 1% of its
     /// final scale and opacity); bubbles leaving count until they have faded out.
     public var settledAfter: Double
@@ -42,6 +44,7 @@ public enum TransitionProbe {
         // Per bubble that stays: where it was seen first (before the event, or the first frame that
         // shows it), and how long from then until it stays within 5% of that distance.
         var coveredFrame = 0
+        var longestWay = 0.0
         var worst: (id: String, distance: Double, start: Double)? = nil
         for f in final.bubbles {
             func visible(_ b: SceneBubble) -> Bool { b.scale * b.opacity > 0.05 }
@@ -58,6 +61,7 @@ public enum TransitionProbe {
             }
             guard let start else { continue }
             let d0 = distance(start.centre, f.centre)
+            longestWay = max(longestWay, d0)
             let tolerance = max(0.05 * d0, 0.5)
             for (i, frame) in frames.enumerated().reversed() where i + 1 > startFrame {
                 guard let b = frame.bubbles.first(where: { $0.id == f.id && $0.kind == f.kind }) else { continue }
@@ -74,7 +78,7 @@ public enum TransitionProbe {
         let straggler = worst.map { "\($0.id) \(rounded($0.distance)) pt from rest (\(rounded($0.start)) pt at the start)" } ?? ""
         let dt = dashboard.timeStep
         return TransitionTiming(
-            label: label, bubbles: final.bubbles.count, coveredAfter: Double(coveredFrame) * dt,
+            label: label, bubbles: final.bubbles.count, coveredAfter: Double(coveredFrame) * dt, longestWay: longestWay,
             settledAfter: Double(settledFrame) * dt, restAfter: Double(frames.count) * dt, straggler: straggler)
     }
 

@@ -5,8 +5,9 @@ import Testing
 
 /// Transition quality in simulated time (no wall clock). After every kind of event, on a level of
 /// 30 children, on every level of the sample library and after random drags: every bubble covers
-/// 95% of its way within 0.35 s, is within 1 pt of where it comes to rest within 0.6 s, and the
-/// dashboard rests within 1.5 s.
+/// 95% of its way within 0.35 s (or, for a way longer than about 600 pt, as soon as a glide at the
+/// speed cap can), is within 1 pt of where it comes to rest within 0.6 s, and the dashboard rests
+/// within 1.5 s.
 @Suite("Transition timing")
 struct TransitionTimingTests {
     static let coveredLimit = 0.35
@@ -98,9 +99,17 @@ struct TransitionTimingTests {
         return result
     }
 
+    /// The time a glide of `way` points needs for 95% of it at the speed cap (a smoothstep covers
+    /// 95% in 0.8647 of its time), plus a step for sampling: beyond about 600 pt this is over
+    /// 0.35 s, and the cap, which keeps every bubble under 40 pt per step, wins.
+    static func cappedCoverage(_ way: Double) -> Double {
+        0.8647 * way / settings.maxTravelSpeed + 1.0 / 60
+    }
+
     static func check(_ t: TransitionTiming, _ context: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
         let name = context.isEmpty ? t.label : context + ": " + t.label
-        #expect(t.coveredAfter <= coveredLimit, "\(name): 95% covered after \(t.coveredAfter) s", sourceLocation: sourceLocation)
+        let covered = max(coveredLimit, cappedCoverage(t.longestWay))
+        #expect(t.coveredAfter <= covered, "\(name): 95% covered after \(t.coveredAfter) s (\(Int(t.longestWay)) pt at most)", sourceLocation: sourceLocation)
         #expect(t.settledAfter <= settledLimit, "\(name): within 1 pt after \(t.settledAfter) s; \(t.straggler)", sourceLocation: sourceLocation)
         #expect(t.restAfter <= restLimit, "\(name): at rest after \(t.restAfter) s", sourceLocation: sourceLocation)
     }
@@ -198,6 +207,9 @@ struct TransitionTimingTests {
     @Test func seededRandomDragsThenRecentreSettleQuickly() throws {
         var rng = Xoshiro(seed: (0x5EED_0021, 0xD2A6, 0x2E_CE47, 0x7A11))
         for _ in 0..<16 { try Self.checkRandomDrag(Self.randomDrag.run(using: &rng)) }
+        // Found by a random run: the dragged card 635 pt from home, beyond what a glide at the
+        // speed cap covers to 95% in 0.35 s (it takes 0.367 s).
+        try Self.checkRandomDrag(RandomDrag(level: 0, from: ScenePoint(x: 40, y: 120), to: ScenePoint(x: 20, y: 755), seconds: 0.25, pause: 0))
     }
 
     /// The same property from new seeds (printed with a failing input); run it by hand with
