@@ -5,9 +5,9 @@ import Testing
 
 /// Transition quality in simulated time (no wall clock). After every kind of event, on a level of
 /// 30 children, on every level of the sample library and after random drags: every bubble covers
-/// 95% of its way within 0.35 s (or, for a way longer than about 600 pt, as soon as a glide at the
-/// speed cap can), is within 1 pt of where it comes to rest within 0.6 s, and the dashboard rests
-/// within 1.5 s.
+/// 95% of its way within 0.35 s, is within 1 pt of where it comes to rest within 0.6 s, and the
+/// dashboard rests within 1.5 s. A way longer than about 600 pt takes what a glide at the speed cap
+/// needs (95% of it, and landing plus 0.2 s): the cap keeps every bubble under 40 pt per step.
 @Suite("Transition timing")
 struct TransitionTimingTests {
     static let coveredLimit = 0.35
@@ -110,7 +110,10 @@ struct TransitionTimingTests {
         let name = context.isEmpty ? t.label : context + ": " + t.label
         let covered = max(coveredLimit, cappedCoverage(t.longestWay))
         #expect(t.coveredAfter <= covered, "\(name): 95% covered after \(t.coveredAfter) s (\(Int(t.longestWay)) pt at most)", sourceLocation: sourceLocation)
-        #expect(t.settledAfter <= settledLimit, "\(name): within 1 pt after \(t.settledAfter) s; \(t.straggler)", sourceLocation: sourceLocation)
+        // A glide at the cap lands after way / maxTravelSpeed: 0.4 s for 600 pt, which leaves
+        // 0.2 s of the 0.6; a longer way keeps those 0.2 s after it lands.
+        let settled = max(settledLimit, t.longestWay / settings.maxTravelSpeed + 0.2)
+        #expect(t.settledAfter <= settled, "\(name): within 1 pt after \(t.settledAfter) s; \(t.straggler)", sourceLocation: sourceLocation)
         #expect(t.restAfter <= restLimit, "\(name): at rest after \(t.restAfter) s", sourceLocation: sourceLocation)
     }
 
@@ -214,8 +217,8 @@ struct TransitionTimingTests {
 
     /// The same property from new seeds (printed with a failing input); run it by hand with
     /// `BUBBLES_RANDOM_PROPERTIES=1 swift test --filter randomDragsThenRecentre`.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["BUBBLES_RANDOM_PROPERTIES"] == "1"))
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["BUBBLES_RANDOM_PROPERTIES"] == "1"), .shrinking(false))
     func randomDragsThenRecentreSettleQuickly() async {
-        await propertyCheck(count: 40, input: Self.randomDrag) { r in try Self.checkRandomDrag(r) }
+        await propertyCheck(count: 24, input: Self.randomDrag) { r in try Self.checkRandomDrag(r) }
     }
 }
