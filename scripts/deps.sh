@@ -14,6 +14,9 @@ BUILD_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev zlib1g-dev libssl-dev
 # Needed by the tests only: pdfinfo cross-checks the PDF reader; headless Chromium opens the
 # export's review page.
 TEST_PACKAGES=(poppler-utils chromium)
+# Needed by `bubbles export --video` (and its tests, which check the video with ffprobe): the
+# ffmpeg program, fed the drawn frames on its standard input.
+VIDEO_PACKAGES=(ffmpeg)
 
 ensure_debian_packages() {
     if ! command -v dpkg-query >/dev/null 2>&1; then

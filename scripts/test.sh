@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
 ensure_debian_packages "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+ensure_debian_packages "${VIDEO_PACKAGES[@]}"
 
 swift test -c release --filter Determinism
 swift test

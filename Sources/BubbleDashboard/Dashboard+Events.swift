@@ -176,7 +176,7 @@ extension Dashboard {
                 if live[i].transit != nil {
                     retargetTransit(&live[i], to: lay.home[k], at: now)
                 } else {
-                    send(&live[i], to: lay.home[k])
+                    glide(&live[i], to: lay.home[k])
                 }
             case .focus:
                 let p = position(of: live[i])
@@ -230,12 +230,14 @@ extension Dashboard {
         for c in d.couplings { _ = try? world.removeCoupling(c.id) }
         placesPending = !isStartScreen
         world.wake()
-        guard let di = liveIndex(of: d.node), live[di].role == .child,
-              let focus = live.first(where: { $0.role == .focus })
-        else {
+        guard let focus = live.first(where: { $0.role == .focus }) else {
             for c in d.couplings { holdInPlace(c.body, at: (try? world.position(of: c.body)) ?? .zero) }
             return
         }
+        // The dragged bubble, if it is a child (the focus can be dragged too: then it stays where
+        // it was let go, and the children make room for it, gliding ones included: landing under
+        // it, one would be shoved off it in a single step).
+        let di = liveIndex(of: d.node).flatMap { live[$0].role == .child ? $0 : nil }
         // Where everything is now (the dragged bubble where it was let go) may overlap the focus,
         // an edge or each other: relax that into places nothing needs to fight over, so the level
         // comes to rest at once, close to where the finger left it. A child still gliding
@@ -280,6 +282,23 @@ extension Dashboard {
             _ = try? world.setKinematic(b.body, false)
             holdInPlace(b.body, at: place)
         }
+    }
+
+    /// Sends a child home by a glide: kinematic, so it passes over the others on its way instead of
+    /// pushing through them (after a drag that reordered a level, springs would jam: bubbles
+    /// stuck behind each other and crept home for seconds, or came to rest elsewhere), and
+    /// dynamic again where it lands, on a place that overlaps nothing. A child already there
+    /// stays as it is.
+    func glide(_ b: inout LiveBubble, to place: Vector2) {
+        let here = position(of: b)
+        if here == place {
+            holdInPlace(b.body, at: place)
+            return
+        }
+        _ = try? world.setKinematic(b.body, true)
+        b.transit = Transit(
+            from: here, to: place, start: time, duration: travelTime(here, place, settings.focusDuration),
+            radius: .constant(b.shape.radius ?? 0), endsDynamic: true)
     }
 
     /// Takes the level's places from where its children rest now.
@@ -353,24 +372,29 @@ extension Dashboard {
                 start = lay.centre + dir * max(spawnDistance, length * settings.appearFrom)
             }
             start = clampToContent(start)
+            // Every child glides to its place, kinematic (passing over the others and over a focus
+            // that is still on its way), and turns dynamic where it lands: it grows in on a curve
+            // that ends on time, instead of being pushed about by its growing neighbours and
+            // creeping home. A caught ghost may lie over the focus (it was folding into it): it
+            // glides back from there at once.
             let body = try createBody(
                 BodyDefinition(
                     shape: LevelLayout.padded(lay.shapes[k], settings.gap), position: start, target: target,
-                    spring: settings.placeSpring, scale: max(0, min(scale0, 2)), opacity: max(0, min(opacity0, 1))))
+                    spring: settings.placeSpring, scale: max(0, min(scale0, 2)), opacity: max(0, min(opacity0, 1)),
+                    isKinematic: true))
             let wait = delay + min(Double(k) * settings.appearStagger, settings.appearStaggerTotal)
-            var bubble = LiveBubble(
+            let glide = caught
+                ? Transit(
+                    from: start, to: target, start: now, duration: travelTime(start, target, settings.focusDuration),
+                    radius: .constant(lay.shapes[k].radius ?? 0), endsDynamic: true)
+                : Transit(
+                    from: start, to: target, start: now + wait, duration: settings.appearDuration,
+                    radius: .constant(lay.shapes[k].radius ?? 0), endsDynamic: true)
+            let bubble = LiveBubble(
                 node: node, body: body, role: .child, shape: lay.shapes[k],
                 scale: Tween(from: scale0, to: 1, start: now + wait, duration: settings.appearDuration, curve: .out),
                 opacity: Tween(from: opacity0, to: 1, start: now + wait, duration: settings.appearDuration * 0.7, curve: .out),
-                blur: .constant(0), transit: nil)
-            // A caught ghost may lie over the focus (it was folding into it): it glides back to its
-            // place above the others rather than being shoved out in one step.
-            if caught {
-                _ = try? world.setKinematic(body, true)
-                bubble.transit = Transit(
-                    from: start, to: target, start: now, duration: travelTime(start, target, settings.focusDuration),
-                    radius: .constant(lay.shapes[k].radius ?? 0), endsDynamic: true)
-            }
+                blur: .constant(0), transit: glide)
             live.append(bubble)
         }
     }

@@ -2,9 +2,20 @@ import BubblePhysics
 
 extension Dashboard {
     /// The current frame as plain values: bubbles back to front (leaving focus, focus, leaving
-    /// children, children in data order), breadcrumbs and overlay.
-    public func scene() -> Scene {
-        let now = time
+    /// children, children in data order), breadcrumbs and overlay. The same as `scene(at: time)`.
+    public func scene() -> Scene { scene(at: time) }
+
+    /// The frame at `t` seconds, between the last two steps (`time - timeStep ... time`; a `t`
+    /// outside is clamped to that interval, so call `advance(to: t)` first). Positions and circle
+    /// sizes that the physics moves are interpolated linearly between the two step states;
+    /// scale, opacity, blur, glides, leaving bubbles and the overlay's fade are evaluated at `t`
+    /// itself. Only `+ - * /`: the same state and `t` give the same bits. At a step's own time
+    /// (within a millionth of a step) it is exactly that step's scene.
+    public func scene(at t: Double) -> Scene {
+        let (now, alpha) = sampleTime(t)
+        // Between two steps, what finished fading on the current step is still (all but) there.
+        let ghosts = alpha < 1 ? previousGhosts.filter { $0.isFinished(at: time) } + self.ghosts : self.ghosts
+        let overlay = alpha < 1 ? self.overlay ?? previousOverlay : self.overlay
         var bubbles: [SceneBubble] = []
         bubbles.reserveCapacity(live.count + ghosts.count)
         for g in ghosts where g.role == .focus {
@@ -12,7 +23,7 @@ extension Dashboard {
                                        scale: g.scale.value(at: now), opacity: g.opacity.value(at: now), blur: g.blur))
         }
         for b in live where b.role == .focus {
-            bubbles.append(sceneBubble(node: b.node, role: .focus, shape: b.shape, centre: position(of: b),
+            bubbles.append(sceneBubble(node: b.node, role: .focus, shape: shape(of: b, at: now), centre: centre(of: b, at: now, alpha),
                                        scale: b.scale.value(at: now), opacity: b.opacity.value(at: now), blur: b.blur.value(at: now)))
         }
         for g in ghosts where g.role == .child {
@@ -25,7 +36,7 @@ extension Dashboard {
             (order.firstIndex(of: $0.node) ?? Int.max, $0.node) < (order.firstIndex(of: $1.node) ?? Int.max, $1.node)
         }
         for b in children {
-            bubbles.append(sceneBubble(node: b.node, role: .child, shape: b.shape, centre: position(of: b),
+            bubbles.append(sceneBubble(node: b.node, role: .child, shape: shape(of: b, at: now), centre: centre(of: b, at: now, alpha),
                                        scale: b.scale.value(at: now), opacity: b.opacity.value(at: now), blur: b.blur.value(at: now)))
         }
         let breadcrumbs = focusPath.map { tree.nodes[$0].title }
@@ -46,6 +57,35 @@ extension Dashboard {
             canvasWidth: settings.canvasWidth, canvasHeight: settings.canvasHeight, bubbles: bubbles,
             breadcrumbs: breadcrumbs, overlay: sceneOverlay, overlayOpacity: overlayOpacity, chrome: settings.chrome,
             caption: isStartScreen ? nil : layouts[focus]?.caption)
+    }
+
+    /// The time at which a scene at `t` evaluates its curves, and how far it is from the step before
+    /// the current one (0) to the current one (1).
+    func sampleTime(_ t: Double) -> (time: Double, alpha: Double) {
+        let now = time
+        guard stepCount > 0, t.isFinite, t < now else { return (now, 1) }
+        let dt = timeStep
+        let k = Self.stepIndex(t, dt)
+        if k >= stepCount && Self.isStepTime(t, dt) { return (now, 1) }
+        let before = Double(stepCount - 1) * dt
+        if k < stepCount || t <= before { return (before, 0) }
+        return (t, (t - before) / dt)
+    }
+
+    /// A live bubble's centre at `now`: on its glide once that has begun, else between where the
+    /// physics had it at the last two steps.
+    func centre(of b: LiveBubble, at now: Double, _ alpha: Double) -> Vector2 {
+        if alpha < 1, b.glides(at: now), let t = b.transit { return t.position(at: now) }
+        let p = position(of: b)
+        guard alpha < 1, let q = b.previous else { return p }
+        if alpha <= 0 { return q }
+        return Vector2(q.x + (p.x - q.x) * alpha, q.y + (p.y - q.y) * alpha)
+    }
+
+    /// A live bubble's outline at `now`: a circle on a glide has the glide's radius.
+    func shape(of b: LiveBubble, at now: Double) -> Shape {
+        if case .circle = b.shape, b.glides(at: now), let t = b.transit, now < time { return .circle(radius: t.radius.value(at: now)) }
+        return b.shape
     }
 
     /// The ids of the bubbles that can be tapped or dragged now (live, not leaving).

@@ -36,7 +36,9 @@ public enum DashboardEvent: Sendable, Hashable {
 /// at a fixed rate. Standard library only, deterministic: the same tree, settings and events at the
 /// same steps give the same scenes, bit for bit.
 ///
-/// Drive it with `send(_:)` for events and `step()` once per 1/60 s; read `scene()` after a step.
+/// Drive it with `send(_:)` for events and `advance(to:)` with the host's clock (or `step()` once per
+/// 1/60 s), and take `scene(at:)` for each picture: see `Dashboard+Time.swift` and the README's
+/// host-loop example.
 public final class Dashboard {
     /// The hierarchy: the datasource's nodes, and the groups the dashboard added for large levels.
     public private(set) var tree: DashboardTree
@@ -63,6 +65,10 @@ public final class Dashboard {
     /// The reports table's scroll (reset whenever a table opens).
     var table = TableScroll()
     let tablePhysics: TableScrollPhysics
+    /// The bubbles leaving and the overlay as the step before the current one left them: a scene
+    /// between the two steps shows the ones that finished fading on the current step too.
+    var previousGhosts: [Ghost] = []
+    var previousOverlay: OverlayState?
     /// Layouts computed so far, by focus index (looked up only; never iterated).
     var layouts: [Int: LevelLayout] = [:]
     /// What each child of a laid-out level shows, by node (looked up only; never iterated).
@@ -225,6 +231,9 @@ public final class Dashboard {
 
     /// Advances one fixed step (1/60 s).
     public func step() {
+        for i in live.indices { live[i].previous = position(of: live[i]) }
+        previousGhosts = ghosts
+        previousOverlay = overlay
         stepCount += 1
         let now = time
         for i in live.indices {

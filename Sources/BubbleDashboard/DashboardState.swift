@@ -19,6 +19,12 @@ struct LiveBubble {
     var blur: Tween
     /// Set while the bubble travels as a kinematic body (becoming or leaving the focus).
     var transit: Transit?
+    /// Where the bubble was at the step before the current one (nil if it appeared since):
+    /// `scene(at:)` interpolates from there.
+    var previous: Vector2? = nil
+
+    /// Whether its glide is under way at `time` (then its position and radius are the glide's).
+    func glides(at time: Double) -> Bool { transit.map { time >= $0.start } ?? false }
 
     func displayScale(at time: Double) -> Double { scale.value(at: time) }
 

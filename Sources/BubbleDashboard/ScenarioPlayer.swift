@@ -37,7 +37,8 @@ public struct FiredEvent: Sendable, Equatable {
 
 /// Plays a timed script on a dashboard at its fixed step. An action at time `t` fires at the first
 /// step boundary at or after `t` (`step = ⌈t / timeStep⌉`), before that step is simulated; a drag
-/// moves the finger once per step. Deterministic: the same script gives the same states.
+/// moves the finger once per step. Deterministic: the same script gives the same states, however
+/// the frames are taken (`advance(toStep:)` per step, or `advance(to:)` at any frame times).
 public final class ScenarioPlayer {
     public let dashboard: Dashboard
     public let script: [TimedAction]
@@ -72,13 +73,8 @@ public final class ScenarioPlayer {
         pending = queue.sorted { $0.step != $1.step ? $0.step < $1.step : $0.order < $1.order }
     }
 
-    static func stepIndex(_ time: Double, _ dt: Double) -> Int {
-        let exact = time / dt
-        let rounded = exact.rounded()
-        // Times written in decimal (0.5 s) land on a step within rounding error: don't skip it.
-        if abs(exact - rounded) < 1e-6 { return Int(rounded) }
-        return Int(exact.rounded(.up))
-    }
+    /// Times written in decimal (0.5 s) land on a step within rounding error: see `Dashboard.stepIndex(atTime:)`.
+    static func stepIndex(_ time: Double, _ dt: Double) -> Int { Dashboard.stepIndex(time, dt) }
 
     /// The point a fraction `t` of the way along a polyline (by length).
     static func pointOnPath(_ path: [ScenePoint], _ t: Double) -> ScenePoint {
@@ -115,6 +111,29 @@ public final class ScenarioPlayer {
             dashboard.step()
         }
         return fired
+    }
+
+    /// Brings the dashboard to the state behind a frame at `time` seconds, for `dashboard.scene(at:
+    /// time)`: steps to the first step at or after `time`, firing what is due on the way. An
+    /// event due at that step itself takes effect at its time (`step · timeStep`), so it fires here
+    /// only when `time` is that step's time; a frame between two steps shows the motion up to
+    /// the step without it. Returns the events that fired (and any that the dashboard refused).
+    @discardableResult
+    public func advance(to time: Double) -> [FiredEvent] {
+        var fired: [FiredEvent] = []
+        let target = Self.stepIndex(time, dashboard.timeStep)
+        while dashboard.stepCount < target {
+            fireDue(into: &fired)
+            dashboard.step()
+        }
+        if Dashboard.isStepTime(time, dashboard.timeStep) { fireDue(into: &fired) }
+        return fired
+    }
+
+    /// Whether an event due at `step` has fired once the player has advanced to `time`.
+    public func fires(step: Int, byTime time: Double) -> Bool {
+        let target = Self.stepIndex(time, dashboard.timeStep)
+        return target > step || target == step && Dashboard.isStepTime(time, dashboard.timeStep)
     }
 
     /// The step of the frame at `time` seconds.

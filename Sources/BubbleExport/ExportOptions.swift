@@ -88,6 +88,10 @@ public struct ExportOptions: Sendable {
     public var review: Bool = true
     /// Read the reports' PDFs for page counts and keywords (shown in previews).
     public var readPDFs: Bool = true
+    /// Also write the frames as a video to this file (`.mp4` or `.webm`) through ffmpeg.
+    public var video: String?
+    /// Where to look for the `ffmpeg` program (a `PATH`-style list); nil for the `PATH`.
+    public var ffmpegSearchPath: String?
     /// The system calls every file is written through (tests simulate a full disk with it).
     public var fileSystem: FileSystemCalls = .system
 
@@ -202,6 +206,13 @@ public struct ExportSummary: Sendable {
     public var rendererChanged = false
     public var contactSheetPath: String?
     public var reviewPagePath: String?
+    /// The video written, if any, with its frame count.
+    public var videoPath: String?
+    public var videoFrames = 0
+    /// Seconds the export spent copying frames for the video (on the workers, summed) and
+    /// handing them to ffmpeg (its pipe, on a thread of its own: ffmpeg's encoding shows here).
+    public var videoCopySeconds = 0.0
+    public var videoPipeSeconds = 0.0
 
     public var fps: Double { seconds > 0 ? Double(frames) / seconds : 0 }
 
@@ -217,5 +228,6 @@ public struct ExportSummary: Sendable {
         "exported \(frames) frames to \(output): \(rendered) rendered, \(linked) duplicates linked, \(skipped) up to date "
             + "(\(duplicates) duplicates in all); " + String(format: "%.1f s, %.1f fps", seconds, fps)
             + (rendererChanged ? "; the renderer draws differently now, so no earlier frame was kept" : "")
+            + (videoPath.map { "; video \($0) (\(videoFrames) frames)" } ?? "")
     }
 }

@@ -54,6 +54,14 @@ public enum Exporter {
                     + "(\(JSONText.number(scenario.duration)) s at \(JSONText.number(fps)) fps)")
         }
         let count = last - first + 1
+        var video: (path: String, format: VideoFormat, ffmpeg: String)? = nil
+        if let path = options.video {
+            let format = try VideoFormat.of(path)
+            guard let ffmpeg = VideoWriter.findFFmpeg(searchPath: options.ffmpegSearchPath) else {
+                throw ExportError.invalidOption(VideoWriter.missingMessage)
+            }
+            video = (path, format, ffmpeg)
+        }
         if let k = options.contactSheetEvery, k < 1 { throw ExportError.invalidOption("--every must be at least 1") }
         let every = options.contactSheetEvery ?? ContactSheet.every(frames: count)
 
@@ -76,11 +84,10 @@ public enum Exporter {
             throw ExportError.dashboard("\(error)")
         }
         let player = ScenarioPlayer(dashboard: dashboard, script: scenario.script)
-        let frameStep = { (i: Int) in player.step(atTime: Double(i) / fps) }
         let markers = scenario.script.map { action -> EventMarker in
             let step = player.step(atTime: action.time)
             var frame = max(0, Int((action.time * fps).rounded(.down)) - 2)
-            while frameStep(frame) < step { frame += 1 }
+            while !player.fires(step: step, byTime: Double(frame) / fps) { frame += 1 }
             return EventMarker(label: action.label, time: action.time, frame: frame)
         }
 
@@ -125,7 +132,18 @@ public enum Exporter {
         }
 
         // Simulate in order; render in parallel.
-        let pool = WorkerPool(workers: options.jobs, context: WorkContext(folder: folder, formats: options.formats, scale: scale, fileSystem: options.fileSystem))
+        let videoWriter: VideoWriter?
+        if let video {
+            videoWriter = try VideoWriter(
+                path: video.path, format: video.format, ffmpeg: video.ffmpeg, width: header.pixelWidth, height: header.pixelHeight, fps: fps)
+        } else {
+            videoWriter = nil
+        }
+        var pendingVideo: [Int: VideoFrame] = [:]
+        var nextVideoFrame = first
+        let pool = WorkerPool(
+            workers: options.jobs,
+            context: WorkContext(folder: folder, formats: options.formats, scale: scale, fileSystem: options.fileSystem, video: video != nil))
         var summary = ExportSummary(
             output: folder, frames: count, rendered: 0, linked: 0, skipped: 0, duplicates: 0, seconds: 0,
             simulateSeconds: 0, drawSeconds: 0, encodeSeconds: 0, writeSeconds: 0, manifestPath: manifestPath,
@@ -142,6 +160,18 @@ public enum Exporter {
             summary.drawSeconds += r.draw
             summary.encodeSeconds += r.encode
             summary.writeSeconds += r.write
+            summary.videoCopySeconds += r.videoCopy
+            // The video takes the frames in order: a drawn frame waits here for those before it.
+            if let videoWriter, let v = r.video {
+                pendingVideo[v.index] = v
+                while let next = pendingVideo.removeValue(forKey: nextVideoFrame) {
+                    if next.pixels.count != videoWriter.width * videoWriter.height * 4 {
+                        failure = failure ?? .frameFailed(frame: next.index, reason: "the drawn frame's size does not match the video's")
+                    }
+                    videoWriter.append(next.pixels, count: next.count)
+                    nextVideoFrame += next.count
+                }
+            }
         }
         func pump(final: Bool = false) {
             for r in pool.takeResults() { collect(r) }
@@ -191,7 +221,7 @@ public enum Exporter {
             let job = RunJob(
                 original: r.original, scene: r.scene, originalFiles: originalFiles, duplicates: r.duplicates,
                 duplicateFiles: duplicateFiles)
-            if originalFiles != nil && duplicateFiles.allSatisfy({ $0 != nil }) {
+            if originalFiles != nil && duplicateFiles.allSatisfy({ $0 != nil }) && videoWriter == nil {
                 // Up to date: nothing to render; the entries are rebuilt here.
                 var result = RunResult(entries: [], skipped: 1 + r.duplicates.count)
                 result.entries.append(FrameEntry(
@@ -215,14 +245,15 @@ public enum Exporter {
         var simulate = 0.0
         for i in 0...last {
             let t0 = monotonicSeconds()
-            let fired = player.advance(toStep: frameStep(i))
+            let time = Double(i) / fps
+            let fired = player.advance(to: time)
             if let bad = fired.first(where: { $0.error != nil }) {
-                failure = .eventRefused(frame: i, time: Double(i) / fps, label: bad.label, reason: "\(bad.error!)")
+                failure = .eventRefused(frame: i, time: time, label: bad.label, reason: "\(bad.error!)")
                 break
             }
             guard i >= first else { continue }
-            let scene = dashboard.scene()
-            let info = FrameInfo(index: i, time: Double(i) / fps, step: dashboard.stepCount, stateHash: dashboard.stateHash,
+            let scene = dashboard.scene(at: time)
+            let info = FrameInfo(index: i, time: time, step: dashboard.stepCount, stateHash: dashboard.stateHash(at: time),
                                  events: fired.map(\.label))
             simulate += monotonicSeconds() - t0
             if options.review && (i - first) % every == 0 { samples.append((info, scene)) }
@@ -245,8 +276,20 @@ public enum Exporter {
         }
         pump()
         if let f = pool.failure ?? failure {
+            videoWriter?.cancel()
             try? writeManifest(complete: false)
             throw f
+        }
+        if let videoWriter {
+            do {
+                try videoWriter.finish()
+            } catch {
+                try? writeManifest(complete: false)
+                throw error
+            }
+            summary.videoPath = videoWriter.path
+            summary.videoFrames = videoWriter.framesWritten
+            summary.videoPipeSeconds = videoWriter.pipeSeconds
         }
 
         // Review: contact sheet and page, then the complete manifest.
@@ -267,7 +310,8 @@ public enum Exporter {
                 try AtomicFile.write(bytes, to: sheetPath, using: options.fileSystem)
                 let page = ReviewPage.html(
                     title: title, scenarioPath: options.scenario, fps: fps, pixelWidth: header.pixelWidth,
-                    pixelHeight: header.pixelHeight, formats: options.formats, frames: entries, events: markers)
+                    pixelHeight: header.pixelHeight, formats: options.formats, frames: entries, events: markers,
+                    video: summary.videoPath.map { ReviewPage.link(to: $0, from: folder) })
                 try AtomicFile.write(Array(page.utf8), to: folder + "/" + pageName, using: options.fileSystem)
             } catch {
                 try? writeManifest(complete: false)

@@ -10,7 +10,7 @@ import Foundation
 enum ReviewPage {
     static func html(
         title: String, scenarioPath: String, fps: Double, pixelWidth: Int, pixelHeight: Int, formats: [FrameFormat],
-        frames: [FrameEntry], events: [EventMarker]
+        frames: [FrameEntry], events: [EventMarker], video: String? = nil
     ) -> String {
         // Images: the PNG if written, else the SVG; duplicates show their original's file.
         let imageFormat: FrameFormat? = formats.contains(.png) ? .png : formats.contains(.svg) ? .svg : nil
@@ -29,10 +29,30 @@ enum ReviewPage {
         let escapedTitle = htmlEscape(title)
         let meta = htmlEscape(
             "\(frames.count) frames (\(first)–\(last)) · \(JSONText.number(fps)) fps · \(pixelWidth)×\(pixelHeight) px · \(scenarioPath)")
+        let videoLink = video.map { #" <a id="video" href=""# + htmlEscape(urlEscape($0)) + #"">▶ Video</a>"# } ?? ""
         return template
             .replacingOccurrences(of: "@TITLE@", with: escapedTitle)
+            .replacingOccurrences(of: "@VIDEO@", with: videoLink)
             .replacingOccurrences(of: "@META@", with: meta)
             .replacingOccurrences(of: "@DATA@", with: data)
+    }
+
+    /// How the page (in `folder`) refers to the video at `path`: its name when it lies beside the
+    /// page, else its path (absolute, as a file URL).
+    static func link(to path: String, from folder: String) -> String {
+        let video = URL(fileURLWithPath: path).standardizedFileURL
+        if video.deletingLastPathComponent().path == URL(fileURLWithPath: folder).standardizedFileURL.path {
+            return video.lastPathComponent
+        }
+        return video.absoluteString
+    }
+
+    /// Percent-escapes what a relative URL may not hold as is.
+    static func urlEscape(_ s: String) -> String {
+        if s.hasPrefix("file://") { return s }
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: ":?#")
+        return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s
     }
 
     static func htmlEscape(_ s: String) -> String {
@@ -55,6 +75,8 @@ body { display: flex; flex-direction: column; background: #1b1e24; color: #e8eae
 header { display: flex; align-items: baseline; gap: 16px; padding: 10px 16px 4px; }
 header h1 { font-size: 16px; margin: 0; font-weight: 600; }
 header h1 { flex: none; }
+header #video { flex: none; color: #9cc2ff; font-size: 13px; text-decoration: none; border: 1px solid #444c5a; border-radius: 6px; padding: 2px 10px; }
+header #video:hover { background: #2e3440; }
 header .meta { flex: 1; min-width: 0; color: #9aa3b2; font-size: 12px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 #stage { flex: 1; min-height: 0; display: flex; align-items: center; justify-content: center; padding: 8px; }
 #frame { display: block; max-width: 100%; max-height: 100%; box-shadow: 0 2px 14px rgba(0,0,0,.55); }
@@ -84,7 +106,7 @@ button:hover, select:hover { background: #3a4150; }
 </style>
 </head>
 <body data-frame="" data-img-src="" data-img-rect="">
-<header><h1>@TITLE@</h1><span class="meta">@META@</span></header>
+<header><h1>@TITLE@</h1><span class="meta">@META@</span>@VIDEO@</header>
 <div id="stage"><img id="frame" alt="frame"><span id="noimage" hidden>No PNG or SVG frames in this export (--format json only).</span></div>
 <div id="panel">
   <div id="readout"><span id="frameno">0</span><span id="count"></span><span id="time">0.000 s</span><span id="eventnow"></span></div>

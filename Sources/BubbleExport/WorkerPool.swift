@@ -23,8 +23,17 @@ struct RunJob: Sendable {
     var duplicateFiles: [[FileRecord]?]
 }
 
+/// A drawn frame for the video: its pixels (BGRA, rows packed) and how many frames show it.
+struct VideoFrame: Sendable {
+    var index: Int
+    var pixels: [UInt8]
+    var count: Int
+}
+
 struct RunResult: Sendable {
     var entries: [FrameEntry]
+    var video: VideoFrame? = nil
+    var videoCopy = 0.0
     var rendered = 0
     var linked = 0
     var skipped = 0
@@ -39,6 +48,8 @@ struct WorkContext: Sendable {
     var formats: [FrameFormat]
     var scale: Double
     var fileSystem: FileSystemCalls = .system
+    /// Every job also returns its frame's pixels, for the video (drawn again if its files are up to date).
+    var video = false
 
     /// The bytes of one frame file: what a worker writes, and what the exporter's renderer check
     /// on resume compares with a carried frame. `drawSeconds` receives the drawing part.
@@ -221,6 +232,29 @@ final class WorkerPool: @unchecked Sendable {
             }
             originalFiles = files
             result.rendered += 1
+        }
+        if context.video {
+            let t0 = monotonicSeconds()
+            do {
+                // The image drawn for the PNG is still in `image`; otherwise draw it now.
+                if job.originalFiles != nil || !context.formats.contains(.png) {
+                    image = try renderer.render(job.scene, reusing: image)
+                }
+            } catch {
+                throw ExportError.frameFailed(frame: o.index, reason: "cannot draw the frame for the video: \(error)")
+            }
+            let drawn = image!
+            var pixels = [UInt8](repeating: 0, count: drawn.width * drawn.height * 4)
+            drawn.withPixels { p, stride in
+                pixels.withUnsafeMutableBytes { out in
+                    let row = drawn.width * 4
+                    for y in 0..<drawn.height {
+                        (out.baseAddress! + y * row).copyMemory(from: p + y * stride, byteCount: row)
+                    }
+                }
+            }
+            result.video = VideoFrame(index: o.index, pixels: pixels, count: 1 + job.duplicates.count)
+            result.videoCopy = monotonicSeconds() - t0
         }
         result.entries.append(FrameEntry(
             index: o.index, time: o.time, step: o.step, stateHash: o.stateHash, events: o.events, duplicateOf: nil,

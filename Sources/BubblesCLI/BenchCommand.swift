@@ -20,7 +20,8 @@ struct Bench: ParsableCommand {
 
             --render times drawing, blur, our PNG encoder, Cairo's PNG writer and SVG for 1536x2048 \
             frames; --pdf DIR... reads every PDF under the folders; --export times the tour's \
-            frame export with 1 and 2 jobs; --levels times a tap on categories of 10 to 100 000 reports.
+            frame export at 60 and 120 fps with 1 and 2 jobs, and with --video; --levels times a tap on \
+            categories of 10 to 100 000 reports.
             """)
 
     @Option(help: "Comma-separated body counts.")
@@ -59,7 +60,7 @@ struct Bench: ParsableCommand {
     @Option(help: "With --pdf: reads of each file (its time is their median); with --render: frames per stage.")
     var repeats: Int = 5
 
-    @Flag(help: "Benchmark the frame export of Data/scenarios/tour.json (1 and 2 jobs) instead.")
+    @Flag(help: "Benchmark the frame export of Data/scenarios/tour.json (60 and 120 fps, 1 and 2 jobs, and with --video) instead.")
     var export = false
 
     @Flag(help: "Benchmark a tap on a category of 10, 30, 100, 1 000, 10 000 and 100 000 reports instead (tap and layout medians, visible bubbles, groups, peak memory; each count in a child process).")

@@ -30,6 +30,15 @@ struct Export: ParsableCommand {
             same frames as one full export. A part writes manifest-A-B.json, contact-sheet-A-B.png and \
             index-A-B.html; a full export into the folder afterwards skips every part's frames and \
             writes manifest.json, contact-sheet.png and index.html.
+
+            Frames are taken at their exact times at any --fps from 1 to 240: between two 60 Hz \
+            steps, positions are interpolated and animations evaluated at the frame's time, so at \
+            120 fps every frame is new while anything moves, and at 24, 25 or 50 fps the motion is \
+            even; frames at rest are still hard links.
+
+            --video FILE also writes the frames as FILE (.mp4: H.264, yuv420p; .webm: VP9) through \
+            the ffmpeg program (Debian package ffmpeg), piping the drawn frames to it; the video \
+            appears only once complete, and the review page links it.
             """)
 
     @Argument(help: "The scenario file (see the README's scenario format).")
@@ -59,6 +68,9 @@ struct Export: ParsableCommand {
     @Option(help: "Every K-th frame on the contact sheet (default: K for 24-48 cells).")
     var every: Int?
 
+    @Option(help: "Also write the frames as a video: FILE.mp4 (H.264) or FILE.webm (VP9), through ffmpeg.")
+    var video: String?
+
     @Flag(help: "Also print where the time went: simulate per frame, draw and encode per drawn frame, write per file.")
     var timings = false
 
@@ -73,6 +85,9 @@ struct Export: ParsableCommand {
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be within 1...256, not \(jobs)") }
         if let every, every < 1 { throw ValidationError("--every must be at least 1, not \(every)") }
         if let size { try checkPixels(try parseSize(size), scale: scale) }
+        if let video {
+            do { _ = try VideoFormat.of(video) } catch { throw ValidationError(error.description) }
+        }
     }
 
     func run() throws {
@@ -96,6 +111,7 @@ struct Export: ParsableCommand {
             if let loaded = try? Scenario.load(scenario) {
                 GlyphWarnings.check(loaded.library, details: skipPDFs ? [:] : LibraryBridge.details(for: loaded.library), source: scenario)
             }
+            options.video = video
             let live = isatty(2) != 0
             let summary = try Exporter.run(options) { p in
                 guard live else { return }

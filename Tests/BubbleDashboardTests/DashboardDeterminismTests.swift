@@ -21,9 +21,9 @@ struct DashboardDeterminismTests {
     }
 
     @Test(arguments: [
-        ("tour", UInt64(16_739_511_230_904_668_815), UInt64(6_782_723_915_922_287_907), 841),
-        ("interrupts", UInt64(14_550_255_506_899_551_527), UInt64(9_900_826_807_198_994_813), 391),
-        ("table-scroll", UInt64(7_177_945_818_465_545_920), UInt64(14_386_514_952_770_084_490), 588),
+        ("tour", UInt64(16_674_697_984_558_577_251), UInt64(8_733_989_526_596_985_151), 843),
+        ("interrupts", UInt64(10_730_601_336_841_943_374), UInt64(17_848_844_994_153_397_732), 393),
+        ("table-scroll", UInt64(12_958_028_896_823_979_858), UInt64(9_562_176_999_503_964_297), 588),
     ])
     func scenarioFingerprintIsPinned(name: String, frames: UInt64, final: UInt64, restStep: Int) throws {
         let f = try Self.fingerprint(name)

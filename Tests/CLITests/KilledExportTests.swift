@@ -128,3 +128,48 @@ struct KilledExportTests {
         }
     }
 }
+
+/// `bubbles export --video` killed while it writes: no video appears (only ffmpeg's temporary
+/// file, hidden), and the next export removes that and writes the whole video.
+@Suite("bubbles export --video, killed")
+struct KilledVideoExportTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")))
+    func aKilledVideoExportLeavesNoVideo() throws {
+        let folder = NSTemporaryDirectory() + "bubbles-killed-video-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scenario = folder + "/walk.json"
+        let text = """
+            {"data": "\(CLIRunner.packageRoot)/Data/reports.json", "fps": 30, "duration": 4, "events": [
+             {"at": 0.2, "tap": "root"}, {"at": 1.5, "tap": "finance"}, {"at": 2.8, "pinch": true}]}
+            """
+        try Data(text.utf8).write(to: URL(fileURLWithPath: scenario))
+        let out = folder + "/out", video = out + "/walk.mp4"
+        let arguments = ["export", scenario, "--out", out, "--scale", "0.5", "--no-pdf", "--jobs", "2", "--video", video]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLIRunner.binFolder + "/bubbles")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Kill once ffmpeg has started writing (its temporary file has bytes).
+        var started = false
+        while process.isRunning && !started {
+            started = FileChecks.names(out).contains { name in
+                name.hasPrefix(".walk.mp4.tmp-") && FileChecks.bytes(out + "/" + name).count > 0
+            }
+            usleep(2000)
+        }
+        let killed = process.isRunning && kill(process.processIdentifier, SIGKILL) == 0
+        process.waitUntilExit()
+        try #require(killed, "the export finished before it could be killed")
+        usleep(300_000)  // ffmpeg sees the end of its input and stops
+        #expect(!FileManager.default.fileExists(atPath: video), "a killed export left a video")
+        #expect(FileChecks.names(out).contains { $0.hasPrefix(".walk.mp4.tmp-") })
+
+        let again = try CLIRunner.run(arguments)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(FileManager.default.fileExists(atPath: video))
+        #expect(!FileChecks.names(out).contains { $0.hasPrefix(".walk.mp4.tmp-") }, "\(FileChecks.names(out).filter { $0.hasPrefix(".") })")
+    }
+}
