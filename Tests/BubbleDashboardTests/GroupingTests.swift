@@ -29,6 +29,16 @@ struct GroupingTests {
 
     static func titles(_ plans: [GroupPlan]) -> [String] { plans.map(\.title) }
 
+    /// A dashboard on `tree(titles)` with the big category opened and settled.
+    static func opened(_ titles: [String]) throws -> Dashboard {
+        let d = try Dashboard(tree: tree(titles))
+        for id in ["root", "big"] {
+            try d.send(.tap(id))
+            d.settle(limit: 3000)
+        }
+        return d
+    }
+
     @Test func datesInEnglishGermanAndISOFormGroupByYear() {
         var english: [String] = []
         for y in 2008...2017 { for m in Self.months { english.append("Month-End Close Pack — \(m) \(y)") } }
@@ -112,11 +122,7 @@ struct GroupingTests {
     /// where things were, top and re-centre work, hit testing finds it, and its id is stable.
     @Test func aGroupBehavesAsACategory() throws {
         let titles = (101...400).map { "Store \($0) Performance Review" }
-        let d = try Dashboard(tree: Self.tree(titles))
-        try d.send(.tap("root"))
-        d.settle(limit: 3000)
-        try d.send(.tap("big"))
-        d.settle(limit: 3000)
+        let d = try Self.opened(titles)
         let level = d.scene()
         let groups = level.bubbles.filter { $0.kind == .group }
         #expect(groups.count >= 3 && groups.count <= 16)
@@ -175,11 +181,7 @@ struct GroupingTests {
 
     @Test(arguments: [0, 1, 2, 3])
     func tinyCategories(children: Int) throws {
-        let d = try Dashboard(tree: Self.tree((0..<children).map { "Report \($0)" }))
-        try d.send(.tap("root"))
-        d.settle(limit: 3000)
-        try d.send(.tap("big"))
-        d.settle(limit: 3000)
+        let d = try Self.opened((0..<children).map { "Report \($0)" })
         #expect(d.isAtRest)
         #expect(d.scene().bubbles.filter { $0.kind == .report }.count == children)
     }
@@ -188,11 +190,7 @@ struct GroupingTests {
     /// reachable and counted once.
     @Test func aHundredThousandReports() throws {
         let titles = (1...100_000).map { "Report \($0)" }
-        let d = try Dashboard(tree: Self.tree(titles))
-        try d.send(.tap("root"))
-        d.settle(limit: 3000)
-        try d.send(.tap("big"))
-        d.settle(limit: 3000)
+        let d = try Self.opened(titles)
         let groups = d.scene().bubbles.filter { $0.kind == .group }
         #expect(groups.count >= 4 && groups.count <= 30)
         #expect(groups.reduce(0) { $0 + ($1.count ?? 0) } == 100_000)
