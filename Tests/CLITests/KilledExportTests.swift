@@ -68,13 +68,7 @@ struct KilledExportTests {
         let folder = NSTemporaryDirectory() + "bubbles-killed-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        // 121 frames: the start screen, the first level coming in, finance, and back.
-        let scenario = folder + "/walk.json"
-        let text = """
-            {"data": "\(CLIRunner.packageRoot)/Data/reports.json", "fps": 30, "duration": 4, "events": [
-             {"at": 0.2, "tap": "root"}, {"at": 1.5, "tap": "finance"}, {"at": 2.8, "pinch": true}]}
-            """
-        try Data(text.utf8).write(to: URL(fileURLWithPath: scenario))
+        let scenario = try writeWalkScenario(in: folder)
 
         let reference = try CLIRunner.run(["export", scenario, "--out", folder + "/reference"] + Self.arguments)
         #expect(reference.status == 0, "\(reference.stderr)")
@@ -138,12 +132,7 @@ struct KilledVideoExportTests {
         let folder = NSTemporaryDirectory() + "bubbles-killed-video-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let scenario = folder + "/walk.json"
-        let text = """
-            {"data": "\(CLIRunner.packageRoot)/Data/reports.json", "fps": 30, "duration": 4, "events": [
-             {"at": 0.2, "tap": "root"}, {"at": 1.5, "tap": "finance"}, {"at": 2.8, "pinch": true}]}
-            """
-        try Data(text.utf8).write(to: URL(fileURLWithPath: scenario))
+        let scenario = try writeWalkScenario(in: folder)
         let out = folder + "/out", video = out + "/walk.mp4"
         let arguments = ["export", scenario, "--out", out, "--scale", "0.5", "--no-pdf", "--jobs", "2", "--video", video]
         let process = Process()
@@ -172,4 +161,16 @@ struct KilledVideoExportTests {
         #expect(FileManager.default.fileExists(atPath: video))
         #expect(!FileChecks.names(out).contains { $0.hasPrefix(".walk.mp4.tmp-") }, "\(FileChecks.names(out).filter { $0.hasPrefix(".") })")
     }
+}
+
+/// Writes `walk.json` into `folder`: 121 frames at 30 fps (the start screen, the first level coming
+/// in, finance, and back) over the sample library; returns its path.
+func writeWalkScenario(in folder: String) throws -> String {
+    let scenario = folder + "/walk.json"
+    let text = """
+        {"data": "\(CLIRunner.packageRoot)/Data/reports.json", "fps": 30, "duration": 4, "events": [
+         {"at": 0.2, "tap": "root"}, {"at": 1.5, "tap": "finance"}, {"at": 2.8, "pinch": true}]}
+        """
+    try Data(text.utf8).write(to: URL(fileURLWithPath: scenario))
+    return scenario
 }
