@@ -105,10 +105,7 @@ public final class Dashboard {
         _ = world.step(count: world.settings.restSteps + 1, untilRest: true)
     }
 
-    var startRadius: Double {
-        let content = settings.contentRect
-        return settings.startRadius * min(1, max(0.45, (content.width * content.height / (768 * 812)).squareRoot()))
-    }
+    var startRadius: Double { settings.startRadius * settings.canvasScale }
 
     /// The layout of the level focused on `focus` (computed once). A level whose children cannot
     /// all be shown with labels of at least `minimumLabelFontSize` is first given groups.
@@ -144,8 +141,8 @@ public final class Dashboard {
         let k = settings.canvasScale, pad = settings.gap
         // No level holds more of the smallest bubbles than this: decide without measuring them.
         let smallest = min(
-            (settings.cardMinWidth * k + pad) * ((settings.cardBaseHeight + settings.cardLineHeight) * k + pad),
-            Trig.pi * (settings.categoryRadiusMin * k + pad) * (settings.categoryRadiusMin * k + pad))
+            LevelLayout.paddedArea(.roundedRect(width: settings.cardMinWidth * k, height: (settings.cardBaseHeight + settings.cardLineHeight) * k, cornerRadius: 0), pad),
+            LevelLayout.paddedArea(.circle(radius: settings.categoryRadiusMin * k), pad))
         if !force && Double(children.count) * smallest <= atFloor {
             let (labels, _) = LevelLayout.levelLabels(tree, focus)
             let shrink = LevelLayout.sizes(tree: tree, focus: focus, labels: labels, settings: settings, measurer: measurer).shrink
@@ -155,8 +152,8 @@ public final class Dashboard {
         // checked on the group circles themselves before they are made.
         let circleFloor = settings.minimumLabelFontSize / (measurer?.fontSize(for: .categoryTitle) ?? 14)
         let room = content.width * content.height * settings.fillFactor / (circleFloor * circleFloor) * roomShare
-        let largest = Trig.pi * (settings.categoryRadiusMax * k + pad) * (settings.categoryRadiusMax * k + pad)
-        let focusArea = Trig.pi * (settings.focusRadius * k + pad) * (settings.focusRadius * k + pad)
+        let largest = LevelLayout.paddedArea(.circle(radius: settings.categoryRadiusMax * k), pad)
+        let focusArea = LevelLayout.paddedArea(.circle(radius: settings.focusRadius * k), pad)
         var maxGroups = min(30, max(2, Int(((room - focusArea) / largest).rounded(.down))))
         let titles = children.map { tree.nodes[$0].title }
         let keys = titles.map(TitleKey.init)
@@ -168,14 +165,11 @@ public final class Dashboard {
             var area = focusArea
             for plan in plans {
                 let members = children[plan.range]
-                let node = DashboardNode(
-                    id: "", title: plan.title, kind: .group, colour: nil, children: Array(members),
-                    reportCount: members.reduce(0) { $0 + tree.nodes[$1].reportCount }, count: members.count)
-                var labelled = node
-                labelled.title = LevelLayout.groupLabel(title: plan.title, tree: tree, members: members)
-                let shape = LevelLayout.scaled(
-                    measurer.map { LevelLayout.measuredShape(labelled, settings, $0) } ?? LevelLayout.naturalShape(labelled, settings), k)
-                area += LevelLayout.paddedArea(shape, pad)
+                let group = DashboardNode(
+                    id: "", title: LevelLayout.groupLabel(title: plan.title, tree: tree, members: members), kind: .group,
+                    colour: nil, children: Array(members), reportCount: members.reduce(0) { $0 + tree.nodes[$1].reportCount },
+                    count: members.count)
+                area += LevelLayout.paddedArea(LevelLayout.shape(of: group, settings, measurer), pad)
             }
             if area <= room || plans.count <= 2 { break }
             maxGroups = max(2, min(plans.count - 1, Int(Double(plans.count) * room / area)))

@@ -109,19 +109,16 @@ public struct LevelLayout: Sendable {
     ) -> (shapes: [Shape], focusRadius: Double, shrink: Double) {
         let content = settings.contentRect
         let children = tree.nodes[focus].children
-        // Sizes are made for the iPad's portrait bubble area (768 × 812 pt); smaller areas scale
-        // them by the square root of the area ratio, so the level covers the same share of it.
-        let canvasScale = settings.canvasScale
         var shapes: [Shape] = []
         shapes.reserveCapacity(children.count)
         for (child, label) in zip(children, labels) {
             var node = tree.nodes[child]
             node.title = label
-            shapes.append(scaled(measurer.map { measuredShape(node, settings, $0) } ?? naturalShape(node, settings), canvasScale))
+            shapes.append(shape(of: node, settings, measurer))
         }
-        let focusRadius = settings.focusRadius * canvasScale
+        let focusRadius = settings.focusRadius * settings.canvasScale
         let pad = settings.gap
-        var area = Trig.pi * (focusRadius + pad) * (focusRadius + pad)
+        var area = paddedArea(.circle(radius: focusRadius), pad)
         for shape in shapes { area += paddedArea(shape, pad) }
         let available = content.width * content.height * settings.fillFactor
         var shrink = 1.0
@@ -129,6 +126,12 @@ public struct LevelLayout: Sendable {
             shrink = max(settings.minimumShrink, (available / area).squareRoot())
         }
         return (shapes, focusRadius, shrink)
+    }
+
+    /// The shape of a bubble showing `node.title` on this canvas, before any shrinking: measured,
+    /// or from the character estimate without a measurer.
+    static func shape(of node: DashboardNode, _ settings: DashboardSettings, _ measurer: (any TextMeasurer)?) -> Shape {
+        scaled(measurer.map { measuredShape(node, settings, $0) } ?? naturalShape(node, settings), settings.canvasScale)
     }
 
     /// The smallest common shrink at which every label of the level is still at least
