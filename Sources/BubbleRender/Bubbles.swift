@@ -260,23 +260,14 @@ extension SceneRenderer {
             textColour = style.darkTextColour
             background = cardFill(for: b.colour)
         }
-        let lines = t.title.lines.map { l in
-            LabelLayout.Line(text: l.text, x: cx + (t.titleOrigin.x + l.left) * s, y: cy + (t.titleOrigin.y + l.top) * s,
-                             width: (l.right - l.left) * s, height: (l.bottom - l.top) * s,
-                             leadingEdge: cx + (t.titleOrigin.x + l.start) * s)
-        }
+        let lines = t.title.lines.map { $0.labelLine(dx: cx + t.titleOrigin.x * s, dy: cy + t.titleOrigin.y * s, scale: s) }
         f.labels.append(LabelLayout(owner: b.id, role: .bubbleTitle, label: b.label, fontSize: t.title.font.size * s, lines: lines,
                                     isTruncated: t.title.truncated, container: container, textColour: textColour,
                                     backgroundColour: background, missingCodePoints: t.title.missingCodePoints,
                                     designFontSize: t.title.font.size))
         if let footer = t.footer {
             let l = footer.layout
-            let placed = FittedText(l, x: footer.x, y: footer.top)
-            let lines = placed.lines.map { line in
-                LabelLayout.Line(text: line.text, x: cx + line.left * s, y: cy + line.top * s,
-                                 width: (line.right - line.left) * s, height: (line.bottom - line.top) * s,
-                                 leadingEdge: cx + line.start * s)
-            }
+            let lines = FittedText(l, x: footer.x, y: footer.top).lines.map { $0.labelLine(dx: cx, dy: cy, scale: s) }
             f.labels.append(LabelLayout(owner: "page-count:\(b.id)", role: .pageCount, label: l.key.text, fontSize: l.key.font.size * s,
                                         lines: lines, isTruncated: l.isEllipsized, container: container,
                                         textColour: style.secondaryTextColour, backgroundColour: background,

@@ -7,19 +7,11 @@ extension SceneRenderer {
     func textRun(_ f: Frame, _ layout: TextLayout, x: Double, baseline: Double, colour: SceneColour,
                  background: SceneColour, owner: String, role: LabelLayout.Role, container: LabelLayout.Container,
                  label: String? = nil) -> TextLayout {
-        setColour(f.cr, colour)
-        let top = baseline - layout.baseline
         // Ink that overhangs the start (a slanted or accented first letter) moves in, so nothing is
         // drawn left of x.
-        let left = x - min(0, layout.left)
-        layout.draw(f.cr, x: left, y: top)
-        if f.records {
-            let placed = FittedText(layout, x: left, y: top)
-            let lines = placed.lines.map { LabelLayout.Line(text: $0.text, x: $0.left, y: $0.top, width: $0.right - $0.left, height: $0.bottom - $0.top, leadingEdge: $0.start) }
-            f.labels.append(LabelLayout(owner: owner, role: role, label: label ?? layout.key.text, fontSize: layout.key.font.size, lines: lines,
-                                        isTruncated: layout.isEllipsized, container: container, textColour: colour, backgroundColour: background,
-                                        missingCodePoints: layout.missingCodePoints))
-        }
+        let placed = FittedText(layout, x: x - min(0, layout.left), y: baseline - layout.baseline)
+        textBlock(f, placed, dx: 0, dy: 0, colour: colour, background: background, owner: owner, role: role,
+                  container: container, label: label ?? layout.key.text)
         return layout
     }
 
@@ -29,10 +21,7 @@ extension SceneRenderer {
         setColour(f.cr, colour)
         fitted.draw(f.cr, dx: dx, dy: dy)
         if f.records {
-            let lines = fitted.lines.map {
-                LabelLayout.Line(text: $0.text, x: dx + $0.left, y: dy + $0.top, width: $0.right - $0.left, height: $0.bottom - $0.top,
-                                 leadingEdge: dx + $0.start)
-            }
+            let lines = fitted.lines.map { $0.labelLine(dx: dx, dy: dy) }
             f.labels.append(LabelLayout(owner: owner, role: role, label: label, fontSize: fitted.font.size, lines: lines,
                                         isTruncated: fitted.truncated, container: container, textColour: colour,
                                         backgroundColour: background, missingCodePoints: fitted.missingCodePoints))

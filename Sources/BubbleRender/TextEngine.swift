@@ -226,12 +226,17 @@ final class TextEngine {
 
     func description(_ font: FontKey) -> OpaquePointer {
         if let d = descriptions[font] { return d }
+        let d = TextEngine.newDescription(families: ([family] + PinnedFonts.fallbackFamilies).joined(separator: ","), font)
+        descriptions[font] = d
+        return d
+    }
+
+    /// A new Pango font description of `families` (comma-separated) at `font`'s weight and size.
+    static func newDescription(families: String, _ font: FontKey) -> OpaquePointer {
         let d = pango_font_description_new()!
-        let families = ([family] + PinnedFonts.fallbackFamilies).joined(separator: ",")
         pango_font_description_set_family(d, families)
         pango_font_description_set_weight(d, font.bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
         pango_font_description_set_absolute_size(d, font.size * Double(PANGO_SCALE))
-        descriptions[font] = d
         return d
     }
 
@@ -317,10 +322,7 @@ final class TextEngine {
     func verticalMetrics(_ font: FontKey) -> (ascent: Double, descent: Double) {
         if let v = vertical[font] { return v }
         // The style's own face alone (a fontset's metrics would take the tallest fallback's).
-        let d = pango_font_description_new()!
-        pango_font_description_set_family(d, family)
-        pango_font_description_set_weight(d, font.bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
-        pango_font_description_set_absolute_size(d, font.size * Double(PANGO_SCALE))
+        let d = TextEngine.newDescription(families: family, font)
         defer { pango_font_description_free(d) }
         let m = pango_context_get_metrics(context, d, pango_language_from_string("en"))!
         let v = (Double(pango_font_metrics_get_ascent(m)) / Double(PANGO_SCALE),

@@ -10,6 +10,13 @@ struct FittedLine: Hashable {
     var bottom: Double
     /// The leading edge of the first character in logical order (see `LaidLine.start`).
     var start: Double
+
+    /// The line in canvas points, for the labels of a frame: the fitting area's origin at (dx, dy),
+    /// drawn at `scale`.
+    func labelLine(dx: Double, dy: Double, scale: Double = 1) -> LabelLayout.Line {
+        LabelLayout.Line(text: text, x: dx + left * scale, y: dy + top * scale, width: (right - left) * scale,
+                         height: (bottom - top) * scale, leadingEdge: dx + start * scale)
+    }
 }
 
 /// A title laid out inside a shape: the Pango paragraph, where its top left goes in the fitting
