@@ -108,9 +108,9 @@ struct TextFitter {
         // Shortened at the minimum size: as many lines as fit, each within the narrowest chord.
         var best: FittedText? = nil
         var bestShown = -1
+        // One line's height, from the title shortened to one line.
+        let lineH = engine.layout(LayoutKey(text: text, font: font, width: radius, wrap: .wordChar, ellipsis: .end, maxLines: 1)).height
         for n in 1...maxLines {
-            let probe = engine.layout(LayoutKey(text: text, font: font, width: radius, wrap: .wordChar, ellipsis: .end, maxLines: 1))
-            let lineH = probe.height
             let blockH = lineH * Double(n)
             let far = blockH / 2
             guard far < radius else { break }
