@@ -145,8 +145,20 @@ public final class Dashboard {
             LevelLayout.paddedArea(.circle(radius: settings.categoryRadiusMin * k), pad))
         if !force && Double(children.count) * smallest <= atFloor {
             let (labels, _) = LevelLayout.levelLabels(tree, focus)
-            let shrink = LevelLayout.sizes(tree: tree, focus: focus, labels: labels, settings: settings, measurer: measurer).shrink
-            if shrink >= floor - 1e-9 { return }
+            // Clearly too many when even their least areas need shrinking below the floor: then
+            // the titles are not wrapped for a layout that would not be used.
+            var least = LevelLayout.paddedArea(.circle(radius: settings.focusRadius * k), pad)
+            if let measurer {
+                for (child, label) in zip(children, labels) {
+                    var node = tree.nodes[child]
+                    node.title = label
+                    least += LevelLayout.leastPaddedArea(of: node, settings, measurer)
+                }
+            }
+            if measurer == nil || least <= atFloor || settings.minimumShrink >= floor - 1e-9 {
+                let shrink = LevelLayout.sizes(tree: tree, focus: focus, labels: labels, settings: settings, measurer: measurer).shrink
+                if shrink >= floor - 1e-9 { return }
+            }
         }
         // As many groups as fit above the floor (the circles' floor: the level will show circles),
         // checked on the group circles themselves before they are made.

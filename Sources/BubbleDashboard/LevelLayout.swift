@@ -306,17 +306,29 @@ public struct LevelLayout: Sendable {
         case .report:
             let pad = s.cardHorizontalPadding
             let widest = s.cardMaxWidth - pad, narrowest = s.cardMinWidth - pad
-            let line = measurer.measure(node.title, role: .cardTitle, width: unwrapped)
+            // Wrapped from the title's break opportunities where the measurer gives them (one
+            // layout for every width tried), else measured at each width.
+            let breaks = measurer.lineBreaks(node.title, role: .cardTitle)
+            func laid(_ width: Double) -> MeasuredText {
+                breaks?.wrapped(within: width) ?? measurer.measure(node.title, role: .cardTitle, width: width)
+            }
+            let line = laid(unwrapped)
             var best = line
-            if line.width > widest {
+            // Two balanced lines, tried first (most wrapped titles take two): two lines at a width
+            // within the widest card means the widest card takes two as well, so this is what the
+            // search below finds for them, one measurement sooner.
+            let two = max(narrowest, min(widest, line.width / 2 * 1.06))
+            if line.width > widest, case let m = laid(two), m.lineCount == 2 && m.width <= two {
+                best = m
+            } else if line.width > widest {
                 // Wrapped: the fewest lines the widest card allows, then as narrow as keeps them
                 // (balanced lines): from an even split of the line, widened until it holds.
-                let full = measurer.measure(node.title, role: .cardTitle, width: widest)
+                let full = laid(widest)
                 best = full
                 if full.lineCount > 1 && full.lineCount <= s.cardMaxLines {
                     var w = max(narrowest, min(widest, line.width / Double(full.lineCount) * 1.06))
                     for _ in 0..<4 {
-                        let m = measurer.measure(node.title, role: .cardTitle, width: w)
+                        let m = laid(w)
                         if m.lineCount <= full.lineCount && m.width <= w {
                             best = m
                             break
@@ -332,8 +344,32 @@ public struct LevelLayout: Sendable {
         }
     }
 
+    /// The least padded area a node's bubble can take on this canvas, from its title's one-line
+    /// width alone (the first of the measurements `measuredShape` makes, so none is wasted): a
+    /// circle exactly, a card as if its words wrapped into any 1 … `cardMaxLines` lines of equal
+    /// width (less a tenth for the spaces at the breaks). Lets a crowded level be grouped without
+    /// wrapping every title first.
+    static func leastPaddedArea(of node: DashboardNode, _ s: DashboardSettings, _ measurer: any TextMeasurer) -> Double {
+        let k = s.canvasScale
+        guard node.kind == .report else { return paddedArea(shape(of: node, s, measurer), s.gap) }
+        let pad = s.cardHorizontalPadding
+        let line = measurer.lineBreaks(node.title, role: .cardTitle)?.wrapped(within: unwrapped)
+            ?? measurer.measure(node.title, role: .cardTitle, width: unwrapped)
+        let fitsOne = line.width <= s.cardMaxWidth - pad
+        var least = Double.infinity
+        for lines in 1...s.cardMaxLines {
+            if lines > 1 && fitsOne { break }
+            if lines == 1 && !fitsOne { continue }
+            let text = lines == 1 ? line.width.rounded(.up) : line.width * 0.9 / Double(lines)
+            let width = min(s.cardMaxWidth, max(s.cardMinWidth, text + pad))
+            let height = s.cardBaseHeight + s.cardLineHeight * Double(lines)
+            least = min(least, (width * k + s.gap) * (height * k + s.gap))
+        }
+        return least
+    }
+
     /// A width no label reaches: the label on one line.
-    static let unwrapped = 1_000_000.0
+    static let unwrapped = LineBreaks.unwrappedWidth
 
     /// Greedy word wrap into at most three lines of `perLine` characters (the last line takes the
     /// rest, to be elided by the renderer).

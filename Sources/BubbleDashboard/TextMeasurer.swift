@@ -34,6 +34,72 @@ public protocol TextMeasurer: AnyObject {
     /// labels at s times this size, which the legibility floor compares with
     /// `DashboardSettings.minimumLabelFontSize`.
     func fontSize(for role: BubbleLabelRole) -> Double
+
+    /// Where `text` can be broken across lines, from one measurement: lets the dashboard wrap a
+    /// title at many widths without measuring it again. Nil where only `measure` can tell (the
+    /// default): text in several fonts or directions, for example.
+    func lineBreaks(_ text: String, role: BubbleLabelRole) -> LineBreaks?
+}
+
+extension TextMeasurer {
+    public func lineBreaks(_ text: String, role: BubbleLabelRole) -> LineBreaks? { nil }
+}
+
+/// A one-line label and its break opportunities, in a measurer's own integer units, so that
+/// wrapping it greedily at a width gives exactly what the measurer's `measure` gives there.
+///
+/// For the break before character k, `ends[k]` is where a line ending there ends (its trailing
+/// spaces left out) and `starts[k]` where the next line begins, both from the start of the label.
+public struct LineBreaks: Sendable, Hashable {
+    /// The width the dashboard measures a label on one line at (wider than any label).
+    public static let unwrappedWidth = 1_000_000.0
+
+    /// Units per point (Pango's 1024).
+    public var unitsPerPoint: Int
+    /// The whole label on one line.
+    public var width: Int
+    /// The height of one line; every line of the label has it.
+    public var lineHeight: Int
+    public var ends: [Int]
+    public var starts: [Int]
+
+    public init(unitsPerPoint: Int, width: Int, lineHeight: Int, ends: [Int], starts: [Int]) {
+        precondition(ends.count == starts.count)
+        self.unitsPerPoint = unitsPerPoint
+        self.width = width
+        self.lineHeight = lineHeight
+        self.ends = ends
+        self.starts = starts
+    }
+
+    /// The label wrapped at `width` points: each line as long as fits, broken at the last
+    /// opportunity that fits. Nil when a word is longer than a line (the measurer breaks inside
+    /// it, which these breaks cannot tell).
+    public func wrapped(within width: Double) -> MeasuredText? {
+        guard width.isFinite else { return nil }
+        let limit = Int(max(0, min(width, 1e9)) * Double(unitsPerPoint))
+        var start = 0, count = 1, widest = 0, k = 0
+        var fit: Int? = nil
+        while true {
+            let end = k < ends.count ? ends[k] : self.width
+            if end - start <= limit {
+                if k == ends.count {
+                    widest = max(widest, end - start)
+                    break
+                }
+                fit = k
+                k += 1
+            } else {
+                guard let f = fit else { return nil }
+                widest = max(widest, ends[f] - start)
+                start = starts[f]
+                count += 1
+                fit = nil
+            }
+        }
+        let unit = Double(unitsPerPoint)
+        return MeasuredText(width: Double(widest) / unit, height: Double(lineHeight * count) / unit, lineCount: count)
+    }
 }
 
 /// The measurer for hosts without text layout: an estimate from character counts (every character

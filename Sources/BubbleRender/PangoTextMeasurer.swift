@@ -17,9 +17,18 @@ public final class PangoTextMeasurer: TextMeasurer {
     }
 
     public func measure(_ text: String, role: BubbleLabelRole, width: Double) -> MeasuredText {
-        let key = LayoutKey(text: text, font: FontKey(bold: true, size: fontSize(for: role)), width: max(1, width), wrap: .word,
-                            align: role == .cardTitle ? .start : .centre)
-        let m = engine.measure(key)
+        let m = engine.measure(key(text, role, width))
         return MeasuredText(width: m.width, height: m.height, lineCount: m.lines)
+    }
+
+    /// From the same layout as `measure` at `LineBreaks.unwrappedWidth` (which it caches),
+    /// for start-aligned text; a centred label's lines are placed by Pango's rounding, so none.
+    public func lineBreaks(_ text: String, role: BubbleLabelRole) -> LineBreaks? {
+        role == .cardTitle ? engine.lineBreaks(key(text, role, LineBreaks.unwrappedWidth)) : nil
+    }
+
+    private func key(_ text: String, _ role: BubbleLabelRole, _ width: Double) -> LayoutKey {
+        LayoutKey(text: text, font: FontKey(bold: true, size: fontSize(for: role)), width: max(1, width), wrap: .word,
+                  align: role == .cardTitle ? .start : .centre)
     }
 }

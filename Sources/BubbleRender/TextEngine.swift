@@ -1,3 +1,4 @@
+import BubbleDashboard
 import CCairo
 import CPango
 import Foundation
@@ -188,6 +189,8 @@ final class TextEngine {
     private var previous: [LayoutKey: TextLayout] = [:]
     private var vertical: [FontKey: (ascent: Double, descent: Double)] = [:]
     private var measured: [LayoutKey: (width: Double, height: Double, lines: Int)] = [:]
+    private var preparedTexts: [String: (text: String, unbreakable: [Range<Int>])] = [:]
+    private var breaks: [LayoutKey: LineBreaks?] = [:]
     /// Layouts kept per generation (the cache holds up to twice this).
     static let cacheGeneration = 4096
     /// Set when the pinned fonts could not be loaded and the system's fonts are used instead.
@@ -270,6 +273,71 @@ final class TextEngine {
         return m
     }
 
+    /// The break opportunities of the one-line paragraph for `key` (cached, and its size cached as
+    /// `measure(key)`'s): nil unless the paragraph is one left-to-right line in one font, where
+    /// wrapping it at a width breaks at these and only these.
+    func lineBreaks(_ key: LayoutKey) -> LineBreaks? {
+        if let b = breaks[key] { return b }
+        let layout = configuredLayout(key)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(layout, &ink, &logical)
+        let lineCount = Int(pango_layout_get_line_count(layout))
+        if measured.count >= 2 * Self.cacheGeneration { measured.removeAll(keepingCapacity: true) }
+        measured[key] = (Double(logical.width) / Double(PANGO_SCALE), Double(logical.height) / Double(PANGO_SCALE), lineCount)
+        let made = lineCount == 1 ? Self.breaks(of: layout, lineHeight: Int(logical.height), width: Int(logical.width)) : nil
+        if breaks.count >= Self.cacheGeneration { breaks.removeAll(keepingCapacity: true) }
+        breaks[key] = made
+        return made
+    }
+
+    private static func breaks(of layout: OpaquePointer, lineHeight: Int, width: Int) -> LineBreaks? {
+        guard let line = pango_layout_get_line_readonly(layout, 0) else { return nil }
+        // One font, left to right.
+        var font: UnsafeMutablePointer<PangoFont>? = nil
+        var node = line.pointee.runs
+        while let n = node {
+            if let run = n.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self), let item = run.pointee.item {
+                if item.pointee.analysis.level % 2 != 0 { return nil }
+                if font == nil { font = item.pointee.analysis.font } else if font != item.pointee.analysis.font { return nil }
+            }
+            node = n.pointee.next
+        }
+        var attrCount: Int32 = 0
+        guard let attrs = pango_layout_get_log_attrs_readonly(layout, &attrCount), let text = pango_layout_get_text(layout) else { return nil }
+        let characters = Int(attrCount) - 1
+        // The byte offset of every character.
+        var offsets: [Int32] = []
+        offsets.reserveCapacity(characters + 1)
+        var byte = 0
+        while offsets.count < characters {
+            offsets.append(Int32(byte))
+            byte += 1
+            while text[byte] != 0 && UInt8(bitPattern: text[byte]) & 0xC0 == 0x80 { byte += 1 }
+        }
+        offsets.append(Int32(byte))
+        func x(_ character: Int) -> Int {
+            if character >= characters { return width }
+            var x: Int32 = 0
+            pango_layout_line_index_to_x(line, offsets[character], 0, &x)
+            return Int(x)
+        }
+        // Pango fits and measures runs of spaces, and spaces at either end, in ways of their own:
+        // only single spaces between words are modelled.
+        for k in 0..<characters where attrs[k].is_white != 0 {
+            if k == 0 || k == characters - 1 || attrs[k - 1].is_white != 0 { return nil }
+        }
+        var ends: [Int] = [], starts: [Int] = []
+        for k in 1..<max(1, characters) where attrs[k].is_line_break != 0 {
+            if attrs[k].is_mandatory_break != 0 { return nil }
+            var j = k
+            while j > 0 && attrs[j - 1].is_white != 0 { j -= 1 }
+            ends.append(x(j))
+            starts.append(x(k))
+        }
+        return LineBreaks(unitsPerPoint: Int(PANGO_SCALE), width: width, lineHeight: lineHeight, ends: ends, starts: starts)
+    }
+
     /// The code points of `text` no pinned font has, laid out once and not kept.
     func measureMissing(_ text: String) -> [UInt32] {
         TextLayout(layout: configuredLayout(LayoutKey(text: text, font: FontKey(bold: false, size: 12))),
@@ -285,16 +353,27 @@ final class TextEngine {
         return TextLayout(layout: configuredLayout(key), key: k)
     }
 
+    /// `text` sanitised, with the ranges that must not break across lines: worked out once per
+    /// text, as a title is laid out at several widths while it is fitted.
+    private func prepared(_ text: String) -> (text: String, unbreakable: [Range<Int>]) {
+        if let p = preparedTexts[text] { return p }
+        let clean = TextEngine.sanitised(text)
+        let p = (clean, TextEngine.unbreakableRanges(clean))
+        if preparedTexts.count >= Self.cacheGeneration { preparedTexts.removeAll(keepingCapacity: true) }
+        preparedTexts[text] = p
+        return p
+    }
+
     /// A new Pango layout set up for `key`.
     private func configuredLayout(_ key: LayoutKey) -> OpaquePointer {
         layoutsMade += 1
         let layout = pango_layout_new(context)!
-        let text = TextEngine.sanitised(key.text)
+        let (text, unbreakable) = prepared(key.text)
         pango_layout_set_font_description(layout, description(key.font))
         pango_layout_set_auto_dir(layout, 1)
         text.withCString { pango_layout_set_text(layout, $0, -1) }
         let attrs = pango_attr_list_new()!
-        for range in TextEngine.unbreakableRanges(text) {
+        for range in unbreakable {
             let a = pango_attr_allow_breaks_new(0)!
             a.pointee.start_index = UInt32(range.lowerBound)
             a.pointee.end_index = UInt32(range.upperBound)
