@@ -104,5 +104,11 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: ["BubbleDashboard", "BubbleRender", "BubbleScenario", "ReportLibrary"],
             exclude: ["References"]),
+        // The Swift code shown in README.md and the DocC articles, compiled and run, and the
+        // check that the documents show exactly these files.
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["BubbleDashboard", "BubbleRender", "BubbleScenario", "ReportLibrary"],
+            path: "Examples"),
     ]
 )
