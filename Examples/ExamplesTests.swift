@@ -180,6 +180,50 @@ struct DocumentationTests {
         #expect(blocksSeen["Sources/BubbleDashboard/BubbleDashboard.docc/EmbeddingTheDashboard.md", default: 0] >= 1)
     }
 
+    /// The ```json blocks of a Markdown file, also those indented in a list item.
+    static func jsonBlocks(_ text: String) -> [String] {
+        var blocks: [String] = []
+        var current: [String]?
+        var indent = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.drop { $0 == " " }
+            if current == nil, trimmed == "```json" {
+                current = []
+                indent = line.count - trimmed.count
+            } else if current != nil, trimmed == "```" {
+                blocks.append(current!.joined(separator: "\n"))
+                current = nil
+            } else if current != nil {
+                current!.append(String(line.dropFirst(min(indent, line.count - trimmed.count))))
+            }
+        }
+        return blocks
+    }
+
+    /// The datasource and scenario examples of the README and the format articles load: they
+    /// show the formats as the loaders read them.
+    @Test func formatExamplesLoad() throws {
+        let data = repositoryRoot.appendingPathComponent("Data").path
+        func datasource(_ json: String, _ file: String) throws -> ReportTree {
+            try LibraryLoader.parse(Array(json.utf8), file: file, dataFolder: data, options: LibraryLoadOptions(checkFiles: false))
+        }
+        func scenario(_ json: String) throws -> Scenario {
+            // As if the file were in Data/scenarios/, where its "../reports.json" is the sample library.
+            try Scenario.parse(Array(json.utf8), file: data + "/scenarios/example.json") { path throws(LibraryError) in
+                (try LibraryLoader.load(path, options: LibraryLoadOptions(checkFiles: false)), [])
+            }
+        }
+        let readme = Self.jsonBlocks(try Self.read("README.md"))
+        try #require(readme.count == 2)
+        #expect(try datasource(readme[0], "README.md").nodes.map(\.id) == ["root", "finance", "q1-2016"])
+        #expect(try scenario(readme[1]).script.count == 3)
+
+        let datasourceArticle = Self.jsonBlocks(try Self.read("Sources/ReportLibrary/ReportLibrary.docc/DatasourceFormat.md"))
+        #expect(try datasource(try #require(datasourceArticle.first), "DatasourceFormat.md").statistics.reports == 1)
+        let scenarioArticle = Self.jsonBlocks(try Self.read("Sources/BubbleDashboard/BubbleDashboard.docc/ScenarioFormat.md"))
+        #expect(try scenario(try #require(scenarioArticle.first)).script.count == 12)
+    }
+
     /// Relative links in README.md and docs/*.md lead to files or folders that exist.
     @Test func relativeLinksResolve() throws {
         var documents = ["README.md"]
