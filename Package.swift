@@ -108,7 +108,9 @@ let package = Package(
         // check that the documents show exactly these files.
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["BubbleDashboard", "BubbleRender", "BubbleScenario", "ReportLibrary"],
+            dependencies: [
+                "BubblePhysics", "BubbleDashboard", "BubbleRender", "BubbleScenario", "PDFMetadata", "ReportLibrary",
+            ],
             path: "Examples"),
     ]
 )

@@ -1,7 +1,9 @@
 import BubbleDashboard
+import BubblePhysics
 import BubbleRender
 import BubbleScenario
 import Foundation
+import PDFMetadata
 import ReportLibrary
 import Testing
 
@@ -120,6 +122,41 @@ struct ExamplesTests {
         let image = try RenderedImage.readPNG(path: path)
         #expect(image.width == 2 * 768 && image.height == 2 * 1024)
         #expect(dashboard.time >= 2 && dashboard.visibleIDs.count > 2)
+    }
+
+    /// The BubblePhysics landing page: overlapping circles are pushed apart and come to rest
+    /// side by side.
+    @Test func threeCirclesSettleSideBySide() throws {
+        let world = try settleThreeCircles()
+        #expect(world.isAtRest)
+        #expect(world.maxOverlap().depth < 0.5)
+        let xs = try world.bodyIDs.map { try world.position(of: $0).x }.sorted()
+        // Touching neighbours: centres about two radii apart.
+        #expect(abs((xs[1] - xs[0]) - 40) < 2 && abs((xs[2] - xs[1]) - 40) < 2, "\(xs)")
+    }
+
+    /// The PDFMetadata landing page: a sample report's summary, and a missing file's error.
+    @Test func pdfSummaryNamesTitlePagesAndKeywords() throws {
+        let folder = repositoryRoot.appendingPathComponent("Data/reports").path
+        let first = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).sorted().first { $0.hasSuffix(".pdf") })
+        let path = folder + "/" + first
+        let info = try PDFDocumentInfo.read(contentsOf: path)
+        let line = summary(ofPDF: path)
+        #expect(line.hasPrefix(try #require(info.title) + ", \(try #require(info.pageCount)) pages"), "\(line)")
+        let missing = summary(ofPDF: folder + "/no-such.pdf")
+        #expect(missing.hasPrefix(folder + "/no-such.pdf: ") && missing != folder + "/no-such.pdf: ", "\(missing)")
+    }
+
+    /// The ReportLibrary landing page: the sample library's size, and a duplicate id's error line.
+    @Test func libraryDescriptionAndErrorLine() throws {
+        let sample = repositoryRoot.appendingPathComponent("Data/reports.json").path
+        let tree = try LibraryLoader.load(sample)
+        #expect(describeLibrary(at: sample) == "\(tree.statistics.reports) reports in \(tree.statistics.categories) categories")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("examples-duplicate-\(getpid()).json")
+        try Data(#"{"id": "root", "title": "R", "children": [{"id": "a", "title": "A", "children": []}, {"id": "a", "title": "B", "children": []}]}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let line = describeLibrary(at: file.path)
+        #expect(line.hasPrefix("error: \(file.path):1:") && line.contains("children[1].id: duplicate id 'a'"), "\(line)")
     }
 }
 
