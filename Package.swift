@@ -33,6 +33,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // `swift package generate-documentation` for the DocC catalogs (scripts/docs.sh).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries. `scripts/deps.sh` installs the Debian packages named here.
@@ -102,5 +104,13 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: ["BubbleDashboard", "BubbleRender", "BubbleScenario", "ReportLibrary"],
             exclude: ["References"]),
+        // The Swift code shown in README.md and the DocC articles, compiled and run, and the
+        // check that the documents show exactly these files.
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: [
+                "BubblePhysics", "BubbleDashboard", "BubbleRender", "BubbleScenario", "PDFMetadata", "ReportLibrary",
+            ],
+            path: "Examples"),
     ]
 )

@@ -6,6 +6,10 @@
 // (package-benchmark's malloc interposer counts allocations; no jemalloc needed.)
 import PackageDescription
 
+// SwiftPM names a path dependency after its folder, so the root package is whatever the checkout's
+// folder is called.
+let root = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "main")
+
 let package = Package(
     name: "BubblesBenchmarks",
     platforms: [.macOS(.v13)],
@@ -17,8 +21,8 @@ let package = Package(
         .executableTarget(
             name: "PhysicsStep",
             dependencies: [
-                .product(name: "BubblePhysics", package: "main"),
-                .product(name: "BubbleThreads", package: "main"),
+                .product(name: "BubblePhysics", package: root),
+                .product(name: "BubbleThreads", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "PhysicsStep",
@@ -26,7 +30,7 @@ let package = Package(
         // Where the per-body cost grows with the world (see ScalingProbe/main.swift).
         .executableTarget(
             name: "ScalingProbe",
-            dependencies: [.product(name: "BubblePhysics", package: "main")],
+            dependencies: [.product(name: "BubblePhysics", package: root)],
             path: "ScalingProbe"),
     ]
 )

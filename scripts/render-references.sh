@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Re-renders the reference images in Renders/ that the README shows (run after changing the
+# Re-renders the reference images in Renders/ that the README and docs/gallery.md show (run after changing the
 # dashboard, the physics or the renderer, then look at them).
 set -euo pipefail
 cd "$(dirname "$0")/.."

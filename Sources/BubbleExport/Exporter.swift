@@ -141,7 +141,7 @@ public enum Exporter {
         }
         var pendingVideo: [Int: VideoFrame] = [:]
         var nextVideoFrame = first
-        let pool = WorkerPool(
+        let pool = RenderWorkers(
             workers: options.jobs,
             context: WorkContext(folder: folder, formats: options.formats, scale: scale, fileSystem: options.fileSystem, video: video != nil))
         var summary = ExportSummary(

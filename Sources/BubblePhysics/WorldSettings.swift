@@ -42,7 +42,7 @@ public struct WorldSettings: Hashable, Sendable {
     /// 0.7 a body in a jam could be held in one sub-step and pushed back by its drive in the next
     /// (its velocity 70–140 pt/s while it ended every step where it began), so the standard piles
     /// of 3 000 and 5 000 bodies never reported rest; with 0.9 they rest (at steps 158 and 63
-    /// when it came in; README, *Coming to rest*, has the current figures).
+    /// when it came in; `Benchmarks/NOTES.md`, *Coming to rest*, has the current figures).
     public var staticFriction: Double = 0.9
     /// Static friction in piles pressed by strong springs, `0...100`, default 2. An overlap deeper
     /// than 2 pt frees both bodies, and every body it overlaps, from static friction for the
@@ -56,7 +56,7 @@ public struct WorldSettings: Hashable, Sendable {
     /// in, with 2 (and `staticFriction` 0.9) the 10 000-body pile rested at step 56, the 100 000-
     /// body pile's mean speed fell from 215 to 0.06 pt/s by step 120, and the 1 000-body piles
     /// settled as before or sooner (24 seeds: 21 at rest within 300 steps, median rest step 107
-    /// against 133); README, *Coming to rest*, has the current figures.
+    /// against 133); `Benchmarks/NOTES.md`, *Coming to rest*, has the current figures.
     public var driveAllowance: Double = 2
     /// Whether either form of static friction is on (`World.deepMark` is kept only then).
     var hasStaticFriction: Bool { staticSpeed > 0 || staticFriction > 0 }

@@ -51,13 +51,14 @@ public struct LabelLayout: Sendable, Hashable {
         }
     }
 
+    /// What kind of label it is; the labels JSON's `role` (see `docs/output-formats.md`).
     public enum Role: String, Sendable, Hashable {
         case bubbleTitle, pageCount, navigation, breadcrumb, toolbar, staticArea, overlayTitle, overlayText,
              keywordChip, tableHeader, tableCell
     }
 
     /// The bubble id for bubble titles; otherwise a name such as "nav-title", "breadcrumb:2",
-    /// "keyword:REPORT-ID:0" or "table-row:REPORT-ID" (the export's `LabelsJSON` documents them).
+    /// "keyword:REPORT-ID:0" or "table-row:REPORT-ID" (`docs/output-formats.md` lists them).
     public var owner: String
     public var role: Role
     /// The text before wrapping or truncation.

@@ -41,9 +41,17 @@ public enum SampleScenes {
 
     /// A level: a focus circle with `categories` circles and `reports` cards around it.
     /// - Parameters:
+    ///   - categories: how many category circles.
+    ///   - reports: how many report cards.
     ///   - root: the first level (children in different branch colours, an uncoloured focus) or a
     ///     deep level (everything in one branch colour).
     ///   - blur: the focus blur (0...1).
+    ///   - seed: varies the titles, the branch colour and the positions.
+    ///   - canvasWidth: the canvas width in points.
+    ///   - canvasHeight: the canvas height in points.
+    ///   - overlay: an overlay over the level, if any.
+    ///   - overlayOpacity: the overlay's opacity (0...1).
+    ///   - breadcrumbs: the breadcrumb trail (nil: one for the kind of level).
     public static func level(
         categories: Int = 14, reports: Int = 8, root: Bool = false, blur: Double = 0, seed: Int = 0,
         canvasWidth: Double = 768, canvasHeight: Double = 1024, overlay: SceneOverlay? = nil, overlayOpacity: Double = 1,

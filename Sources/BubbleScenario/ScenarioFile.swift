@@ -11,7 +11,7 @@ import Foundation
 import ReportLibrary
 
 /// A scenario: a datasource, a canvas, a frame rate, a duration and a timed list of events.
-/// See README.md, "Scenario format".
+/// See the BubbleDashboard documentation's article *Scenario format*.
 public struct Scenario: Sendable {
     /// The scenario file, as given.
     public var file: String

@@ -36,7 +36,7 @@ struct Bench: ParsableCommand {
     @Option(help: "Run up to this many steps in all to find the rest step and the settled overlap.")
     var settleSteps: Int = 300
 
-    @Option(help: "Run the scene in this file instead of the standard scene (format in the README).")
+    @Option(help: "Run the scene in this file instead of the standard scene (format in the Performance article of the BubblePhysics documentation).")
     var scene: String?
 
     @Option(help: "Write the standard scene with the first --bodies count to this file and exit.")

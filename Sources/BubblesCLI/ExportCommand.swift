@@ -41,7 +41,7 @@ struct Export: ParsableCommand {
             appears only once complete, and the review page links it.
             """)
 
-    @Argument(help: "The scenario file (see the README's scenario format).")
+    @Argument(help: "The scenario file (format: the Scenario format article of the BubbleDashboard documentation).")
     var scenario: String
 
     @Option(help: "The output folder (default: out/<scenario name>).")

@@ -40,7 +40,7 @@ struct Render: ParsableCommand {
     @Option(help: "Write the SVG here.")
     var svg: String?
 
-    @Option(help: "Also write every label drawn in the frame as JSON here (see the README, 'Labels as drawn').")
+    @Option(help: "Also write every label drawn in the frame as JSON here (fields: docs/output-formats.md, 'Labels as drawn').")
     var labels: String?
 
     @Flag(name: .customLong("no-pdf"), help: "Do not read the PDFs (no page counts, authors or PDF keywords).")

@@ -38,7 +38,7 @@ public struct LibraryLoadOptions: Sendable {
     }
 }
 
-/// Loads and validates a datasource file. See README.md, "Datasource format".
+/// Loads and validates a datasource file: see <doc:DatasourceFormat>.
 public enum LibraryLoader {
     /// Reads the JSON file at `path` and returns the validated tree, or throws the first problem
     /// found, in document order.

@@ -66,7 +66,7 @@ func sparseHead() -> (bytes: [UInt8], offsets: [Int]) {
 
 /// Hostile sizes: a 1 GB file that is mostly a hole, and cross-reference data that claims millions
 /// of entries. Every case must end in a result or a `PDFError` quickly and without large
-/// allocations; they are fast by design (README, "Limits": measured times and memory).
+/// allocations; they are fast by design (the PDFMetadata documentation, *Limits*: measured times and memory).
 @Suite("PDF resource limits")
 struct PDFResourceLimitTests {
     static let gigabyte = 1_000_000_000

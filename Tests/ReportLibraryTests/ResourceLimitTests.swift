@@ -27,7 +27,7 @@ func chainLibrary(depth: Int) -> [UInt8] {
     return Array(text.utf8)
 }
 
-/// Big and deep datasources (README, "Limits": the measured time and memory).
+/// Big and deep datasources (the Datasource format article, *Limits*: the measured time and memory).
 @Suite("Datasource resource limits")
 struct LibraryResourceLimitTests {
     @Test("100 000 reports load (the file checks are skipped: no PDFs exist)")

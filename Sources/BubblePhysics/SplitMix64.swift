@@ -33,37 +33,3 @@ public struct SplitMix64: RandomNumberGenerator, Hashable, Sendable {
         lower + (upper - lower) * nextUnit()
     }
 }
-
-/// 64-bit FNV-1a over bytes, written out here so that the hash is the same everywhere: the
-/// physics and dashboard state hashes, the scenario content hash and the export's file hashes.
-public struct FNV1a64: Sendable {
-    /// The running hash value.
-    public private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
-
-    /// Creates a hasher with the standard FNV-1a offset basis, or with `seed` (to continue a hash).
-    public init(seed: UInt64 = 0xCBF2_9CE4_8422_2325) { value = seed }
-
-    /// Mixes bytes in order.
-    public mutating func combine(bytes: some Sequence<UInt8>) {
-        for b in bytes { combine(byte: b) }
-    }
-
-    /// Mixes one byte.
-    public mutating func combine(byte: UInt8) {
-        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-    }
-
-    /// Mixes the eight bytes of a word, least significant first.
-    public mutating func combine(_ word: UInt64) {
-        var w = word
-        for _ in 0..<8 {
-            combine(byte: UInt8(truncatingIfNeeded: w))
-            w >>= 8
-        }
-    }
-
-    /// Mixes the bit pattern of a double (so `0.0` and `-0.0` differ, as the state does).
-    public mutating func combine(_ x: Double) {
-        combine(x.bitPattern)
-    }
-}
