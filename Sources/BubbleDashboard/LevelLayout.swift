@@ -317,7 +317,10 @@ public struct LevelLayout: Sendable {
             // Two balanced lines, tried first (most wrapped titles take two): two lines at a width
             // within the widest card means the widest card takes two as well, so this is what the
             // search below finds for them, one measurement sooner.
-            let two = max(narrowest, min(widest, line.width / 2 * 1.06))
+            // Never narrower than the longest word where the breaks tell it: a card that fits it
+            // whole does not break it.
+            let word = breaks?.longestWord ?? 0
+            let two = max(narrowest, min(widest, max(word, line.width / 2 * 1.06)))
             if line.width > widest, case let m = laid(two), m.lineCount == 2 && m.width <= two {
                 best = m
             } else if line.width > widest {
@@ -326,7 +329,7 @@ public struct LevelLayout: Sendable {
                 let full = laid(widest)
                 best = full
                 if full.lineCount > 1 && full.lineCount <= s.cardMaxLines {
-                    var w = max(narrowest, min(widest, line.width / Double(full.lineCount) * 1.06))
+                    var w = max(narrowest, min(widest, max(word, line.width / Double(full.lineCount) * 1.06)))
                     for _ in 0..<4 {
                         let m = laid(w)
                         if m.lineCount <= full.lineCount && m.width <= w {

@@ -72,6 +72,17 @@ public struct LineBreaks: Sendable, Hashable {
         self.starts = starts
     }
 
+    /// The widest run between two break opportunities (points): a line narrower than this breaks
+    /// a word.
+    public var longestWord: Double {
+        var longest = 0, start = 0
+        for (end, next) in zip(ends, starts) {
+            longest = max(longest, end - start)
+            start = next
+        }
+        return Double(max(longest, width - start)) / Double(unitsPerPoint)
+    }
+
     /// The label wrapped at `width` points: each line as long as fits, broken at the last
     /// opportunity that fits. Nil when a word is longer than a line (the measurer breaks inside
     /// it, which these breaks cannot tell).

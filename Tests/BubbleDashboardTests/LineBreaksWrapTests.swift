@@ -33,3 +33,11 @@ import Testing
         #expect(word.wrapped(within: 9.99) == nil)
     }
 }
+
+extension LineBreaksWrapTests {
+    @Test func theLongestWordIsTheWidestRunBetweenBreaks() {
+        #expect(breaks.longestWord == 60)
+        #expect(LineBreaks(unitsPerPoint: 2, width: 100, lineHeight: 2, ends: [70], starts: [72]).longestWord == 35)
+        #expect(LineBreaks(unitsPerPoint: 1, width: 0, lineHeight: 1, ends: [], starts: []).longestWord == 0)
+    }
+}
