@@ -299,4 +299,52 @@ struct PlayBrowserTests {
         note("errors", try cdp.string("String(document.body.dataset.errors || 0)"))
         note("screenshot", try cdp.call("Page.captureScreenshot", ["format": "png"])["data"] as? String ?? "")
         }
+
+    /// Where `scripts/play-screenshot.sh` wants the README's screenshot (unset: the test is skipped).
+    static let screenshotPath = ProcessInfo.processInfo.environment["BUBBLES_PLAY_SCREENSHOT"]
+
+    @Test(.enabled(if: Chromium.path != nil && screenshotPath != nil, "only for scripts/play-screenshot.sh (BUBBLES_PLAY_SCREENSHOT) with Chromium"))
+    func screenshotForTheReadme() async throws {
+        let s = try Scratch("bubbles-play-shot")
+        defer { s.remove() }
+        let server = try await RunningServer()
+        let (chromium, devtoolsPort) = try await Chromium.launch(profile: s.path + "/profile", width: 1140, height: 1100)
+        defer {
+            chromium.terminate()
+            chromium.waitUntilExit()
+        }
+        let list = try await rawHTTP(port: devtoolsPort, "GET /json/list HTTP/1.1\r\nHost: 127.0.0.1:\(devtoolsPort)\r\nConnection: close\r\n\r\n")
+        let body = String(list[list.range(of: "\r\n\r\n")!.upperBound...])
+        let targets = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [[String: Any]] ?? []
+        let pageURL = try #require(targets.first { $0["type"] as? String == "page" }?["webSocketDebuggerUrl"] as? String)
+        let origin = server.origin
+        let png = try await onThread { () -> String in
+            let cdp = try CDP(webSocketURL: pageURL)
+            try cdp.call("Page.enable")
+            try cdp.call("Page.navigate", ["url": origin + "/"])
+            try cdp.waitFor("Number(document.body.dataset.frames) >= 1 && document.body.dataset.atRest === 'true'", "the first frame")
+            var page = PlayPage(cdp: cdp)
+            try page.measure()
+            try page.tap(ScenePoint(x: 384, y: 540))
+            try page.settle()
+            try cdp.key("d", code: "KeyD", keyCode: 68)
+            try cdp.waitFor("header && header.debug", "the debug view")
+            // Hold a bubble away from its place, so the springs and contacts show.
+            let child = try #require(try page.bodies().first { $0["kinematic"] as? Bool == false && $0["r"] != nil })
+            let (x, y) = page.window(ScenePoint(x: child["x"] as? Double ?? 0, y: child["y"] as? Double ?? 0))
+            try cdp.mouse("mouseMoved", x, y)
+            try cdp.mouse("mousePressed", x, y, buttons: 1)
+            for i in 1...20 {
+                try cdp.mouse("mouseMoved", x + 6 * Double(i) * page.k, y + 4 * Double(i) * page.k, buttons: 1)
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            Thread.sleep(forTimeInterval: 0.6)
+            let shot = try cdp.call("Page.captureScreenshot", ["format": "png"])["data"] as? String ?? ""
+            try cdp.mouse("mouseReleased", x + 120 * page.k, y + 80 * page.k)
+            return shot
+        }
+        await server.stop()
+        let data = try #require(Data(base64Encoded: png))
+        try data.write(to: URL(fileURLWithPath: Self.screenshotPath!))
+    }
 }
