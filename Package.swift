@@ -118,10 +118,6 @@ let package = Package(
             name: "BubblePlayTests",
             dependencies: [
                 "BubblePlay", "BubbleExport", "BubbleScenario", "BubbleDashboard", "BubbleRender", "ReportLibrary",
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "IntegrationTests",

@@ -34,6 +34,16 @@ public struct PlayFrame {
     public var png: [UInt8]
     public var step: Int
     public var stateHash: UInt64
+    /// Where the server's time went (wall clock, for `bench --play`; not part of any state).
+    public var drawSeconds = 0.0
+    public var encodeSeconds = 0.0
+}
+
+/// Monotonic seconds, for timing only.
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
 /// One page's live dashboard: input in, frames out, recording. Not thread-safe: one task owns it.
@@ -233,10 +243,13 @@ public final class PlaySession {
         guard dirty || moving else { return nil }
         advanceClock(now)
         let t = min(simTime, dashboard.time)
+        let t0 = monotonicSeconds()
         let scene = dashboard.scene(at: t)
         let image = try renderer.render(scene, reusing: lastImage)
         lastImage = image
+        let t1 = monotonicSeconds()
         let png = try image.fastPNG(level: 1)
+        let t2 = monotonicSeconds()
         hasCredit = false
         dirty = false
         framesSent += 1
@@ -247,7 +260,7 @@ public final class PlaySession {
         header += "\"scale\": \(SettingsFile.number(scale)), \"width\": \(image.width), \"height\": \(image.height), \"bytes\": \(png.count)"
         if showsDebug { header += ", \"debug\": " + Self.debugJSON(dashboard.debugView()) }
         header += "}"
-        return PlayFrame(header: header, png: png, step: dashboard.stepCount, stateHash: hash)
+        return PlayFrame(header: header, png: png, step: dashboard.stepCount, stateHash: hash, drawSeconds: t1 - t0, encodeSeconds: t2 - t1)
     }
 
     /// The recording so far as a scenario file, ending at the current step.

@@ -15,7 +15,7 @@ enum PlayBench {
         var latencyMedianMs = 0.0
         var latencyP90Ms = 0.0
         var latencySamples = 0
-        var fps: [(scale: Double, fps: Double, frameMedianMs: Double, pngMedianKB: Double, frames: Int)] = []
+        var fps: [(scale: Double, fps: Double, frameMedianMs: Double, drawMedianMs: Double, encodeMedianMs: Double, pngMedianKB: Double, frames: Int)] = []
         var restFrames = 0
         var restCPUPercent = 0.0
     }
@@ -45,7 +45,9 @@ enum PlayBench {
     }
 
     /// Frames as fast as the session draws them until the dashboard rests.
-    static func runToRest(_ session: PlaySession, frameTimes: inout [Double], sizes: inout [Double]) throws -> (frames: Int, seconds: Double) {
+    static func runToRest(
+        _ session: PlaySession, frameTimes: inout [Double], sizes: inout [Double], split: inout [(draw: Double, encode: Double)]
+    ) throws -> (frames: Int, seconds: Double) {
         let start = now()
         var frames = 0
         while !session.dashboard.isAtRest && now() - start < 10 {
@@ -54,6 +56,7 @@ enum PlayBench {
             if let f = try session.frame(now: now()) {
                 frameTimes.append((now() - t0) * 1000)
                 sizes.append(Double(f.png.count) / 1024)
+                split.append((f.drawSeconds * 1000, f.encodeSeconds * 1000))
                 frames += 1
             }
         }
@@ -74,16 +77,17 @@ enum PlayBench {
         do {
             let session = try PlaySession(source: source, scale: 1, now: now())
             var ft: [Double] = [], sz: [Double] = []
+            var sp: [(draw: Double, encode: Double)] = []
             latencies.append(try timed(session, #"{"type": "tap", "x": 384, "y": 540}"#))
-            _ = try runToRest(session, frameTimes: &ft, sizes: &sz)
+            _ = try runToRest(session, frameTimes: &ft, sizes: &sz, split: &sp)
             for round in 0..<12 {
                 let bodies = session.dashboard.debugView().bodies
                 let id = categories[round % categories.count]
                 guard let b = bodies.first(where: { $0.id == id }) else { continue }
                 latencies.append(try timed(session, "{\"type\": \"tap\", \"x\": \(b.position.x), \"y\": \(b.position.y)}"))
-                _ = try runToRest(session, frameTimes: &ft, sizes: &sz)
+                _ = try runToRest(session, frameTimes: &ft, sizes: &sz, split: &sp)
                 latencies.append(try timed(session, #"{"type": "pinch"}"#))
-                _ = try runToRest(session, frameTimes: &ft, sizes: &sz)
+                _ = try runToRest(session, frameTimes: &ft, sizes: &sz, split: &sp)
                 // A drag: press, 20 moves (each timed to its frame), release.
                 if let c = session.dashboard.debugView().bodies.first(where: { !$0.isKinematic }) {
                     _ = session.handle(.press(c.position), now: now())
@@ -92,7 +96,7 @@ enum PlayBench {
                         latencies.append(try timed(session, "{\"type\": \"move\", \"x\": \(x), \"y\": \(y)}"))
                     }
                     _ = session.handle(.release, now: now())
-                    _ = try runToRest(session, frameTimes: &ft, sizes: &sz)
+                    _ = try runToRest(session, frameTimes: &ft, sizes: &sz, split: &sp)
                 }
             }
             // At rest: the page holds a credit; nothing is drawn, and the process idles.
@@ -121,31 +125,33 @@ enum PlayBench {
         for scale in [1.0, 2.0] {
             let session = try PlaySession(source: source, scale: scale, now: now())
             var frameTimes: [Double] = [], sizes: [Double] = []
+            var split: [(draw: Double, encode: Double)] = []
             var frames = 0
             var seconds = 0.0
             _ = session.handle(.tap(ScenePoint(x: 384, y: 540)), now: now())
-            var r = try runToRest(session, frameTimes: &frameTimes, sizes: &sizes)
+            var r = try runToRest(session, frameTimes: &frameTimes, sizes: &sizes, split: &split)
             frames += r.frames
             seconds += r.seconds
             for round in 0..<6 {
                 let id = categories[round % categories.count]
                 guard let b = session.dashboard.debugView().bodies.first(where: { $0.id == id }) else { continue }
                 _ = session.handle(.tap(b.position), now: now())
-                r = try runToRest(session, frameTimes: &frameTimes, sizes: &sizes)
+                r = try runToRest(session, frameTimes: &frameTimes, sizes: &sizes, split: &split)
                 frames += r.frames
                 seconds += r.seconds
                 _ = session.handle(.pinch, now: now())
-                r = try runToRest(session, frameTimes: &frameTimes, sizes: &sizes)
+                r = try runToRest(session, frameTimes: &frameTimes, sizes: &sizes, split: &split)
                 frames += r.frames
                 seconds += r.seconds
             }
-            figures.fps.append((scale, Double(frames) / max(seconds, 1e-9), median(frameTimes), median(sizes), frames))
+            figures.fps.append(
+                (scale, Double(frames) / max(seconds, 1e-9), median(frameTimes), median(split.map(\.draw)), median(split.map(\.encode)), median(sizes), frames))
         }
 
         func f(_ v: Double) -> String { String(format: "%.2f", v) }
         if json {
             let fps = figures.fps.map {
-                "{\"scale\": \(f($0.scale)), \"frames_per_second\": \(f($0.fps)), \"frame_median_ms\": \(f($0.frameMedianMs)), \"png_median_kb\": \(f($0.pngMedianKB)), \"frames\": \($0.frames)}"
+                "{\"scale\": \(f($0.scale)), \"frames_per_second\": \(f($0.fps)), \"frame_median_ms\": \(f($0.frameMedianMs)), \"draw_median_ms\": \(f($0.drawMedianMs)), \"png_encode_median_ms\": \(f($0.encodeMedianMs)), \"png_median_kb\": \(f($0.pngMedianKB)), \"frames\": \($0.frames)}"
             }
             print(
                 """
@@ -157,7 +163,7 @@ enum PlayBench {
             print("bubbles play, in process (768x1024 pt; parser, session, renderer, PNG; not the socket write):")
             print("  input message -> frame ready to send: median \(f(figures.latencyMedianMs)) ms, p90 \(f(figures.latencyP90Ms)) ms (\(figures.latencySamples) taps, pinches and drag moves, scale 1)")
             for m in figures.fps {
-                print("  while bubbles move at scale \(f(m.scale)): \(f(m.fps)) frames/s (frame median \(f(m.frameMedianMs)) ms, PNG median \(f(m.pngMedianKB)) KB, \(m.frames) frames)")
+                print("  while bubbles move at scale \(f(m.scale)): \(f(m.fps)) frames/s (frame median \(f(m.frameMedianMs)) ms: draw \(f(m.drawMedianMs)), PNG encode \(f(m.encodeMedianMs)); PNG median \(f(m.pngMedianKB)) KB, \(m.frames) frames)")
             }
             print("  at rest: \(figures.restFrames) frames in 2 s, CPU \(f(figures.restCPUPercent)) % of one core")
         }
