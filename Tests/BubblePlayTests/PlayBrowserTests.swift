@@ -196,6 +196,7 @@ struct PlayBrowserTests {
         #expect((Int(r["dragDistance"] ?? "") ?? 0) > 30, "the dragged bubble moved \(r["dragDistance"] ?? "?") pt")
         #expect(r["drill"] == "changed")
         #expect(r["pinch"] == "changed", "the pinch did not go back")
+        #expect(r["touchPinch"] == "changed", "the two-finger pinch did not go back")
         #expect(r["open"] == "changed", "the report preview did not open")
         #expect(r["close"] == "same as before", "closing the preview did not bring the level back")
         #expect(r["table"] == "changed", "the Reports button did not open the table")
@@ -290,6 +291,25 @@ struct PlayBrowserTests {
         try page.settle()
         let back = try page.pictureSum()
         note("pinch", back != inside ? "changed" : "same")
+
+        // Into the category again, and out with a two-finger touch pinch.
+        try cdp.call("Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5])
+        let again = try #require(try page.bodies().first { $0["id"] as? String == category["id"] as? String })
+        try page.tap(ScenePoint(x: again["x"] as? Double ?? 0, y: again["y"] as? Double ?? 0))
+        try page.settle()
+        let insideAgain = try page.pictureSum()
+        let c = page.window(ScenePoint(x: 384, y: 560))
+        func fingers(_ spread: Double) -> [[String: Any]] {
+            [["x": c.0 - spread, "y": c.1, "id": 1], ["x": c.0 + spread, "y": c.1, "id": 2]]
+        }
+        try cdp.call("Input.dispatchTouchEvent", ["type": "touchStart", "touchPoints": fingers(150)])
+        for k in 1...10 {
+            try cdp.call("Input.dispatchTouchEvent", ["type": "touchMove", "touchPoints": fingers(150 - 12 * Double(k))])
+            Thread.sleep(forTimeInterval: 0.016)
+        }
+        try cdp.call("Input.dispatchTouchEvent", ["type": "touchEnd", "touchPoints": [] as [Any]])
+        try page.settle()
+        note("touchPinch", try page.pictureSum() != insideAgain ? "changed" : "same")
 
         // Save the recording: the page gets it, the server writes --record.
         _ = try cdp.evaluate("document.getElementById('save-recording').click()")
