@@ -153,4 +153,21 @@ struct PlayServerSecurityTests {
         #expect(t.errors.contains { $0.hasPrefix("idle for") })
         await s.stop()
     }
+
+    @Test func aMessageOverTheFrameLimitEndsOnlyThatConnection() async throws {
+        let s = try await RunningServer()
+        let port = s.port
+        let (first, second) = try await onThread { () -> (WSTranscript, WSTranscript) in
+            let ws = try RawWebSocket(port: port, origin: "http://127.0.0.1:\(port)")
+            ws.read()
+            try ws.send(#"{"type": "ready", "pad": ""# + String(repeating: "x", count: 70_000) + #""}"#)
+            ws.read(until: { $0.closed })
+            let next = try RawWebSocket(port: port, origin: "http://127.0.0.1:\(port)")
+            next.read()
+            return (ws.transcript, next.transcript)
+        }
+        #expect(first.closed)
+        #expect(object(second.texts.first ?? "")["type"] as? String == "welcome", "the server stopped serving")
+        await s.stop()
+    }
 }
