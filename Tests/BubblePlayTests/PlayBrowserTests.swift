@@ -55,7 +55,7 @@ final class CDP: @unchecked Sendable {
         let id = nextID
         let data = try JSONSerialization.data(withJSONObject: ["id": id, "method": method, "params": params])
         try ws.send(String(decoding: data, as: UTF8.self))
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(90)
         while Date() < deadline {
             ws.transcript.texts.removeAll()
             guard ws.read(seconds: 5) else { continue }
@@ -78,9 +78,11 @@ final class CDP: @unchecked Sendable {
 
     func string(_ expression: String) throws -> String { try evaluate(expression) as? String ?? "" }
 
-    /// Waits until a JavaScript condition is true (20 s at most).
+    /// Waits until a JavaScript condition is true (90 s at most: a loaded machine is slow, and the
+    /// wait ends as soon as it holds).
     func waitFor(_ condition: String, _ what: String) throws {
-        for _ in 0..<1000 {
+        let deadline = Date().addingTimeInterval(90)
+        while Date() < deadline {
             if (try? evaluate("Boolean(\(condition))")) as? Bool == true { return }
             Thread.sleep(forTimeInterval: 0.02)
         }

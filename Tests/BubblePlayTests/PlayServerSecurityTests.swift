@@ -146,7 +146,7 @@ struct PlayServerSecurityTests {
         let port = s.port
         let t = try await onThread { () -> WSTranscript in
             let ws = try RawWebSocket(port: port, origin: "http://127.0.0.1:\(port)")
-            ws.read(until: { $0.closed }, seconds: 20)
+            ws.read(until: { $0.closed })
             return ws.transcript
         }
         #expect(t.closed)

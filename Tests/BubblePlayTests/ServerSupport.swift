@@ -36,7 +36,8 @@ final class RunningServer: Sendable {
 }
 
 /// Sends raw bytes of an HTTP request to the loopback port and returns everything the server
-/// answers before it closes the connection (or 5 s pass). The blocking socket calls run on a
+/// answers before it closes the connection (or 60 s pass: the server shares the cooperative pool
+/// with the rest of a parallel test run). The blocking socket calls run on a
 /// Dispatch thread, never on the cooperative pool the server's handlers need.
 func rawHTTP(port: Int, _ request: String) async throws -> String {
     try await withCheckedThrowingContinuation { continuation in
@@ -49,7 +50,7 @@ func rawHTTP(port: Int, _ request: String) async throws -> String {
 func blockingHTTP(port: Int, _ request: String) throws -> String {
     let fd = try connectLoopback(port: port)
     defer { close(fd) }
-    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    var timeout = timeval(tv_sec: 60, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     let bytes = Array(request.utf8)
     _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
@@ -157,7 +158,7 @@ final class RawWebSocket: @unchecked Sendable {
     /// Reads one message into the transcript; false when the connection is closed or `seconds`
     /// pass without one.
     @discardableResult
-    func read(seconds: Double = 10) -> Bool {
+    func read(seconds: Double = 60) -> Bool {
         var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var message: [UInt8] = []
@@ -225,7 +226,7 @@ final class RawWebSocket: @unchecked Sendable {
 
     /// Reads until `condition` holds on the transcript, the connection closes or `seconds` pass.
     @discardableResult
-    func read(until condition: (WSTranscript) -> Bool, seconds: Double = 10) -> Bool {
+    func read(until condition: (WSTranscript) -> Bool, seconds: Double = 60) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition(transcript) {
             let left = deadline.timeIntervalSinceNow
@@ -265,15 +266,6 @@ struct CDPError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// Waits until `condition` holds (checked every 20 ms) or `seconds` pass; returns whether it held.
-func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
-}
 
 /// A value behind a lock, shared by reference between tasks.
 final class Box<Value: Sendable>: Sendable {
