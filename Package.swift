@@ -12,6 +12,7 @@
 //   BubbleScenario – datasource → dashboard tree (with PDF metadata), scenario files (Foundation)
 //   BubbleExport   – frame sequences of a scenario: parallel rendering, manifest, contact sheet, review page
 //   SampleLibrary  – the deterministic generator of the shipped sample data (Cairo's PDF surface)
+//   BubblePlay     – the live server of `bubbles play` (Hummingbird HTTP + WebSocket)
 //   BubblesCLI     – the `bubbles` command-line tool
 //
 // Benchmarks live in their own package under Benchmarks/ so that users of these libraries never
@@ -35,6 +36,10 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // `swift package generate-documentation` for the DocC catalogs (scripts/docs.sh).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // System libraries. `scripts/deps.sh` installs the Debian packages named here.
@@ -66,13 +71,24 @@ let package = Package(
         .target(name: "SampleLibrary", dependencies: ["CCairo"]),
         .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubblePhysics", "ReportLibrary", "PDFMetadata"]),
         .target(name: "BubbleExport", dependencies: ["BubbleScenario", "BubbleRender", "BubbleDashboard", "BubblePhysics"]),
+        // The live server of `bubbles play`: sessions, message parser and recorder are plain types
+        // (testable without sockets); PlayServer puts them on Hummingbird's HTTP and WebSocket.
+        .target(
+            name: "BubblePlay",
+            dependencies: [
+                "BubbleScenario", "BubbleRender", "BubbleDashboard", "BubblePhysics", "ReportLibrary",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         // Executables.
         .executableTarget(
             name: "BubblesCLI",
             dependencies: [
                 "BubblePhysics", "BubbleThreads", "BubbleDashboard", "BubbleRender", "BubbleScenario", "BubbleExport",
-                "ReportLibrary", "PDFMetadata",
+                "ReportLibrary", "PDFMetadata", "BubblePlay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -100,6 +116,11 @@ let package = Package(
             ]),
         .testTarget(name: "CLITests", dependencies: ["BubblesCLI", "BubblePhysics"]),
         .testTarget(name: "BubbleExportTests", dependencies: ["BubbleExport", "BubbleRender"]),
+        .testTarget(
+            name: "BubblePlayTests",
+            dependencies: [
+                "BubblePlay", "BubbleExport", "BubbleScenario", "BubbleDashboard", "BubbleRender", "ReportLibrary",
+            ]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["BubbleDashboard", "BubbleRender", "BubbleScenario", "ReportLibrary"],

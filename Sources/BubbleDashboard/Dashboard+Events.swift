@@ -35,6 +35,8 @@ extension Dashboard {
             try press(at: point)
         case .scroll(let distance):
             try scrollTable(by: distance)
+        case .settings(let new):
+            try updateFeel(new)
         }
         needsSnap = true
     }

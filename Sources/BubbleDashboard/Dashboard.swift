@@ -30,6 +30,9 @@ public enum DashboardEvent: Sendable, Hashable {
     /// Scroll the open reports table by this many points (negative: up), with momentum: a fling
     /// that comes to rest this far on, bouncing at an end.
     case scroll(Double)
+    /// New motion settings (springs, durations, drag coupling, table scrolling) from now on; the
+    /// sizes and the canvas must stay as they are (see `Dashboard.updateFeel(_:)`).
+    case settings(DashboardSettings)
 }
 
 /// The dashboard: navigation state, transitions and drag-coupled motion on a physics world, stepped
@@ -42,7 +45,7 @@ public enum DashboardEvent: Sendable, Hashable {
 public final class Dashboard {
     /// The hierarchy: the datasource's nodes, and the groups the dashboard added for large levels.
     public private(set) var tree: DashboardTree
-    public let settings: DashboardSettings
+    public internal(set) var settings: DashboardSettings
     /// Sizes labels for the level layouts (nil: the character-count estimate).
     public let measurer: (any TextMeasurer)?
     let world: World
@@ -64,7 +67,7 @@ public final class Dashboard {
     var overlay: OverlayState?
     /// The reports table's scroll (reset whenever a table opens).
     var table = TableScroll()
-    let tablePhysics: TableScrollPhysics
+    var tablePhysics: TableScrollPhysics
     /// The bubbles leaving and the overlay as the step before the current one left them: a scene
     /// between the two steps shows the ones that finished fading on the current step too.
     var previousGhosts: [Ghost] = []

@@ -73,6 +73,8 @@ public struct ExportOptions: Sendable {
     public var formats: [FrameFormat] = [.png]
     /// Frames per second; nil takes the scenario's.
     public var fps: Double?
+    /// A settings file (`SettingsFile`) whose values replace the scenario's `settings`.
+    public var settingsFile: String?
     /// Canvas size in points; nil takes the scenario's.
     public var canvasWidth: Double?
     public var canvasHeight: Double?

@@ -65,9 +65,16 @@ public enum Exporter {
         if let k = options.contactSheetEvery, k < 1 { throw ExportError.invalidOption("--every must be at least 1") }
         let every = options.contactSheetEvery ?? ContactSheet.every(frames: count)
 
-        var settings = DashboardSettings()
-        settings.canvasWidth = width
-        settings.canvasHeight = height
+        var settings = scenario.dashboardSettings(width: width, height: height)
+        var contentHash = scenario.contentHash
+        if let file = options.settingsFile {
+            do { settings = try SettingsFile.load(file, base: settings) } catch { throw ExportError.scenario("\(error)") }
+            // Frames drawn with other settings are not carried over by a resumed export.
+            var h = FNV1a64()
+            h.combine(contentHash)
+            h.combine(bytes: Array(SettingsFile.encode(settings).utf8))
+            contentHash = h.value
+        }
         let dashboard: Dashboard
         var metadataHasher = FNV1a64()
         do {
@@ -97,7 +104,7 @@ public enum Exporter {
         let manifestPath = folder + "/manifest\(suffix).json"
         let sheetName = "contact-sheet\(suffix).png", pageName = "index\(suffix).html"
         let header = ManifestHeader(
-            scenarioPath: options.scenario, contentHash: scenario.contentHash, metadataHash: metadataHasher.value, fps: fps, canvasWidth: width,
+            scenarioPath: options.scenario, contentHash: contentHash, metadataHash: metadataHasher.value, fps: fps, canvasWidth: width,
             canvasHeight: height, scale: scale, pixelWidth: max(1, Int((width * scale).rounded())),
             pixelHeight: max(1, Int((height * scale).rounded())), formats: options.formats, first: first, last: last,
             scenarioFrames: scenarioFrames)

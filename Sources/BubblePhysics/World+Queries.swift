@@ -118,6 +118,30 @@ extension World {
         return (best, (id(slot: i), id(slot: j)))
     }
 
+    /// Every pair of enabled bodies of non-zero scale whose collision shapes overlap, with the
+    /// depth (pt), in a stable order (by the sweep over x). For debug drawing; allocates and
+    /// changes nothing.
+    public func contacts() -> [(a: BodyID, b: BodyID, depth: Double)] {
+        let c = col
+        var items: [(lo: Double, hi: Double, slot: Int)] = []
+        for s in 0..<count where c.flags[s] & BodyFlags.enabled != 0 && c.scale[s] > 0 {
+            let e = c.hw[s] * c.scale[s]
+            items.append((c.px[s] - e, c.px[s] + e, s))
+        }
+        items.sort { $0.lo < $1.lo || ($0.lo == $1.lo && $0.slot < $1.slot) }
+        var found: [(a: BodyID, b: BodyID, depth: Double)] = []
+        for a in 0..<items.count {
+            let ia = items[a]
+            var b = a + 1
+            while b < items.count && items[b].lo < ia.hi {
+                let d = penetration(ia.slot, items[b].slot)
+                if d > 0 { found.append((id(slot: ia.slot), id(slot: items[b].slot), d)) }
+                b += 1
+            }
+        }
+        return found
+    }
+
     func id(slot s: Int) -> BodyID {
         let i = Int(col.index[s])
         return BodyID(index: UInt32(i), generation: generation[i])

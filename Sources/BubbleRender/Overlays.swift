@@ -323,7 +323,7 @@ extension SceneRenderer {
                     colour: style.secondaryTextColour, background: white, owner: "table-empty", role: .tableCell,
                     container: .rect(x: x, y: ry, width: tw, height: rowH))
         }
-        for i in g.visibleRows(scroll: scroll.offset) ?? 1...0 {
+        for i in g.visibleRows(scroll: scroll.offset).map(Array.init) ?? [] {
             let ry = g.rowTop(i, scroll: scroll.offset)
             let fill = i % 2 == 1 ? zebra : style.cardColour
             cairo_rectangle(cr, x, ry, tw, rowH)

@@ -25,6 +25,9 @@ public struct Scenario: Sendable {
     public var script: [TimedAction]
     /// FNV-1a 64 of the scenario file's bytes and the datasource's bytes.
     public var contentHash: UInt64
+    /// The motion settings the scenario starts with (its `settings` field, in the settings-file
+    /// format), or nil for the defaults.
+    public var settings: DashboardSettings? = nil
 }
 
 /// Why a scenario file was refused; one line like `LibraryError`.
@@ -92,7 +95,7 @@ extension Scenario {
         guard let members = document.objectMembers else {
             throw fail("", document, "the scenario must be an object, found \(document.typeName)")
         }
-        let known = ["data", "canvas", "fps", "duration", "events"]
+        let known = ["data", "canvas", "fps", "duration", "settings", "events"]
         for m in members where !known.contains(m.key) {
             throw fail(m.key, m.value, "unknown field '\(m.key)' (known: \(known.joined(separator: ", ")))")
         }
@@ -129,6 +132,13 @@ extension Scenario {
             guard let f = value.numberValue, f >= 1, f <= 240 else { throw fail("fps", value, "'fps' must be a number within 1...240") }
             fps = f
         }
+
+        // settings
+        var settings: DashboardSettings? = nil
+        if let value = document["settings"] {
+            settings = try SettingsFile.apply(value, source: source, file: path, jsonPath: "settings", base: DashboardSettings())
+        }
+        var running = settings ?? DashboardSettings()
 
         // events
         guard let eventsValue = document["events"] else { throw fail("events", document, "missing field 'events'") }
@@ -181,7 +191,7 @@ extension Scenario {
             previous = at
             let actions = fields.filter { $0.key != "at" && $0.key != "path" && $0.key != "over" }
             guard actions.count == 1, let action = actions.first else {
-                throw fail(base, event, "an event needs exactly one action: tap, open, drag, scroll, recenter, pinch, top, reports or close")
+                throw fail(base, event, "an event needs exactly one action: \(actionNames)")
             }
             let key = action.key
             let value = action.value
@@ -248,8 +258,20 @@ extension Scenario {
                 default: e = .closeOverlay
                 }
                 script.append(TimedAction(time: at, action: .event(e), label: key))
+            case "press":
+                let p = try canvasPoint(value, path)
+                script.append(TimedAction(time: at, action: .event(.dragBeginAt(p)), label: "press at \(label(p))"))
+            case "move":
+                let p = try point(value, path)
+                script.append(TimedAction(time: at, action: .event(.dragMove(to: p)), label: "move to \(label(p))"))
+            case "release":
+                guard value.boolValue == true else { throw fail(path, value, "'release' takes the value true") }
+                script.append(TimedAction(time: at, action: .event(.dragEnd), label: "release"))
+            case "settings":
+                running = try SettingsFile.apply(value, source: source, file: pathArgument, jsonPath: path, base: running)
+                script.append(TimedAction(time: at, action: .event(.settings(running)), label: "settings"))
             default:
-                throw fail(path, value, "unknown action '\(key)' (tap, open, drag, scroll, recenter, pinch, top, reports, close)")
+                throw fail(path, value, "unknown action '\(key)' (\(actionNames))")
             }
         }
 
@@ -269,11 +291,23 @@ extension Scenario {
         hash.combine(bytes: dataBytes)
         return Scenario(
             file: path, dataPath: dataPath, library: library, canvasWidth: width, canvasHeight: height, fps: fps,
-            duration: duration, script: script, contentHash: hash.value)
+            duration: duration, script: script, contentHash: hash.value, settings: settings)
     }
 }
 
 extension Scenario {
+    /// The actions an event may have.
+    static let actionNames = "tap, open, drag, scroll, recenter, pinch, top, reports, close, press, move, release, settings"
+
+    /// The dashboard settings for this scenario on a canvas of `width` × `height` points: its
+    /// `settings` field, or the defaults.
+    public func dashboardSettings(width: Double, height: Double) -> DashboardSettings {
+        var s = settings ?? DashboardSettings()
+        s.canvasWidth = width
+        s.canvasHeight = height
+        return s
+    }
+
     /// The bytes of a scenario file: a regular file of at most ``maxFileBytes``.
     static func readFile(_ path: String) throws(ScenarioError) -> [UInt8] {
         func fail(_ message: String) -> ScenarioError { ScenarioError(file: path, jsonPath: "", position: nil, message: message) }

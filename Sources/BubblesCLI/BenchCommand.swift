@@ -7,7 +7,7 @@ import Foundation
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmark the physics step, the renderer (--render), the PDF reader (--pdf), the export (--export) or level taps (--levels).",
+        abstract: "Benchmark the physics step, the renderer (--render), the PDF reader (--pdf), the export (--export), level taps (--levels) or the play server (--play).",
         discussion: """
             The standard scene: N bodies (90 % circles with radii uniform in [8, 30] pt, 10 % rounded \
             rectangles of similar area) placed uniformly at random (fixed seed) in a square of two \
@@ -21,7 +21,8 @@ struct Bench: ParsableCommand {
             --render times drawing, blur, our PNG encoder, Cairo's PNG writer and SVG for 1536x2048 \
             frames; --pdf DIR... reads every PDF under the folders; --export times the tour's \
             frame export at 60 and 120 fps with 1 and 2 jobs, and with --video; --levels times a tap on \
-            categories of 10 to 100 000 reports.
+            categories of 10 to 100 000 reports; --play times the play server's input-to-frame latency, \
+            its frames per second while bubbles move at scale 1 and 2, and its rest.
             """)
 
     @Option(help: "Comma-separated body counts.")
@@ -66,13 +67,16 @@ struct Bench: ParsableCommand {
     @Flag(help: "Benchmark a tap on a category of 10, 30, 100, 1 000, 10 000 and 100 000 reports instead (tap and layout medians, visible bubbles, groups, peak memory; each count in a child process).")
     var levels = false
 
+    @Flag(help: "Benchmark the play server instead: input message to frame, frames/s while moving at scale 1 and 2, rest.")
+    var play = false
+
     @Option(help: "With --levels: comma-separated category sizes.")
     var children: String?
 
     @Option(help: .hidden)
     var levelsChild: String?
 
-    @Option(help: "With --render: the datasource; with --export: the scenario.")
+    @Option(help: "With --render and --play: the datasource; with --export: the scenario.")
     var input: String?
 
     @Option(help: "Sub-steps per step (default: the world's default).")
@@ -115,10 +119,10 @@ struct Bench: ParsableCommand {
         if rounds < 1 || rounds > 1000 { throw ValidationError("--rounds must be in 1...1000") }
         if warmup < 0 || settleSteps < 0 { throw ValidationError("--warmup and --settle-steps must not be negative") }
         if json && csv { throw ValidationError("choose one of --json and --csv") }
-        if [render, !pdf.isEmpty, export, levels].filter({ $0 }).count > 1 {
-            throw ValidationError("choose one of --render, --pdf, --export and --levels")
+        if [render, !pdf.isEmpty, export, levels, play].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of --render, --pdf, --export, --levels and --play")
         }
-        if (render || !pdf.isEmpty || export || levels) && csv { throw ValidationError("--csv is only for the physics benchmark") }
+        if (render || !pdf.isEmpty || export || levels || play) && csv { throw ValidationError("--csv is only for the physics benchmark") }
         if let children {
             let c = children.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard !c.isEmpty, c.allSatisfy({ ($0 ?? 0) > 0 && ($0 ?? 0) <= 1_000_000 }) else {
@@ -166,6 +170,7 @@ struct Bench: ParsableCommand {
             if render { return try RenderBench.run(data: input ?? "Data/reports.json", runs: max(3, repeats), json: json) }
             if !pdf.isEmpty { return try PDFBench.run(directories: pdf, json: json, repeats: repeats) }
             if export { return try ExportBench.run(scenario: input ?? "Data/scenarios/tour.json", json: json) }
+            if play { return try PlayBench.run(data: input ?? "Data/reports.json", json: json) }
             if let levelsChild { return try LevelBench.child(path: levelsChild, rounds: rounds) }
             if levels {
                 let counts = children.map { $0.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }

@@ -53,6 +53,9 @@ struct Export: ParsableCommand {
     @Option(help: "Frames per second (default: the scenario's).")
     var fps: Double?
 
+    @Option(help: "A settings file (JSON, as 'bubbles play' saves it; see docs/play.md) that replaces the scenario's settings.")
+    var settings: String?
+
     @Option(help: "Canvas size in points, WIDTHxHEIGHT (default: the scenario's).")
     var size: String?
 
@@ -98,6 +101,7 @@ struct Export: ParsableCommand {
             var options = ExportOptions(scenario: scenario, output: out ?? ExportOptions.defaultOutput(for: scenario))
             options.formats = try FrameFormat.parseList(format)
             options.fps = fps
+            options.settingsFile = settings
             if let size {
                 let s = try parseSize(size)
                 options.canvasWidth = s.width

@@ -28,6 +28,9 @@ struct Render: ParsableCommand {
     @Option(help: "An overlay: 'preview:REPORT-ID' or 'reports' (the level's reports table).")
     var overlay: String?
 
+    @Option(help: "A settings file (JSON, as 'bubbles play' saves it; see docs/play.md).")
+    var settings: String?
+
     @Option(help: "Canvas size in points, WIDTHxHEIGHT.")
     var size = "768x1024"
 
@@ -78,10 +81,11 @@ struct Render: ParsableCommand {
             }
         }
         let tree = try LibraryBridge.dashboardTree(library, details: LibraryBridge.details(for: library, readPDFs: !skipPDFs))
-        var settings = DashboardSettings()
-        settings.canvasWidth = canvas.width
-        settings.canvasHeight = canvas.height
-        let dashboard = try Dashboard(tree: tree, settings: settings, measurer: PangoTextMeasurer())
+        var dashboardSettings = DashboardSettings()
+        dashboardSettings.canvasWidth = canvas.width
+        dashboardSettings.canvasHeight = canvas.height
+        if let settings { dashboardSettings = try SettingsFile.load(settings, base: dashboardSettings) }
+        let dashboard = try Dashboard(tree: tree, settings: dashboardSettings, measurer: PangoTextMeasurer())
 
         // Which level, and which overlay.
         var previewID: String? = nil

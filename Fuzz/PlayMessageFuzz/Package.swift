@@ -1,0 +1,22 @@
+// swift-tools-version: 6.1
+// libFuzzer target for the play server's message parser (`PlayMessageParser.parse`). Its own package
+// (the sources are reached through symbolic links; the parser's one file without the server, so
+// no Hummingbird) so that the main package never builds fuzzing code. See ../README.md;
+// `scripts/fuzz.sh play SECONDS` builds and runs it.
+import PackageDescription
+
+let package = Package(
+    name: "PlayMessageFuzz",
+    targets: [
+        .target(name: "FuzzDriver"),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib"),
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto"),
+        .target(name: "BubblePhysics"),
+        .target(name: "BubbleDashboard", dependencies: ["BubblePhysics"]),
+        .target(name: "ReportLibrary"),
+        .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
+        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubblePhysics", "ReportLibrary", "PDFMetadata"]),
+        .target(name: "PlayMessage", dependencies: ["BubbleDashboard", "BubbleScenario", "ReportLibrary"]),
+        .executableTarget(name: "PlayMessageFuzz", dependencies: ["FuzzDriver", "PlayMessage", "BubbleDashboard"]),
+    ]
+)

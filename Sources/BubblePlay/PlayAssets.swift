@@ -1,0 +1,310 @@
+/// The play page, its script and its style sheet, compiled into the binary: the page works
+/// offline and the server never reads a file to answer a request.
+public enum PlayAssets {
+    /// The assets by request path; any other path is 404.
+    public static let files: [(path: String, contentType: String, body: String)] = [
+        ("/", "text/html; charset=utf-8", html),
+        ("/play.js", "text/javascript; charset=utf-8", script),
+        ("/play.css", "text/css; charset=utf-8", css),
+    ]
+
+    /// The keyboard shortcuts, as listed on the page.
+    public static let shortcuts: [(key: String, action: String)] = [
+        ("Esc", "close the overlay"), ("Space", "pause / run"), (". or S", "single step (pauses)"),
+        ("1 / 2 / 4", "speed 1, ½, ¼"), ("R", "restart"), ("D", "debug overlay"), ("B or Backspace", "back one level (pinch)"),
+    ]
+
+    static let html = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>bubbles play</title>
+        <link rel="stylesheet" href="/play.css">
+        </head>
+        <body>
+        <header>
+          <strong>bubbles play</strong>
+          <button id="pause" title="Space">Pause</button>
+          <button id="step" title=". or S">Step</button>
+          <span class="group">speed
+            <button data-speed="1" class="on">1</button><button data-speed="0.5">½</button><button data-speed="0.25">¼</button>
+          </span>
+          <button id="restart" title="R">Restart</button>
+          <label><input type="checkbox" id="debug"> Debug (D)</label>
+          <button id="save-recording">Save recording</button>
+          <span id="status">connecting…</span>
+        </header>
+        <main>
+          <div id="stage"><canvas id="picture" width="768" height="1024"></canvas><canvas id="overlay" width="768" height="1024"></canvas></div>
+          <aside>
+            <section id="info">
+              <div>step <span id="stepno">0</span> · <span id="rest">–</span></div>
+              <div>state hash <code id="hash">–</code></div>
+              <div><span id="fps">0</span> frames/s · <span id="kb">0</span> KB/frame</div>
+              <div id="error"></div>
+            </section>
+            <section>
+              <h2>Settings</h2>
+              <form id="settings"></form>
+              <button id="apply">Apply</button> <button id="save-settings">Save settings</button>
+            </section>
+            <section>
+              <h2>Keys</h2>
+              <dl id="keys">
+        \(shortcuts.map { "      <dt>\($0.key)</dt><dd>\($0.action)</dd>" }.joined(separator: "\n"))
+              </dl>
+              <p>Tap, drag bubbles, pinch with two fingers or ctrl/⌘ + wheel to go back; the toolbar and the preview's arrow take taps in the picture; the wheel scrolls the reports table.</p>
+            </section>
+          </aside>
+        </main>
+        <script src="/play.js"></script>
+        </body>
+        </html>
+
+        """
+
+    static let css = """
+        body { margin: 0; font: 13px system-ui, sans-serif; background: #1d1f24; color: #e8e8ea; }
+        header { display: flex; gap: 8px; align-items: center; padding: 6px 10px; background: #2a2d34; flex-wrap: wrap; }
+        header .group button { margin: 0 1px; }
+        button { background: #3b3f48; color: #e8e8ea; border: 1px solid #555; border-radius: 4px; padding: 3px 8px; cursor: pointer; }
+        button.on { background: #5a7bd6; }
+        #status { margin-left: auto; opacity: .8; }
+        main { display: flex; gap: 12px; padding: 10px; align-items: flex-start; }
+        #stage { position: relative; touch-action: none; user-select: none; }
+        #stage canvas { display: block; }
+        #overlay { position: absolute; left: 0; top: 0; pointer-events: none; }
+        aside { width: 300px; }
+        aside h2 { font-size: 13px; margin: 12px 0 4px; }
+        #settings label { display: grid; grid-template-columns: 1fr 80px; gap: 4px; margin: 2px 0; }
+        #settings input { width: 76px; }
+        #error { color: #ff9a8a; min-height: 1.2em; }
+        dl { display: grid; grid-template-columns: 90px 1fr; margin: 0; }
+        dt { font-weight: bold; } dd { margin: 0; }
+        code { font-size: 12px; }
+
+        """
+
+    static let script = #"""
+        "use strict";
+        const $ = (id) => document.getElementById(id);
+        const picture = $("picture"), overlay = $("overlay"), stage = $("stage");
+        const pctx = picture.getContext("2d"), octx = overlay.getContext("2d");
+        let ws = null, canvasSize = [768, 1024], header = null, fields = [], paused = false, debug = false;
+        let frames = 0, framesAtTick = 0, lastTick = performance.now();
+        const state = document.body.dataset;
+        state.frames = "0";
+
+        function send(message) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(message)); }
+        function showError(text) { $("error").textContent = text; state.lastError = text; }
+
+        function layout() {
+          const room = Math.max(200, window.innerHeight - 70);
+          const k = Math.min(1, room / canvasSize[1]);
+          const w = Math.round(canvasSize[0] * k), h = Math.round(canvasSize[1] * k);
+          for (const c of [picture, overlay]) { c.style.width = w + "px"; c.style.height = h + "px"; }
+        }
+
+        function connect() {
+          ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+          ws.binaryType = "arraybuffer";
+          ws.onopen = () => { $("status").textContent = "connected"; send({type: "hello", scale: Math.min(2, window.devicePixelRatio || 1)}); };
+          ws.onclose = (e) => { $("status").textContent = "disconnected" + (e.reason ? ": " + e.reason : ""); state.closed = "1"; };
+          ws.onmessage = (e) => {
+            if (typeof e.data === "string") { receive(JSON.parse(e.data)); return; }
+            const h = header;
+            createImageBitmap(new Blob([e.data], {type: "image/png"})).then((bitmap) => {
+              if (picture.width !== bitmap.width || picture.height !== bitmap.height) { picture.width = bitmap.width; picture.height = bitmap.height; }
+              pctx.drawImage(bitmap, 0, 0);
+              bitmap.close();
+              if (h) shown(h);
+              requestAnimationFrame(() => send({type: "ready"}));
+            }, () => requestAnimationFrame(() => send({type: "ready"})));
+          };
+        }
+
+        function receive(m) {
+          if (m.type === "welcome") {
+            canvasSize = m.canvas; fields = m.fields; buildSettings(); layout();
+          } else if (m.type === "frame") {
+            header = m;
+          } else if (m.type === "error") {
+            showError(m.message); state.errors = String(Number(state.errors || 0) + 1);
+          } else if (m.type === "recording") {
+            state.recordStep = String(m.step); state.recordHash = m.hash;
+            download("recording.json", m.text);
+          } else if (m.type === "settingsFile") {
+            download("settings.json", m.text);
+          }
+        }
+
+        function shown(h) {
+          frames++;
+          state.frames = String(frames); state.step = String(h.step); state.hash = h.hash; state.stepHash = h.stepHash;
+          state.atRest = String(h.atRest); state.paused = String(h.paused);
+          $("stepno").textContent = h.step; $("hash").textContent = h.hash;
+          $("rest").textContent = h.paused ? "paused" : (h.atRest ? "at rest" : "moving");
+          $("kb").textContent = (h.bytes / 1024).toFixed(0);
+          paused = h.paused; $("pause").textContent = paused ? "Run" : "Pause";
+          for (const b of document.querySelectorAll("[data-speed]")) b.classList.toggle("on", Number(b.dataset.speed) === h.speed);
+          drawDebug(h);
+        }
+
+        setInterval(() => {
+          const now = performance.now();
+          $("fps").textContent = ((frames - framesAtTick) * 1000 / (now - lastTick)).toFixed(0);
+          framesAtTick = frames; lastTick = now;
+        }, 1000);
+
+        function drawDebug(h) {
+          overlay.width = picture.width; overlay.height = picture.height;
+          octx.clearRect(0, 0, overlay.width, overlay.height);
+          if (!h.debug) return;
+          const k = picture.width / canvasSize[0];
+          octx.save(); octx.scale(k, k); octx.lineWidth = 1;
+          const d = h.debug;
+          for (const b of d.bodies) {
+            octx.strokeStyle = b.dragged ? "#ffcc00" : (b.kinematic ? "#33ccff" : (d.worldAtRest ? "#55dd55" : "#ff5577"));
+            octx.beginPath();
+            if (b.r !== undefined) octx.arc(b.x, b.y, b.r, 0, 2 * Math.PI);
+            else octx.roundRect(b.x - b.w / 2, b.y - b.h / 2, b.w, b.h, b.c);
+            octx.stroke();
+            if (b.hz > 0) {
+              octx.strokeStyle = "rgba(255,255,255,.6)"; octx.setLineDash([4, 3]);
+              octx.beginPath(); octx.moveTo(b.x, b.y); octx.lineTo(b.tx, b.ty); octx.stroke(); octx.setLineDash([]);
+              octx.fillStyle = "#fff"; octx.fillRect(b.tx - 2, b.ty - 2, 4, 4);
+            }
+          }
+          octx.strokeStyle = "#ff3b30"; octx.lineWidth = 2;
+          for (const [a, b] of d.contacts) {
+            const p = d.bodies[a], q = d.bodies[b];
+            octx.beginPath(); octx.moveTo(p.x, p.y); octx.lineTo(q.x, q.y); octx.stroke();
+          }
+          if (d.finger) { octx.fillStyle = "#ffcc00"; octx.beginPath(); octx.arc(d.finger[0], d.finger[1], 6, 0, 2 * Math.PI); octx.fill(); }
+          octx.fillStyle = "rgba(0,0,0,.6)"; octx.fillRect(4, canvasSize[1] - 24, 360, 20);
+          octx.fillStyle = "#fff"; octx.font = "12px monospace";
+          octx.fillText("step " + h.step + "  hash " + h.stepHash + (d.atRest ? "  at rest" : ""), 8, canvasSize[1] - 10);
+          octx.restore();
+        }
+
+        function buildSettings() {
+          const form = $("settings"); form.textContent = "";
+          for (const f of fields) {
+            const label = document.createElement("label"); label.title = f.help;
+            const input = document.createElement("input");
+            input.type = "number"; input.min = f.min; input.max = f.max; input.step = "any"; input.value = f.value; input.name = f.name;
+            label.append(f.name, input); form.append(label);
+          }
+        }
+
+        function settingsValues() {
+          const values = {};
+          for (const input of $("settings").querySelectorAll("input")) {
+            const v = Number(input.value), [top, inner] = input.name.split(".");
+            if (inner) { values[top] = values[top] || {}; values[top][inner] = v; } else values[top] = v;
+          }
+          return values;
+        }
+
+        function download(name, text) {
+          const a = document.createElement("a");
+          a.href = URL.createObjectURL(new Blob([text], {type: "application/json"}));
+          a.download = name; a.click(); setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+          state.lastDownload = name; state.lastDownloadText = text;
+        }
+
+        // Pointer input: a tap, a press-and-drag, a two-finger pinch.
+        const pointers = new Map();
+        let gesture = null;   // {id, start: [x, y], pressed: bool}
+        let pinch = null;     // {distance, sent}
+        const dragSlop = 6;
+
+        function canvasPoint(e) {
+          const r = picture.getBoundingClientRect();
+          const x = (e.clientX - r.left) * canvasSize[0] / r.width, y = (e.clientY - r.top) * canvasSize[1] / r.height;
+          return [x, y];
+        }
+        function clampToCanvas([x, y]) { return [Math.min(canvasSize[0], Math.max(0, x)), Math.min(canvasSize[1], Math.max(0, y))]; }
+        function spread() { const p = [...pointers.values()]; return Math.hypot(p[0][0] - p[1][0], p[0][1] - p[1][1]); }
+
+        stage.addEventListener("pointerdown", (e) => {
+          stage.setPointerCapture(e.pointerId);
+          pointers.set(e.pointerId, [e.clientX, e.clientY]);
+          if (pointers.size === 1) {
+            gesture = {id: e.pointerId, start: clampToCanvas(canvasPoint(e)), client: [e.clientX, e.clientY], pressed: false};
+          } else if (pointers.size === 2) {
+            if (gesture && gesture.pressed) send({type: "release"});
+            gesture = null; pinch = {distance: spread(), sent: false};
+          }
+          e.preventDefault();
+        });
+        stage.addEventListener("pointermove", (e) => {
+          if (!pointers.has(e.pointerId)) return;
+          pointers.set(e.pointerId, [e.clientX, e.clientY]);
+          if (pinch && pointers.size >= 2) {
+            if (!pinch.sent && spread() < pinch.distance * 0.7) { pinch.sent = true; send({type: "pinch"}); }
+            return;
+          }
+          if (!gesture || gesture.id !== e.pointerId) return;
+          if (!gesture.pressed && Math.hypot(e.clientX - gesture.client[0], e.clientY - gesture.client[1]) > dragSlop) {
+            gesture.pressed = true;
+            send({type: "press", x: gesture.start[0], y: gesture.start[1]});
+          }
+          if (gesture.pressed) { const [x, y] = canvasPoint(e); send({type: "move", x, y}); }
+        });
+        function pointerEnd(e) {
+          if (!pointers.has(e.pointerId)) return;
+          pointers.delete(e.pointerId);
+          if (pointers.size === 0) pinch = null;
+          if (!gesture || gesture.id !== e.pointerId) return;
+          if (gesture.pressed) send({type: "release"});
+          else if (e.type === "pointerup") send({type: "tap", x: gesture.start[0], y: gesture.start[1]});
+          gesture = null;
+        }
+        stage.addEventListener("pointerup", pointerEnd);
+        stage.addEventListener("pointercancel", pointerEnd);
+
+        let lastWheelPinch = 0;
+        stage.addEventListener("wheel", (e) => {
+          e.preventDefault();
+          if (e.ctrlKey || e.metaKey) {
+            const now = performance.now();
+            if (e.deltaY > 0 && now - lastWheelPinch > 400) { lastWheelPinch = now; send({type: "pinch"}); }
+            return;
+          }
+          const dy = Math.max(-20000, Math.min(20000, e.deltaMode === 1 ? e.deltaY * 40 : e.deltaY));
+          if (dy !== 0) send({type: "scroll", dy});
+        }, {passive: false});
+
+        document.addEventListener("keydown", (e) => {
+          if (e.target instanceof HTMLInputElement) return;
+          const k = e.key;
+          if (k === "Escape") send({type: "close"});
+          else if (k === " ") send({type: "pause", on: !paused});
+          else if (k === "." || k === "s" || k === "S") send({type: "step"});
+          else if (k === "1") send({type: "speed", value: 1});
+          else if (k === "2") send({type: "speed", value: 0.5});
+          else if (k === "4") send({type: "speed", value: 0.25});
+          else if (k === "r" || k === "R") send({type: "restart"});
+          else if (k === "d" || k === "D") { $("debug").checked = !$("debug").checked; send({type: "debug", on: $("debug").checked}); }
+          else if (k === "b" || k === "B" || k === "Backspace") send({type: "pinch"});
+          else return;
+          e.preventDefault();
+        });
+
+        $("pause").onclick = () => send({type: "pause", on: !paused});
+        $("step").onclick = () => send({type: "step"});
+        $("restart").onclick = () => send({type: "restart"});
+        $("debug").onchange = () => send({type: "debug", on: $("debug").checked});
+        for (const b of document.querySelectorAll("[data-speed]")) b.onclick = () => send({type: "speed", value: Number(b.dataset.speed)});
+        $("apply").onclick = () => send({type: "settings", values: settingsValues()});
+        $("save-settings").onclick = () => send({type: "saveSettings"});
+        $("save-recording").onclick = () => send({type: "record"});
+        window.addEventListener("resize", layout);
+        layout();
+        connect();
+
+        """#
+}

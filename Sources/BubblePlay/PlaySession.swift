@@ -1,0 +1,302 @@
+import BubbleDashboard
+import BubblePhysics
+import BubbleRender
+import BubbleScenario
+import Foundation
+import ReportLibrary
+
+/// What every session of one server plays: the datasource, read once.
+public struct PlaySource: Sendable {
+    /// The datasource path as written into recordings (absolute, so a recording exports from anywhere).
+    public var dataPath: String
+    public var tree: DashboardTree
+    public var settings: DashboardSettings
+
+    public init(dataPath: String, tree: DashboardTree, settings: DashboardSettings) {
+        self.dataPath = dataPath
+        self.tree = tree
+        self.settings = settings
+    }
+
+    /// Loads a datasource and its PDFs' metadata as `bubbles export` does, so that a recording
+    /// exports to the same states.
+    public static func load(dataPath: String, settings: DashboardSettings, readPDFs: Bool = true) throws -> PlaySource {
+        let library = try LibraryLoader.load(dataPath)
+        let tree = try LibraryBridge.dashboardTree(library, details: LibraryBridge.details(for: library, readPDFs: readPDFs))
+        let absolute = dataPath.hasPrefix("/") ? dataPath : FileManager.default.currentDirectoryPath + "/" + dataPath
+        return PlaySource(dataPath: (absolute as NSString).standardizingPath, tree: tree, settings: settings)
+    }
+}
+
+/// A frame for the page: a JSON header (step, state hash, rest, controls, debug view) and the PNG.
+public struct PlayFrame {
+    public var header: String
+    public var png: [UInt8]
+    public var step: Int
+    public var stateHash: UInt64
+    /// Where the server's time went (wall clock, for `bench --play`; not part of any state).
+    public var drawSeconds = 0.0
+    public var encodeSeconds = 0.0
+}
+
+/// Monotonic seconds, for timing only.
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+/// One page's live dashboard: input in, frames out, recording. Not thread-safe: one task owns it.
+///
+/// Time: the dashboard runs on a clock made of the wall clock the server passes in (`now`,
+/// seconds), times the speed, frozen while paused and while the dashboard is at rest (so an idle
+/// page costs nothing and a recording has no dead time). Input takes effect on the state the
+/// dashboard holds after advancing to `now`, that is at step `stepCount`, and is recorded with
+/// that step: a `ScenarioPlayer` fires it at the same step, so the recording replays bit for bit.
+///
+/// Pacing: the page sends `ready` once it shows a frame; `frame(now:)` draws only with such a
+/// credit and only when something changed, so no frame queues up and nothing is drawn at rest.
+public final class PlaySession {
+    public let source: PlaySource
+    public private(set) var dashboard: Dashboard
+    public private(set) var recorder: Recorder
+    public private(set) var parser: PlayMessageParser
+    public private(set) var isPaused = false
+    public private(set) var speed = 1.0
+    public private(set) var showsDebug = false
+    public private(set) var scale: Double
+    /// True when the page can take a frame.
+    public private(set) var hasCredit = true
+    /// Frames drawn so far.
+    public private(set) var framesSent = 0
+    private var renderer: SceneRenderer
+    private let measurer = PangoTextMeasurer()
+    private var lastImage: RenderedImage?
+    /// Something changed since the last frame (an input, a control, a step).
+    private var dirty = true
+    /// The clock: `simTime = anchorSim + (now - anchorWall) · speed`.
+    private var anchorSim = 0.0
+    private var anchorWall: Double
+    /// The time of the picture to draw (at most the dashboard's own time).
+    private var simTime = 0.0
+    /// Most steps one clock reading may take: a stalled server falls behind instead of freezing.
+    public static let maxStepsPerAdvance = 30
+    /// The largest pixel scale frames are drawn at.
+    public static let maxScale = 2.0
+
+    public init(source: PlaySource, scale: Double = 1, now: Double) throws {
+        self.source = source
+        self.scale = min(max(scale, 0.5), Self.maxScale)
+        let d = try Dashboard(tree: source.tree, settings: source.settings, measurer: measurer)
+        dashboard = d
+        recorder = Recorder(
+            dataPath: source.dataPath, canvasWidth: source.settings.canvasWidth, canvasHeight: source.settings.canvasHeight,
+            settings: source.settings, timeStep: d.timeStep)
+        parser = PlayMessageParser(canvasWidth: source.settings.canvasWidth, canvasHeight: source.settings.canvasHeight, baseSettings: source.settings)
+        renderer = SceneRenderer(pixelScale: self.scale)
+        anchorWall = now
+        simTime = d.time
+        anchorSim = d.time
+    }
+
+    /// The welcome message: canvas, scale, the settings and their ranges.
+    public func welcome() -> String {
+        let s = dashboard.settings
+        let fields = SettingsFile.fields.map { f in
+            "{\"name\": \(Recorder.string(f.name)), \"min\": \(SettingsFile.number(f.range.lowerBound)), \"max\": \(SettingsFile.number(f.range.upperBound)), "
+                + "\"value\": \(SettingsFile.number(f.value(in: s))), \"help\": \(Recorder.string(f.help))}"
+        }
+        return "{\"type\": \"welcome\", \"canvas\": [\(SettingsFile.number(s.canvasWidth)), \(SettingsFile.number(s.canvasHeight))], "
+            + "\"maxScale\": \(SettingsFile.number(Self.maxScale)), \"fields\": [\(fields.joined(separator: ", "))]}"
+    }
+
+    // MARK: - Input
+
+    /// Handles a checked message at wall time `now`; returns the text messages to send back (an
+    /// `error` for an event the dashboard refused: the session goes on).
+    public func handle(_ message: PlayMessage, now: Double) -> [String] {
+        switch message {
+        case .hello(let s):
+            let clamped = min(max(s, 0.5), Self.maxScale)
+            if clamped != scale {
+                scale = clamped
+                renderer = SceneRenderer(pixelScale: clamped)
+                lastImage = nil
+            }
+            dirty = true
+            return [welcome()]
+        case .ready:
+            hasCredit = true
+            return []
+        case .tap(let p): return send(.tapAt(p), now: now)
+        case .press(let p): return send(.dragBeginAt(p), now: now)
+        case .move(let p): return send(.dragMove(to: p), now: now)
+        case .release: return send(.dragEnd, now: now)
+        case .pinch: return send(.pinch, now: now)
+        case .scroll(let d): return send(.scroll(d), now: now)
+        case .close: return send(.closeOverlay, now: now)
+        case .settings(let s): return send(.settings(s), now: now)
+        case .pause(let on):
+            advanceClock(now)
+            isPaused = on
+            anchor(now)
+            dirty = true
+            return []
+        case .step:
+            advanceClock(now)
+            isPaused = true
+            dashboard.step()
+            simTime = dashboard.time
+            anchor(now)
+            dirty = true
+            return []
+        case .speed(let v):
+            advanceClock(now)
+            speed = v
+            anchor(now)
+            dirty = true
+            return []
+        case .restart:
+            do {
+                let d = try Dashboard(tree: source.tree, settings: source.settings, measurer: measurer)
+                dashboard = d
+                recorder = Recorder(
+                    dataPath: source.dataPath, canvasWidth: source.settings.canvasWidth, canvasHeight: source.settings.canvasHeight,
+                    settings: source.settings, timeStep: d.timeStep)
+                simTime = d.time
+                anchor(now)
+                dirty = true
+                return []
+            } catch {
+                return [Self.error("restart failed: \(error)")]
+            }
+        case .debug(let on):
+            showsDebug = on
+            dirty = true
+            return []
+        case .record:
+            advanceClock(now)
+            return [
+                "{\"type\": \"recording\", \"step\": \(dashboard.stepCount), \"hash\": \"\(Self.hex(dashboard.stateHash))\", \"text\": \(Recorder.string(recorder.scenarioText(endStep: dashboard.stepCount)))}"
+            ]
+        case .saveSettings:
+            return ["{\"type\": \"settingsFile\", \"text\": \(Recorder.string(SettingsFile.encode(dashboard.settings)))}"]
+        }
+    }
+
+    /// Sends a dashboard event at the current step and records it (also when the dashboard
+    /// refuses it: a replay refuses it the same way).
+    private func send(_ event: DashboardEvent, now: Double) -> [String] {
+        advanceClock(now)
+        let step = dashboard.stepCount
+        recorder.record(event, step: step)
+        dirty = true
+        do {
+            try dashboard.send(event)
+        } catch {
+            if case .dragMove = event, error == .noDragInProgress { return [] }
+            if case .dragEnd = event, error == .noDragInProgress { return [] }
+            return [Self.error("\(error)", step: step)]
+        }
+        if case .settings = event { parser.baseSettings = dashboard.settings }
+        return []
+    }
+
+    // MARK: - Clock
+
+    private func anchor(_ now: Double) {
+        anchorWall = now
+        anchorSim = simTime
+    }
+
+    /// Advances the dashboard to the clock's time `now`. At rest (or paused) the clock stands.
+    public func advanceClock(_ now: Double) {
+        if isPaused || dashboard.isAtRest {
+            anchor(now)
+            return
+        }
+        let target = anchorSim + max(0, now - anchorWall) * speed
+        let taken = dashboard.advance(to: target, maxSteps: Self.maxStepsPerAdvance)
+        if taken >= Self.maxStepsPerAdvance, dashboard.stepIndex(atTime: target) > dashboard.stepCount {
+            // Behind: drop the debt rather than run ever larger batches.
+            simTime = dashboard.time
+            anchor(now)
+        } else {
+            simTime = min(target, dashboard.time)
+        }
+        if dashboard.isAtRest {
+            simTime = dashboard.time
+            anchor(now)
+        }
+    }
+
+    // MARK: - Frames
+
+    /// Whether a frame would be drawn now: the page has a credit and the picture can differ.
+    public var wantsFrame: Bool { hasCredit && (dirty || (!isPaused && !dashboard.isAtRest)) }
+
+    /// Draws the frame for wall time `now`, if the page has a credit and anything changed since
+    /// the last one; uses the credit.
+    public func frame(now: Double) throws -> PlayFrame? {
+        guard hasCredit else { return nil }
+        let moving = !isPaused && !dashboard.isAtRest
+        guard dirty || moving else { return nil }
+        advanceClock(now)
+        let t = min(simTime, dashboard.time)
+        let t0 = monotonicSeconds()
+        let scene = dashboard.scene(at: t)
+        let image = try renderer.render(scene, reusing: lastImage)
+        lastImage = image
+        let t1 = monotonicSeconds()
+        let png = try image.fastPNG(level: 1)
+        let t2 = monotonicSeconds()
+        hasCredit = false
+        dirty = false
+        framesSent += 1
+        let hash = dashboard.stateHash(at: t)
+        var header = "{\"type\": \"frame\", \"step\": \(dashboard.stepCount), \"time\": \(SettingsFile.number(t)), "
+        header += "\"hash\": \"\(Self.hex(hash))\", \"stepHash\": \"\(Self.hex(dashboard.stateHash))\", "
+        header += "\"atRest\": \(dashboard.isAtRest), \"paused\": \(isPaused), \"speed\": \(SettingsFile.number(speed)), "
+        header += "\"scale\": \(SettingsFile.number(scale)), \"width\": \(image.width), \"height\": \(image.height), \"bytes\": \(png.count)"
+        if showsDebug { header += ", \"debug\": " + Self.debugJSON(dashboard.debugView()) }
+        header += "}"
+        return PlayFrame(header: header, png: png, step: dashboard.stepCount, stateHash: hash, drawSeconds: t1 - t0, encodeSeconds: t2 - t1)
+    }
+
+    /// The recording so far as a scenario file, ending at the current step.
+    public func recordingText() -> String { recorder.scenarioText(endStep: dashboard.stepCount) }
+
+    // MARK: - Text
+
+    static func hex(_ v: UInt64) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+
+    /// An `error` message.
+    public static func error(_ message: String, path: String = "", step: Int? = nil) -> String {
+        var out = "{\"type\": \"error\", \"message\": \(Recorder.string(message))"
+        if !path.isEmpty { out += ", \"path\": \(Recorder.string(path))" }
+        if let step { out += ", \"step\": \(step)" }
+        return out + "}"
+    }
+
+    static func debugJSON(_ v: DashboardDebugView) -> String {
+        func n(_ x: Double) -> String { SettingsFile.number((x * 100).rounded() / 100) }
+        let bodies = v.bodies.map { b -> String in
+            let shape: String
+            switch b.shape {
+            case .circle(let r): shape = "\"r\": \(n(r))"
+            case .roundedRect(let w, let h, let c): shape = "\"w\": \(n(w)), \"h\": \(n(h)), \"c\": \(n(c))"
+            }
+            return "{\"id\": \(Recorder.string(b.id)), \"x\": \(n(b.position.x)), \"y\": \(n(b.position.y)), \(shape), "
+                + "\"tx\": \(n(b.target.x)), \"ty\": \(n(b.target.y)), \"hz\": \(n(b.springFrequency)), "
+                + "\"kinematic\": \(b.isKinematic), \"dragged\": \(b.isDragged)}"
+        }
+        let contacts = v.contacts.map { "[\($0.a), \($0.b), \(n($0.depth))]" }
+        var out = "{\"atRest\": \(v.isAtRest), \"worldAtRest\": \(v.worldIsAtRest), \"bodies\": [\(bodies.joined(separator: ", "))], "
+        out += "\"contacts\": [\(contacts.joined(separator: ", "))]"
+        if let f = v.dragFinger { out += ", \"finger\": [\(n(f.x)), \(n(f.y))]" }
+        return out + "}"
+    }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import BubbleDashboard
+import BubblePlay
+import BubbleScenario
+import Foundation
+import Synchronization
+
+/// `bubbles play`: the live engine in a browser.
+struct Play: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play the dashboard live in a browser: touch, drag, pinch, tune, record.",
+        discussion: """
+            Starts a web server and prints its URL. The page shows the dashboard at the browser's \
+            display rate, drawn by the renderer on the server; it takes taps, drags, two-finger \
+            pinches (or ctrl/⌘ + wheel), has pause, single step, slow motion, restart, a debug \
+            overlay and a settings panel, and saves the session as a scenario file that \
+            'bubbles export' replays bit for bit. Ctrl-C stops the server (and writes --record). \
+            The protocol and the settings file are described in docs/play.md.
+            """)
+
+    @Option(help: "The datasource JSON file.")
+    var data = "Data/reports.json"
+
+    @Option(help: "The address to listen on (anything but a loopback address exposes the engine to the network).")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0: any free port).")
+    var port = 8300
+
+    @Option(help: "A settings file (JSON, as the page's 'Save settings' writes it).")
+    var settings: String?
+
+    @Option(help: "Write each session's recording here as a scenario file (atomically), when it ends and when saved.")
+    var record: String?
+
+    @Option(name: .customLong("max-sessions"), help: "At most this many pages at once.")
+    var maxSessions = 4
+
+    @Option(name: .customLong("idle-timeout"), help: "Close a page that sends nothing for this many seconds.")
+    var idleTimeout = 600.0
+
+    @Option(help: "Canvas size in points, WIDTHxHEIGHT.")
+    var size = "768x1024"
+
+    @Flag(name: .customLong("no-pdf"), help: "Do not read the PDFs (no page counts, authors or PDF keywords).")
+    var skipPDFs = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0...65535, not \(port)") }
+        guard (1...64).contains(maxSessions) else { throw ValidationError("--max-sessions must be within 1...64, not \(maxSessions)") }
+        guard idleTimeout.isFinite, idleTimeout >= 1, idleTimeout <= 86_400 else {
+            throw ValidationError("--idle-timeout must be within 1...86400 seconds, not \(idleTimeout)")
+        }
+        _ = try parseSize(size)
+    }
+
+    func run() throws {
+        let source: PlaySource
+        do {
+            let canvas = try parseSize(size)
+            var dashboardSettings = DashboardSettings()
+            dashboardSettings.canvasWidth = canvas.width
+            dashboardSettings.canvasHeight = canvas.height
+            if let settings { dashboardSettings = try SettingsFile.load(settings, base: dashboardSettings) }
+            source = try PlaySource.load(dataPath: data, settings: dashboardSettings, readPDFs: !skipPDFs)
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            Diagnostics.report(error, verbose: global.verbose)
+            throw ExitCode.failure
+        }
+        var options = PlayServerOptions()
+        options.host = host
+        options.port = port
+        options.maxSessions = maxSessions
+        options.idleTimeout = idleTimeout
+        options.recordPath = record
+        let server = PlayServer(source: source, options: options)
+        if !options.isLoopback {
+            printError("warning: listening on \(host): anyone who can reach this address can use the engine (the default, 127.0.0.1, is this machine only)")
+        }
+        let shown = host.contains(":") ? "[\(host)]" : host
+        let failure = Mutex<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                try await server.run(handleSignals: true) { port in
+                    let line = "bubbles play: http://\(shown == "0.0.0.0" ? "127.0.0.1" : shown):\(port)/  (Ctrl-C stops)\n"
+                    FileHandle.standardOutput.write(Data(line.utf8))
+                }
+            } catch {
+                failure.withLock { $0 = "\(host):\(port): \(error)" }
+            }
+            done.signal()
+        }
+        done.wait()
+        if let message = failure.withLock({ $0 }) {
+            printError("error: cannot serve: \(message)")
+            throw ExitCode.failure
+        }
+        let c = server.counters
+        printError("bubbles play: stopped after \(c.sessionsStarted) session(s), \(c.framesSent) frames")
+    }
+}

@@ -1,0 +1,191 @@
+import BubbleDashboard
+import BubbleExport
+import BubblePlay
+import BubbleRender
+import BubbleScenario
+import Foundation
+import ReportLibrary
+import Testing
+
+/// Drives a session as a page at 60 Hz would, with a clock the test owns.
+final class FakePage {
+    let session: PlaySession
+    var now = 0.0
+    var frames = 0
+    var errors: [String] = []
+
+    init(_ session: PlaySession) { self.session = session }
+
+    /// Shows frames for `seconds`: a `ready` and a frame request every 1/60 s.
+    func run(_ seconds: Double) throws {
+        let end = now + seconds
+        while now < end {
+            now += 1.0 / 60
+            _ = session.handle(.ready, now: now)
+            if try session.frame(now: now) != nil { frames += 1 }
+        }
+    }
+
+    func send(_ m: PlayMessage) {
+        for reply in session.handle(m, now: now) where object(reply)["type"] as? String == "error" {
+            errors.append(object(reply)["message"] as? String ?? reply)
+        }
+    }
+
+    /// A drag from `a` by `(dx, dy)` in `steps` moves, one per frame.
+    func drag(from a: ScenePoint, dx: Double, dy: Double, steps: Int) throws {
+        send(.press(a))
+        for k in 1...steps {
+            try run(1.0 / 60)
+            send(.move(ScenePoint(x: a.x + dx * Double(k) / Double(steps), y: a.y + dy * Double(k) / Double(steps))))
+        }
+        send(.release)
+    }
+}
+
+@Suite("Play session")
+struct PlaySessionTests {
+    @Test func framesNeedACreditAndStopAtRest() throws {
+        let session = try PlaySession(source: sampleSource, scale: 1, now: 0)
+        let first = try #require(try session.frame(now: 0))
+        #expect(first.png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(object(first.header)["type"] as? String == "frame")
+        // No credit: nothing, however much changes.
+        _ = session.handle(.tap(ScenePoint(x: 384, y: 540)), now: 0.1)
+        #expect(try session.frame(now: 0.2) == nil)
+        // With credits, frames flow while bubbles move and stop once the dashboard rests.
+        let page = FakePage(session)
+        page.now = 0.2
+        try page.run(3)
+        #expect(page.frames > 20, "one frame per display refresh while bubbles move")
+        #expect(session.dashboard.isAtRest)
+        let before = page.frames
+        let step = session.dashboard.stepCount
+        try page.run(2)
+        #expect(page.frames == before, "frames were drawn at rest")
+        #expect(session.dashboard.stepCount == step, "the clock ran at rest")
+    }
+
+    @Test func pauseStepAndSpeedControlTheClock() throws {
+        let session = try PlaySession(source: sampleSource, scale: 1, now: 0)
+        let page = FakePage(session)
+        page.send(.tap(ScenePoint(x: 384, y: 540)))
+        page.send(.pause(true))
+        let step = session.dashboard.stepCount
+        try page.run(1)
+        #expect(session.dashboard.stepCount == step)
+        page.send(.step)
+        #expect(session.dashboard.stepCount == step + 1)
+        page.send(.pause(false))
+        page.send(.speed(0.25))
+        try page.run(1)
+        let slow = session.dashboard.stepCount - step - 1
+        #expect(slow >= 14 && slow <= 16, "a quarter of 60 steps, got \(slow)")
+        page.send(.restart)
+        #expect(session.dashboard.stepCount == 0)
+        #expect(session.recorder.entries.isEmpty)
+    }
+
+    @Test func refusedEventsAnswerWithAnErrorAndTheSessionGoesOn() throws {
+        let session = try PlaySession(source: sampleSource, scale: 1, now: 0)
+        let page = FakePage(session)
+        page.send(.tap(ScenePoint(x: 5, y: 5)))  // the navigation bar
+        #expect(page.errors.count == 1)
+        page.send(.scroll(100))  // no table open
+        #expect(page.errors.count == 2)
+        page.send(.tap(ScenePoint(x: 384, y: 540)))
+        try page.run(2)
+        #expect(!session.dashboard.isStartScreen)
+    }
+
+    @Test func debugOverlayCarriesShapesTargetsAndContacts() throws {
+        let session = try PlaySession(source: sampleSource, scale: 1, now: 0)
+        let page = FakePage(session)
+        page.send(.tap(ScenePoint(x: 384, y: 540)))
+        try page.run(2)
+        page.send(.debug(true))
+        let frame = try #require(try session.frame(now: page.now))
+        let debug = try #require(object(frame.header)["debug"] as? [String: Any])
+        let bodies = try #require(debug["bodies"] as? [[String: Any]])
+        #expect(bodies.count > 3)
+        #expect(bodies.allSatisfy { $0["tx"] != nil && ($0["r"] != nil || $0["w"] != nil) })
+        #expect(debug["contacts"] is [Any])
+        #expect(debug["atRest"] as? Bool == true)
+    }
+
+    @Test func settingsApplyLiveAndSaveAsASettingsFile() throws {
+        let session = try PlaySession(source: sampleSource, scale: 1, now: 0)
+        var s = DashboardSettings()
+        s.dragNearFrequency = 11
+        s.focusDuration = 0.5
+        _ = session.handle(.settings(s), now: 0)
+        #expect(session.dashboard.settings.dragNearFrequency == 11)
+        let reply = try #require(session.handle(.saveSettings, now: 0).first)
+        let text = try #require(object(reply)["text"] as? String)
+        let loaded = try SettingsFile.parse(Array(text.utf8), file: "saved.json")
+        #expect(loaded.dragNearFrequency == 11 && loaded.focusDuration == 0.5)
+        #expect(loaded == DashboardSettings().withFeel(of: s))
+    }
+
+    /// Taps the root, drills into a category, drags a bubble, changes a setting, scrolls a table,
+    /// pinches back; then the recording, replayed, reaches the same state hash at the same step.
+    func playAScript(_ session: PlaySession) throws -> FakePage {
+        let page = FakePage(session)
+        try page.run(0.3)
+        page.send(.tap(ScenePoint(x: 384, y: 540)))
+        try page.run(1.5)
+        let child = try #require(session.firstChildCentre())
+        try page.drag(from: child, dx: 120, dy: -80, steps: 20)
+        try page.run(0.2)
+        var s = DashboardSettings()
+        s.placeSpring.frequency = 6
+        page.send(.settings(s))
+        try page.run(1)
+        let category = try #require(session.dashboard.debugView().bodies.first { !$0.isKinematic && session.dashboard.tree.index(of: $0.id).map { session.dashboard.tree.nodes[$0].kind == .category } == true })
+        page.send(.tap(category.position))
+        try page.run(1.2)
+        page.send(.pinch)
+        try page.run(0.5)
+        page.send(.move(ScenePoint(x: 1, y: 1)))  // no drag: refused by the dashboard, recorded all the same
+        try page.run(1.5)
+        return page
+    }
+
+    @Test func recordingReplaysBitForBit() throws {
+        let session = try PlaySession(source: sampleSource, scale: 1, now: 0)
+        let page = try playAScript(session)
+        #expect(page.errors.isEmpty, "\(page.errors)")
+        let text = session.recordingText()
+        let end = session.dashboard.stepCount
+        let scenario = try Scenario.parse(Array(text.utf8), file: "recording.json") { path throws(LibraryError) in
+            (try LibraryLoader.load(path), [])
+        }
+        #expect(scenario.script.contains { $0.label.hasPrefix("press at") })
+        #expect(scenario.script.contains { $0.label == "settings" })
+        let replay = try Dashboard(tree: sampleSource.tree, settings: scenario.dashboardSettings(width: 768, height: 1024), measurer: PangoTextMeasurer())
+        let player = ScenarioPlayer(dashboard: replay, script: scenario.script)
+        player.advance(to: scenario.duration)
+        #expect(replay.stepCount == end)
+        #expect(replay.stateHash == session.dashboard.stateHash)
+    }
+
+    @Test func recordingExportsToTheSameHash() throws {
+        let s = try Scratch()
+        defer { s.remove() }
+        let session = try PlaySession(source: sampleSource, scale: 1, now: 0)
+        _ = try playAScript(session)
+        let file = s.path + "/recording.json"
+        try session.recorder.write(to: file, endStep: session.dashboard.stepCount)
+        var options = ExportOptions(scenario: file, output: s.path + "/out")
+        options.formats = [.json]
+        options.readPDFs = false
+        options.review = false
+        options.jobs = 1
+        _ = try Exporter.run(options)
+        let data = try Data(contentsOf: URL(fileURLWithPath: s.path + "/out/manifest.json"))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let last = try #require((manifest["frames"] as? [[String: Any]])?.last)
+        #expect(last["step"] as? Int == session.dashboard.stepCount)
+        #expect(last["state_hash"] as? String == String(format: "%016llx", session.dashboard.stateHash))
+    }
+}
