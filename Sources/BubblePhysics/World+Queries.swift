@@ -89,10 +89,9 @@ extension World {
         return px < py ? px : py
     }
 
-    /// The deepest overlap between any two enabled bodies of non-zero scale, pt (0 if none),
-    /// and the pair. Exact geometry; a sweep over x, so it is cheap enough for tests and the
-    /// benchmark (it allocates; it is not part of the step and changes nothing).
-    public func maxOverlap() -> (depth: Double, pair: (BodyID, BodyID)?) {
+    /// Every enabled body of non-zero scale as its extent along x, sorted by its left edge (then
+    /// slot): the sweep `maxOverlap` and `contacts` walk.
+    private func sweepItems() -> [(lo: Double, hi: Double, slot: Int)] {
         let c = col
         var items: [(lo: Double, hi: Double, slot: Int)] = []
         for s in 0..<count where c.flags[s] & BodyFlags.enabled != 0 && c.scale[s] > 0 {
@@ -100,6 +99,14 @@ extension World {
             items.append((c.px[s] - e, c.px[s] + e, s))
         }
         items.sort { $0.lo < $1.lo || ($0.lo == $1.lo && $0.slot < $1.slot) }
+        return items
+    }
+
+    /// The deepest overlap between any two enabled bodies of non-zero scale, pt (0 if none),
+    /// and the pair. Exact geometry; a sweep over x, so it is cheap enough for tests and the
+    /// benchmark (it allocates; it is not part of the step and changes nothing).
+    public func maxOverlap() -> (depth: Double, pair: (BodyID, BodyID)?) {
+        let items = sweepItems()
         var best = 0.0
         var bestPair: (Int, Int)? = nil
         for a in 0..<items.count {
@@ -122,13 +129,7 @@ extension World {
     /// depth (pt), in a stable order (by the sweep over x). For debug drawing; allocates and
     /// changes nothing.
     public func contacts() -> [(a: BodyID, b: BodyID, depth: Double)] {
-        let c = col
-        var items: [(lo: Double, hi: Double, slot: Int)] = []
-        for s in 0..<count where c.flags[s] & BodyFlags.enabled != 0 && c.scale[s] > 0 {
-            let e = c.hw[s] * c.scale[s]
-            items.append((c.px[s] - e, c.px[s] + e, s))
-        }
-        items.sort { $0.lo < $1.lo || ($0.lo == $1.lo && $0.slot < $1.slot) }
+        let items = sweepItems()
         var found: [(a: BodyID, b: BodyID, depth: Double)] = []
         for a in 0..<items.count {
             let ia = items[a]

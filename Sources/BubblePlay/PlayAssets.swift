@@ -41,7 +41,7 @@ public enum PlayAssets {
           <aside>
             <section id="info">
               <div>step <span id="stepno">0</span> · <span id="rest">–</span></div>
-              <div>state hash <code id="hash">–</code></div>
+              <div>picture hash <code id="hash">–</code></div>
               <div><span id="fps">0</span> frames/s · <span id="kb">0</span> KB/frame</div>
               <div id="error"></div>
             </section>
@@ -185,7 +185,7 @@ public enum PlayAssets {
           if (d.finger) { octx.fillStyle = "#ffcc00"; octx.beginPath(); octx.arc(d.finger[0], d.finger[1], 6, 0, 2 * Math.PI); octx.fill(); }
           octx.fillStyle = "rgba(0,0,0,.6)"; octx.fillRect(4, canvasSize[1] - 24, 360, 20);
           octx.fillStyle = "#fff"; octx.font = "12px monospace";
-          octx.fillText("step " + h.step + "  hash " + h.stepHash + (d.atRest ? "  at rest" : ""), 8, canvasSize[1] - 10);
+          octx.fillText("step " + h.step + "  step hash " + h.stepHash + (d.atRest ? "  at rest" : ""), 8, canvasSize[1] - 10);
           octx.restore();
         }
 
