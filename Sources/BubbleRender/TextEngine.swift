@@ -287,7 +287,7 @@ final class TextEngine {
         measured[key] = (Double(logical.width) / Double(PANGO_SCALE), Double(logical.height) / Double(PANGO_SCALE), lineCount)
         let made = lineCount == 1 ? Self.breaks(of: layout, lineHeight: Int(logical.height), width: Int(logical.width)) : nil
         if breaks.count >= Self.cacheGeneration { breaks.removeAll(keepingCapacity: true) }
-        breaks[key] = made
+        breaks[key] = .some(made)  // nil too: such a title is not laid out again
         return made
     }
 
