@@ -199,11 +199,13 @@ public enum Exporter {
         var rendererChecked = carried.isEmpty
         func rendererStillMatches(_ info: FrameInfo, _ scene: Scene, _ files: [FileRecord]) -> Bool {
             let renderer = SceneRenderer(pixelScale: scale)
+            let encoder = PNGEncoder()
             var image: RenderedImage? = nil
             var ignored = 0.0
             for (k, format) in options.formats.enumerated() where k < files.count {
                 guard let bytes = try? WorkContext.frameBytes(
-                    format, scene: scene, frame: info, renderer: renderer, image: &image, drawSeconds: &ignored),
+                    format, scene: scene, frame: info, renderer: renderer, encoder: encoder, image: &image,
+                    drawSeconds: &ignored),
                     ContentHash.fnv1a(bytes) == files[k].hash, bytes.count == files[k].bytes else { return false }
             }
             return true

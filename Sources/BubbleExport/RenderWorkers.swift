@@ -54,8 +54,8 @@ struct WorkContext: Sendable {
     /// The bytes of one frame file: what a worker writes, and what the exporter's renderer check
     /// on resume compares with a carried frame. `drawSeconds` receives the drawing part.
     static func frameBytes(
-        _ format: FrameFormat, scene: Scene, frame o: FrameInfo, renderer: SceneRenderer, image: inout RenderedImage?,
-        drawSeconds: inout Double
+        _ format: FrameFormat, scene: Scene, frame o: FrameInfo, renderer: SceneRenderer, encoder: PNGEncoder,
+        image: inout RenderedImage?, drawSeconds: inout Double
     ) throws -> [UInt8] {
         let t0 = monotonicSeconds()
         switch format {
@@ -63,7 +63,7 @@ struct WorkContext: Sendable {
             let drawn = try renderer.render(scene, reusing: image)
             image = drawn
             drawSeconds = monotonicSeconds() - t0
-            return try drawn.fastPNG()
+            return try encoder.encode(drawn)
         case .svg:
             let bytes = SVGText.normalizeIDs(try renderer.svg(scene))
             drawSeconds = monotonicSeconds() - t0
@@ -157,6 +157,7 @@ final class RenderWorkers: @unchecked Sendable {
 
     private func workerLoop() {
         let renderer = SceneRenderer(pixelScale: context.scale)
+        let encoder = PNGEncoder()
         var image: RenderedImage? = nil
         while true {
             cond.lock()
@@ -177,7 +178,7 @@ final class RenderWorkers: @unchecked Sendable {
             var failed: ExportError? = nil
             var result: RunResult? = nil
             do {
-                result = try process(job, renderer: renderer, image: &image)
+                result = try process(job, renderer: renderer, encoder: encoder, image: &image)
             } catch let e as ExportError {
                 failed = e
             } catch {
@@ -195,7 +196,7 @@ final class RenderWorkers: @unchecked Sendable {
         }
     }
 
-    private func process(_ job: RunJob, renderer: SceneRenderer, image: inout RenderedImage?) throws -> RunResult {
+    private func process(_ job: RunJob, renderer: SceneRenderer, encoder: PNGEncoder, image: inout RenderedImage?) throws -> RunResult {
         var result = RunResult(entries: [])
         let o = job.original
         let folder = context.folder
@@ -223,7 +224,8 @@ final class RenderWorkers: @unchecked Sendable {
                 do {
                     var drawSeconds = 0.0
                     bytes = try WorkContext.frameBytes(
-                        format, scene: job.scene, frame: o, renderer: renderer, image: &image, drawSeconds: &drawSeconds)
+                        format, scene: job.scene, frame: o, renderer: renderer, encoder: encoder, image: &image,
+                        drawSeconds: &drawSeconds)
                     result.draw += drawSeconds
                     result.encode += monotonicSeconds() - t0 - drawSeconds
                 } catch {

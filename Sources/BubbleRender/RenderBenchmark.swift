@@ -66,12 +66,13 @@ public enum RenderBenchmark {
         var draws: [Double] = [], blurs: [Double] = [], fast: [Double] = [], cairo: [Double] = [], svgs: [Double] = []
         var fastBytes = 0, cairoBytes = 0, svgBytes = 0, glyphBytes = 0
         let focus = scene.bubbles.first { $0.kind == .focus && $0.blur > 0.001 }
+        let encoder = PNGEncoder()
         for _ in 0..<runs {
             draws.append(try time { frame = try renderer.render(scene, reusing: frame) })
             if let focus { blurs.append(time { _ = renderer.makeBlurredFocus(focus, pixelScale: pixelScale) }) }
             let image = frame!
             var bytes: [UInt8] = []
-            fast.append(try time { bytes = try image.fastPNG() })
+            fast.append(try time { bytes = try encoder.encode(image) })
             fastBytes = bytes.count
             cairo.append(try time { bytes = try image.cairoPNG() })
             cairoBytes = bytes.count

@@ -10,7 +10,7 @@ public enum RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     case writeFailed(path: String, reason: String)
     /// Cairo reported an error status, while producing `file` if known.
     case cairo(file: String?, status: String)
-    /// The PNG encoder failed (zlib).
+    /// The PNG encoder failed (libdeflate, or a level outside 0...12).
     case encoding(String)
     /// The pinned fonts (`PinnedFonts`) are missing or fontconfig could not load them.
     case fonts(String)
