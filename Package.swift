@@ -72,9 +72,9 @@ let package = Package(
         .target(name: "ReportLibrary"),
         .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
         .target(name: "BubbleRender", dependencies: ["BubbleDashboard", "CCairo", "CPango", "CDeflate"]),
-        .target(name: "SampleLibrary", dependencies: ["CCairo"]),
+        .target(name: "SampleLibrary", dependencies: ["CCairo", "ReportLibrary"]),
         .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubblePhysics", "ReportLibrary", "PDFMetadata"]),
-        .target(name: "BubbleExport", dependencies: ["BubbleScenario", "BubbleRender", "BubbleDashboard", "BubblePhysics"]),
+        .target(name: "BubbleExport", dependencies: ["BubbleScenario", "BubbleRender", "BubbleDashboard", "BubblePhysics", "ReportLibrary"]),
         // The live server of `bubbles play`: sessions, message parser and recorder are plain types
         // (testable without sockets); PlayServer puts them on Hummingbird's HTTP and WebSocket.
         .target(

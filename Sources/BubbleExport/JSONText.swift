@@ -1,4 +1,5 @@
 import Foundation
+import ReportLibrary
 
 /// Deterministic JSON text: this module writes every JSON file by hand with a fixed key order and
 /// fixed number formatting (no `JSONSerialization`, no dictionary iteration), so the same export
@@ -15,42 +16,9 @@ enum JSONText {
         return value.description
     }
 
-    /// A string literal. Non-ASCII text stays UTF-8; quotes, backslashes and control characters are
-    /// escaped. With `htmlSafe`, `<`, `>`, `&`, U+2028 and U+2029 are escaped too, so the text can
-    /// sit inside an HTML `<script>` element.
-    static func string(_ text: String, htmlSafe: Bool = false) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<" where htmlSafe: out += "\\u003c"
-            case ">" where htmlSafe: out += "\\u003e"
-            case "&" where htmlSafe: out += "\\u0026"
-            case "\u{2028}", "\u{2029}": out += scalar == "\u{2028}" ? "\\u2028" : "\\u2029"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\u" + hex4(scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    static func hex4(_ v: UInt32) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: max(0, 4 - s.count)) + s
-    }
-
     static func array(_ items: [String]) -> String { "[" + items.joined(separator: ", ") + "]" }
 
     static func strings(_ items: [String], htmlSafe: Bool = false) -> String {
-        array(items.map { string($0, htmlSafe: htmlSafe) })
+        array(items.map { JSONLiteral.string($0, htmlSafe: htmlSafe) })
     }
 }

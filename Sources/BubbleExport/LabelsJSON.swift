@@ -1,5 +1,6 @@
 import BubbleRender
 import Foundation
+import ReportLibrary
 
 /// Every label of a frame as drawn, as JSON (`bubbles render --labels`, the export's `labels`
 /// format): one array of objects, in drawing order, with the fields
@@ -37,7 +38,7 @@ public enum LabelsJSON {
 
     static func number(_ v: Double) -> String { JSONText.number((v * 100).rounded() / 100) }
 
-    static func string(_ s: String) -> String { JSONText.string(s) }
+    static func string(_ s: String) -> String { JSONLiteral.string(s) }
 }
 
 extension LabelLayout {

@@ -1,4 +1,5 @@
 import Foundation
+import ReportLibrary
 
 /// `index.html`: a self-contained review page beside the frames (inline CSS and JS, the frame list
 /// embedded, so it works opened straight from the file system): play/pause, a scrubber with the
@@ -17,13 +18,13 @@ enum ReviewPage {
         var rows: [String] = []
         rows.reserveCapacity(frames.count)
         for f in frames {
-            let image = imageFormat.map { JSONText.string(WorkContext.fileName(f.duplicateOf ?? f.index, $0), htmlSafe: true) } ?? "null"
+            let image = imageFormat.map { JSONLiteral.string(WorkContext.fileName(f.duplicateOf ?? f.index, $0), htmlSafe: true) } ?? "null"
             rows.append("[\(f.index),\(image),\(JSONText.strings(f.events, htmlSafe: true))]")
         }
         let first = frames.first?.index ?? 0, last = frames.last?.index ?? 0
         let markers = events.filter { $0.frame >= first && $0.frame <= last }
-            .map { "[\($0.frame),\(JSONText.string($0.label, htmlSafe: true)),\(JSONText.number($0.time))]" }
-        var data = "{\"title\":\(JSONText.string(title, htmlSafe: true)),\"fps\":\(JSONText.number(fps)),"
+            .map { "[\($0.frame),\(JSONLiteral.string($0.label, htmlSafe: true)),\(JSONText.number($0.time))]" }
+        var data = "{\"title\":\(JSONLiteral.string(title, htmlSafe: true)),\"fps\":\(JSONText.number(fps)),"
         data += "\"width\":\(pixelWidth),\"height\":\(pixelHeight),\n\"events\":[" + markers.joined(separator: ",") + "],\n\"frames\":[\n"
         data += rows.joined(separator: ",\n") + "]}"
         let escapedTitle = htmlEscape(title)

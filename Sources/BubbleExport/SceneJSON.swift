@@ -1,4 +1,5 @@
 import BubbleDashboard
+import ReportLibrary
 
 /// A frame's scene as JSON (`frame-NNNNN.json`), for other renderers and for checking.
 ///
@@ -28,7 +29,7 @@ import BubbleDashboard
 /// numbers are exact (shortest round-trip form), so equal scenes give equal bytes.
 public enum SceneJSON {
     public static func encode(_ scene: Scene, frame: Int, time: Double) -> [UInt8] {
-        let n = JSONText.number, s = { JSONText.string($0) }
+        let n = JSONText.number, s = { JSONLiteral.string($0) }
         var out = "{\"frame\": \(frame), \"time\": \(n(time)), "
         out += "\"canvas\": {\"width\": \(n(scene.canvasWidth)), \"height\": \(n(scene.canvasHeight))},\n"
         out += " \"chrome\": {\"navigation_bar\": \(n(scene.chrome.navigationBarHeight)), "
@@ -81,8 +82,8 @@ public enum SceneJSON {
     }
 
     static func report(_ r: SceneReport) -> String {
-        "{\"id\": \(JSONText.string(r.id)), \"title\": \(JSONText.string(r.title)), "
-            + "\"author\": \(r.author.map { JSONText.string($0) } ?? "null"), \"pages\": \(r.pageCount.map(String.init) ?? "null"), "
+        "{\"id\": \(JSONLiteral.string(r.id)), \"title\": \(JSONLiteral.string(r.title)), "
+            + "\"author\": \(r.author.map { JSONLiteral.string($0) } ?? "null"), \"pages\": \(r.pageCount.map(String.init) ?? "null"), "
             + "\"keywords\": \(JSONText.strings(r.keywords)), \"colour\": \(colour(r.colour))}"
     }
 }

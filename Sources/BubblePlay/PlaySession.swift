@@ -103,8 +103,8 @@ public final class PlaySession {
     public func welcome() -> String {
         let s = dashboard.settings
         let fields = SettingsFile.fields.map { f in
-            "{\"name\": \(Recorder.string(f.name)), \"min\": \(SettingsFile.number(f.range.lowerBound)), \"max\": \(SettingsFile.number(f.range.upperBound)), "
-                + "\"value\": \(SettingsFile.number(f.value(in: s))), \"help\": \(Recorder.string(f.help))}"
+            "{\"name\": \(JSONLiteral.string(f.name)), \"min\": \(SettingsFile.number(f.range.lowerBound)), \"max\": \(SettingsFile.number(f.range.upperBound)), "
+                + "\"value\": \(SettingsFile.number(f.value(in: s))), \"help\": \(JSONLiteral.string(f.help))}"
         }
         return "{\"type\": \"welcome\", \"canvas\": [\(SettingsFile.number(s.canvasWidth)), \(SettingsFile.number(s.canvasHeight))], "
             + "\"maxScale\": \(SettingsFile.number(Self.maxScale)), \"fields\": [\(fields.joined(separator: ", "))]}"
@@ -177,10 +177,10 @@ public final class PlaySession {
         case .record:
             advanceClock(now)
             return [
-                "{\"type\": \"recording\", \"step\": \(dashboard.stepCount), \"hash\": \"\(Self.hex(dashboard.stateHash))\", \"text\": \(Recorder.string(recorder.scenarioText(endStep: dashboard.stepCount)))}"
+                "{\"type\": \"recording\", \"step\": \(dashboard.stepCount), \"hash\": \"\(Self.hex(dashboard.stateHash))\", \"text\": \(JSONLiteral.string(recorder.scenarioText(endStep: dashboard.stepCount)))}"
             ]
         case .saveSettings:
-            return ["{\"type\": \"settingsFile\", \"text\": \(Recorder.string(SettingsFile.encode(dashboard.settings)))}"]
+            return ["{\"type\": \"settingsFile\", \"text\": \(JSONLiteral.string(SettingsFile.encode(dashboard.settings)))}"]
         }
     }
 
@@ -275,8 +275,8 @@ public final class PlaySession {
 
     /// An `error` message.
     public static func error(_ message: String, path: String = "", step: Int? = nil) -> String {
-        var out = "{\"type\": \"error\", \"message\": \(Recorder.string(message))"
-        if !path.isEmpty { out += ", \"path\": \(Recorder.string(path))" }
+        var out = "{\"type\": \"error\", \"message\": \(JSONLiteral.string(message))"
+        if !path.isEmpty { out += ", \"path\": \(JSONLiteral.string(path))" }
         if let step { out += ", \"step\": \(step)" }
         return out + "}"
     }
@@ -289,7 +289,7 @@ public final class PlaySession {
             case .circle(let r): shape = "\"r\": \(n(r))"
             case .roundedRect(let w, let h, let c): shape = "\"w\": \(n(w)), \"h\": \(n(h)), \"c\": \(n(c))"
             }
-            return "{\"id\": \(Recorder.string(b.id)), \"x\": \(n(b.position.x)), \"y\": \(n(b.position.y)), \(shape), "
+            return "{\"id\": \(JSONLiteral.string(b.id)), \"x\": \(n(b.position.x)), \"y\": \(n(b.position.y)), \(shape), "
                 + "\"tx\": \(n(b.target.x)), \"ty\": \(n(b.target.y)), \"hz\": \(n(b.springFrequency)), "
                 + "\"kinematic\": \(b.isKinematic), \"dragged\": \(b.isDragged)}"
         }

@@ -2,6 +2,7 @@ import BubbleDashboard
 import BubbleRender
 import BubbleScenario
 import Foundation
+import ReportLibrary
 
 /// Records a play session as a scenario file: every event the dashboard was sent, at the step it
 /// was sent on (`at` is that step's time, written so that it reads back as the same step), so
@@ -40,7 +41,7 @@ public struct Recorder: Sendable {
         var isMove = false
         switch event {
         case .tapAt(let p): action = "\"tap\": [\(n(p.x)), \(n(p.y))]"
-        case .tap(let id): action = "\"tap\": \(Self.string(id))"
+        case .tap(let id): action = "\"tap\": \(JSONLiteral.string(id))"
         case .dragBeginAt(let p): action = "\"press\": [\(n(p.x)), \(n(p.y))]"
         case .dragMove(let p):
             action = "\"move\": [\(n(p.x)), \(n(p.y))]"
@@ -68,7 +69,7 @@ public struct Recorder: Sendable {
     public func scenarioText(endStep: Int) -> String {
         let end = max(endStep, entries.last?.step ?? 0, 1)
         var out = "{\n"
-        out += "  \"data\": \(Self.string(dataPath)),\n"
+        out += "  \"data\": \(JSONLiteral.string(dataPath)),\n"
         out += "  \"canvas\": [\(SettingsFile.number(canvasWidth)), \(SettingsFile.number(canvasHeight))],\n"
         out += "  \"fps\": 60,\n"
         out += "  \"duration\": \(time(ofStep: end)),\n"
@@ -91,21 +92,5 @@ public struct Recorder: Sendable {
     /// Writes the scenario file atomically (a temporary name in the same folder, then a rename).
     public func write(to path: String, endStep: Int) throws {
         try AtomicFile.write(Array(scenarioText(endStep: endStep).utf8), to: path)
-    }
-
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
     }
 }

@@ -2,6 +2,8 @@
 // mixed directions and one very long German word, on the sample library's PDFs. The text tests and
 // `Renders/level-international.png` use it.
 
+import ReportLibrary
+
 extension SampleLibrary {
     /// The multilingual datasource document: categories and reports titled in Japanese, Chinese,
     /// Korean, Arabic, Persian, Hebrew, Thai, Devanagari, Greek, Cyrillic and Vietnamese, with emoji
@@ -75,10 +77,10 @@ struct DatasourceNode {
 
     func json(indent: Int) -> String {
         let inner = String(repeating: "  ", count: indent + 1)
-        var members = ["\"id\": \(JSONWriter.quoted(id))", "\"title\": \(JSONWriter.quoted(title))"]
-        if let colour { members.append("\"colour\": \(JSONWriter.quoted(colour))") }
+        var members = ["\"id\": \(JSONLiteral.string(id))", "\"title\": \(JSONLiteral.string(title))"]
+        if let colour { members.append("\"colour\": \(JSONLiteral.string(colour))") }
         if let file {
-            members.append("\"file\": \(JSONWriter.quoted(file))")
+            members.append("\"file\": \(JSONLiteral.string(file))")
         } else {
             let items = children.map { String(repeating: "  ", count: indent + 2) + $0.json(indent: indent + 2) }
             members.append("\"children\": [\n" + items.joined(separator: ",\n") + "\n" + inner + "]")

@@ -4,6 +4,8 @@
 // children; non-ASCII characters written as they are; a trailing newline. Keyword arrays are short
 // and written on one line; children arrays one element per line.
 
+import ReportLibrary
+
 enum JSONWriter {
     /// The complete document for `root`, ending with a newline.
     static func document(_ root: SampleCategory) -> String {
@@ -18,10 +20,10 @@ enum JSONWriter {
         var members: [String] = []
         switch node {
         case .category(let category):
-            members.append("\"id\": \(quoted(category.id))")
-            members.append("\"title\": \(quoted(category.title))")
+            members.append("\"id\": \(JSONLiteral.string(category.id))")
+            members.append("\"title\": \(JSONLiteral.string(category.title))")
             if let colour = category.colour {
-                members.append("\"colour\": \(quoted(colour))")
+                members.append("\"colour\": \(JSONLiteral.string(colour))")
             }
             var children = "\"children\": ["
             if category.children.isEmpty {
@@ -37,39 +39,16 @@ enum JSONWriter {
             }
             members.append(children)
         case .report(let report):
-            members.append("\"id\": \(quoted(report.id))")
-            members.append("\"title\": \(quoted(report.title))")
-            members.append("\"file\": \(quoted(report.file))")
+            members.append("\"id\": \(JSONLiteral.string(report.id))")
+            members.append("\"title\": \(JSONLiteral.string(report.title))")
+            members.append("\"file\": \(JSONLiteral.string(report.file))")
             if !report.extraKeywords.isEmpty {
-                let list = report.extraKeywords.map(quoted).joined(separator: ", ")
+                let list = report.extraKeywords.map { JSONLiteral.string($0) }.joined(separator: ", ")
                 members.append("\"keywords\": [\(list)]")
             }
         }
         output += "{\n"
         output += members.map { inner + $0 }.joined(separator: ",\n")
         output += "\n" + String(repeating: "  ", count: indent) + "}"
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped, everything else
-    /// (including non-ASCII) written as is.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16, uppercase: false)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }
