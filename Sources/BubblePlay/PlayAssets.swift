@@ -42,6 +42,7 @@ public enum PlayAssets {
             <section id="info">
               <div>step <span id="stepno">0</span> · <span id="rest">–</span></div>
               <div>picture hash <code id="hash">–</code></div>
+              <div>step hash <code id="stephash">–</code></div>
               <div><span id="fps">0</span> frames/s · <span id="kb">0</span> KB/frame</div>
               <div id="error"></div>
             </section>
@@ -81,7 +82,7 @@ public enum PlayAssets {
         #settings label { display: grid; grid-template-columns: 1fr 80px; gap: 4px; margin: 2px 0; }
         #settings input { width: 76px; }
         #error { color: #ff9a8a; min-height: 1.2em; }
-        dl { display: grid; grid-template-columns: 90px 1fr; margin: 0; }
+        dl { display: grid; grid-template-columns: max-content 1fr; column-gap: 16px; margin: 0; }
         dt { font-weight: bold; } dd { margin: 0; }
         code { font-size: 12px; }
 
@@ -116,13 +117,33 @@ public enum PlayAssets {
             if (typeof e.data === "string") { receive(JSON.parse(e.data)); return; }
             const h = header;
             createImageBitmap(new Blob([e.data], {type: "image/png"})).then((bitmap) => {
-              if (picture.width !== bitmap.width || picture.height !== bitmap.height) { picture.width = bitmap.width; picture.height = bitmap.height; }
-              pctx.drawImage(bitmap, 0, 0);
+              paint(h, bitmap);
               bitmap.close();
               if (h) shown(h);
               requestAnimationFrame(() => send({type: "ready"}));
-            }, () => requestAnimationFrame(() => send({type: "ready"})));
+            }, () => {
+              // The picture can no longer be patched: ask for a whole one.
+              send({type: "hello", scale: Math.min(2, window.devicePixelRatio || 1)});
+              requestAnimationFrame(() => send({type: "ready"}));
+            });
           };
+        }
+
+        // A frame's PNG is the whole picture, or (with h.tiles) the tiles that changed, packed
+        // h.columns to a row; each is drawn at its place in the picture's grid of h.tileSize squares.
+        function paint(h, bitmap) {
+          if (!h || !h.tiles) {
+            if (picture.width !== bitmap.width || picture.height !== bitmap.height) { picture.width = bitmap.width; picture.height = bitmap.height; }
+            pctx.drawImage(bitmap, 0, 0);
+            return;
+          }
+          const t = h.tileSize, grid = Math.ceil(h.width / t);
+          pctx.imageSmoothingEnabled = false;
+          h.tiles.forEach((index, k) => {
+            const x = (index % grid) * t, y = Math.floor(index / grid) * t;
+            const w = Math.min(t, h.width - x), hh = Math.min(t, h.height - y);
+            pctx.drawImage(bitmap, (k % h.columns) * t, Math.floor(k / h.columns) * t, w, hh, x, y, w, hh);
+          });
         }
 
         function receive(m) {
@@ -130,6 +151,8 @@ public enum PlayAssets {
             canvasSize = m.canvas; fields = m.fields; buildSettings(); layout();
           } else if (m.type === "frame") {
             header = m;
+            // No tile changed: no PNG follows.
+            if (m.tiles && m.tiles.length === 0) { shown(m); requestAnimationFrame(() => send({type: "ready"})); }
           } else if (m.type === "error") {
             showError(m.message); state.errors = String(Number(state.errors || 0) + 1);
           } else if (m.type === "recording") {
@@ -142,9 +165,10 @@ public enum PlayAssets {
 
         function shown(h) {
           frames++;
+          if (h.tiles) state.patches = String(Number(state.patches || 0) + 1);
           state.frames = String(frames); state.step = String(h.step); state.hash = h.hash; state.stepHash = h.stepHash;
           state.atRest = String(h.atRest); state.paused = String(h.paused);
-          $("stepno").textContent = h.step; $("hash").textContent = h.hash;
+          $("stepno").textContent = h.step; $("hash").textContent = h.hash; $("stephash").textContent = h.stepHash;
           $("rest").textContent = h.paused ? "paused" : (h.atRest ? "at rest" : "moving");
           $("kb").textContent = (h.bytes / 1024).toFixed(0);
           paused = h.paused; $("pause").textContent = paused ? "Run" : "Pause";
@@ -183,9 +207,6 @@ public enum PlayAssets {
             octx.beginPath(); octx.moveTo(p.x, p.y); octx.lineTo(q.x, q.y); octx.stroke();
           }
           if (d.finger) { octx.fillStyle = "#ffcc00"; octx.beginPath(); octx.arc(d.finger[0], d.finger[1], 6, 0, 2 * Math.PI); octx.fill(); }
-          octx.fillStyle = "rgba(0,0,0,.6)"; octx.fillRect(4, canvasSize[1] - 24, 360, 20);
-          octx.fillStyle = "#fff"; octx.font = "12px monospace";
-          octx.fillText("step " + h.step + "  step hash " + h.stepHash + (d.atRest ? "  at rest" : ""), 8, canvasSize[1] - 10);
           octx.restore();
         }
 

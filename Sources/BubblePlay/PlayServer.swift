@@ -254,7 +254,8 @@ public final class PlayServer: Sendable {
                     for r in replies { try await outbound.write(.text(r)) }
                     if session.wantsFrame, let frame = try session.frame(now: now()) {
                         try await outbound.write(.text(frame.header))
-                        try await outbound.write(.binary(ByteBuffer(bytes: frame.png)))
+                        // No PNG follows a frame in which no tile changed.
+                        if !frame.png.isEmpty { try await outbound.write(.binary(ByteBuffer(bytes: frame.png))) }
                         state.withLock {
                             $0.framesSent += 1
                             $0.lastStep = frame.step

@@ -31,7 +31,11 @@ public struct PlaySource: Sendable {
 /// A frame for the page: a JSON header (step, state hash, rest, controls, debug view) and the PNG.
 public struct PlayFrame {
     public var header: String
+    /// The PNG to send after the header: the whole picture, or the changed tiles packed (see
+    /// `tiles`); empty (send nothing) when no tile changed.
     public var png: [UInt8]
+    /// nil when `png` is the whole picture; otherwise the grid indices of the tiles it packs.
+    public var tiles: [Int]?
     public var step: Int
     public var stateHash: UInt64
     /// Where the server's time went (wall clock, for `bench --play`; not part of any state).
@@ -71,7 +75,18 @@ public final class PlaySession {
     public private(set) var framesSent = 0
     private var renderer: SceneRenderer
     private let measurer = PangoTextMeasurer()
-    private var lastImage: RenderedImage?
+    /// The picture the page shows (nil: the next frame sends the whole picture), and the image
+    /// the next frame is drawn into.
+    private var shownImage: RenderedImage? { didSet { if shownImage == nil { shownScene = nil } } }
+    private var spareImage: RenderedImage?
+    /// The scene `shownImage` was drawn from: an equal scene is not drawn again.
+    private var shownScene: Scene?
+    /// Whether a frame sends only the tiles that changed since the one before (the default), or
+    /// always the whole picture.
+    public var sendsChangedTiles = true
+    /// Keeps its buffers and compressor from frame to frame.
+    private let encoder = PNGEncoder()
+    private let patcher = TilePatcher()
     /// Something changed since the last frame (an input, a control, a step).
     private var dirty = true
     /// The clock: `simTime = anchorSim + (now - anchorWall) · speed`.
@@ -121,8 +136,10 @@ public final class PlaySession {
             if clamped != scale {
                 scale = clamped
                 renderer = SceneRenderer(pixelScale: clamped)
-                lastImage = nil
+                spareImage = nil
             }
+            // A hello starts the page's picture afresh.
+            shownImage = nil
             dirty = true
             return [welcome()]
         case .ready:
@@ -245,10 +262,20 @@ public final class PlaySession {
         let t = min(simTime, dashboard.time)
         let t0 = monotonicSeconds()
         let scene = dashboard.scene(at: t)
-        let image = try renderer.render(scene, reusing: lastImage)
-        lastImage = image
-        let t1 = monotonicSeconds()
-        let png = try image.fastPNG(level: 1)
+        let picture: PlayPicture
+        let t1: Double
+        if sendsChangedTiles, shownImage != nil, scene == shownScene {
+            t1 = monotonicSeconds()
+            picture = PlayPicture(png: [], tiles: [], columns: 0, tileSize: patcher.tileSize)
+        } else {
+            let image = try renderer.render(scene, reusing: spareImage)
+            t1 = monotonicSeconds()
+            picture = try patcher.picture(image, shown: sendsChangedTiles ? shownImage : nil, encoder: encoder)
+            spareImage = shownImage
+            shownImage = image
+            shownScene = scene
+        }
+        let png = picture.png
         let t2 = monotonicSeconds()
         hasCredit = false
         dirty = false
@@ -257,10 +284,14 @@ public final class PlaySession {
         var header = "{\"type\": \"frame\", \"step\": \(dashboard.stepCount), \"time\": \(SettingsFile.number(t)), "
         header += "\"hash\": \"\(Self.hex(hash))\", \"stepHash\": \"\(Self.hex(dashboard.stateHash))\", "
         header += "\"atRest\": \(dashboard.isAtRest), \"paused\": \(isPaused), \"speed\": \(SettingsFile.number(speed)), "
-        header += "\"scale\": \(SettingsFile.number(scale)), \"width\": \(image.width), \"height\": \(image.height), \"bytes\": \(png.count)"
+        header += "\"scale\": \(SettingsFile.number(scale)), \"width\": \(shownImage?.width ?? 0), \"height\": \(shownImage?.height ?? 0), \"bytes\": \(png.count)"
+        if let tiles = picture.tiles {
+            header += ", \"tileSize\": \(picture.tileSize), \"columns\": \(picture.columns), \"tiles\": ["
+            header += tiles.map(String.init).joined(separator: ", ") + "]"
+        }
         if showsDebug { header += ", \"debug\": " + Self.debugJSON(dashboard.debugView()) }
         header += "}"
-        return PlayFrame(header: header, png: png, step: dashboard.stepCount, stateHash: hash, drawSeconds: t1 - t0, encodeSeconds: t2 - t1)
+        return PlayFrame(header: header, png: png, tiles: picture.tiles, step: dashboard.stepCount, stateHash: hash, drawSeconds: t1 - t0, encodeSeconds: t2 - t1)
     }
 
     /// The recording so far as a scenario file, ending at the current step.

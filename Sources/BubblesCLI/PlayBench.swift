@@ -4,18 +4,38 @@ import BubbleScenario
 import Foundation
 
 /// `bubbles bench --play`: the play server's costs, in process, with the real message parser,
-/// session and renderer (what is left out is the WebSocket write, a loopback copy):
-/// - latency: from a message's bytes to the frame that shows its effect, PNG encoded and ready to
-///   leave (taps that start a transition, pinches back, and finger moves of a drag), at scale 1;
-/// - frames per second the server can send while bubbles move (a page that acks at once), at
-///   scale 1 and 2, with the median frame time and PNG size;
+/// session and renderer (what is left out is the WebSocket write, a loopback copy). The page is
+/// simulated on a virtual clock at a 60 Hz display: it asks for a frame every 1/60 s of that
+/// clock, so each frame shows what a real page would see; the server's own time is measured.
+/// - latency: a message arriving between two frames, to the next frame (which shows its effect)
+///   ready to leave: taps that start a transition, pinches back and finger moves of a drag, at
+///   scale 1;
+/// - while bubbles move, at scale 1 and 2: the server's time per frame, so the frames per second
+///   it can sustain, with the draw and PNG split and the bytes sent; once with changed tiles only
+///   (what the server does) and once with the whole picture in every frame, for the ratio;
 /// - at rest: frames drawn while a page keeps its credit, and CPU time over two seconds.
 enum PlayBench {
+    /// The simulated display's rate.
+    static let displayHz = 60.0
+
+    struct Moving {
+        var scale: Double
+        var wholeOnly: Bool
+        var times: [Double] = [], draws: [Double] = [], encodes: [Double] = [], kilobytes: [Double] = []
+        var whole = 0, patches = 0, unchanged = 0, tiles = 0, gridTiles = 0
+
+        var framesPerSecond: Double { times.isEmpty ? 0 : 1000 / (times.reduce(0, +) / Double(times.count)) }
+        var meanKB: Double { kilobytes.isEmpty ? 0 : kilobytes.reduce(0, +) / Double(kilobytes.count) }
+        /// The share of the picture's tiles a patch frame carries, on average.
+        var tileShare: Double { patches == 0 || gridTiles == 0 ? 0 : Double(tiles) / Double(patches * gridTiles) }
+    }
+
     struct Figures {
         var latencyMedianMs = 0.0
         var latencyP90Ms = 0.0
         var latencySamples = 0
-        var fps: [(scale: Double, fps: Double, frameMedianMs: Double, drawMedianMs: Double, encodeMedianMs: Double, pngMedianKB: Double, frames: Int)] = []
+        var latencyShown = 0
+        var moving: [Moving] = []
         var restFrames = 0
         var restCPUPercent = 0.0
     }
@@ -34,33 +54,39 @@ enum PlayBench {
         return s[min(s.count - 1, Int((Double(s.count - 1) * p).rounded()))]
     }
 
-    /// Sends a message as the page would and times it to the frame.
-    static func timed(_ session: PlaySession, _ text: String) throws -> Double {
-        _ = session.handle(.ready, now: now())
+    /// A message arriving half a display frame after the clock, timed to the next frame; nil if
+    /// no frame was drawn. `shown`: the frame's picture differs from the one before.
+    static func timed(_ session: PlaySession, _ text: String, clock: inout Double) throws -> (ms: Double, shown: Bool)? {
+        _ = session.handle(.ready, now: clock)
         let t0 = now()
         let message = try session.parser.parse(Array(text.utf8))
-        _ = session.handle(message, now: now())
-        guard try session.frame(now: now()) != nil else { return -1 }
-        return (now() - t0) * 1000
+        _ = session.handle(message, now: clock + 0.5 / displayHz)
+        clock += 1 / displayHz
+        guard let frame = try session.frame(now: clock) else { return nil }
+        return ((now() - t0) * 1000, frame.tiles != [])
     }
 
-    /// Frames as fast as the session draws them until the dashboard rests.
-    static func runToRest(
-        _ session: PlaySession, frameTimes: inout [Double], sizes: inout [Double], split: inout [(draw: Double, encode: Double)]
-    ) throws -> (frames: Int, seconds: Double) {
-        let start = now()
-        var frames = 0
-        while !session.dashboard.isAtRest && now() - start < 10 {
-            _ = session.handle(.ready, now: now())
+    /// Frames at the display's rate until the dashboard rests (at most a minute of its clock).
+    static func runToRest(_ session: PlaySession, clock: inout Double, into m: inout Moving) throws {
+        var n = 0
+        while !session.dashboard.isAtRest && n < 3600 {
+            clock += 1 / displayHz
+            n += 1
             let t0 = now()
-            if let f = try session.frame(now: now()) {
-                frameTimes.append((now() - t0) * 1000)
-                sizes.append(Double(f.png.count) / 1024)
-                split.append((f.drawSeconds * 1000, f.encodeSeconds * 1000))
-                frames += 1
+            _ = session.handle(.ready, now: clock)
+            guard let f = try session.frame(now: clock) else { continue }
+            m.times.append((now() - t0) * 1000)
+            m.draws.append(f.drawSeconds * 1000)
+            m.encodes.append(f.encodeSeconds * 1000)
+            m.kilobytes.append(Double(f.png.count) / 1024)
+            switch f.tiles {
+            case nil: m.whole += 1
+            case let t? where t.isEmpty: m.unchanged += 1
+            case let t?:
+                m.patches += 1
+                m.tiles += t.count
             }
         }
-        return (frames, now() - start)
     }
 
     static func run(data: String, json: Bool) throws {
@@ -73,34 +99,40 @@ enum PlayBench {
             .map { source.tree.nodes[$0].id }
 
         // Latency at scale 1.
-        var latencies: [Double] = []
+        var latencies: [(ms: Double, shown: Bool)] = []
         do {
-            let session = try PlaySession(source: source, scale: 1, now: now())
-            var ft: [Double] = [], sz: [Double] = []
-            var sp: [(draw: Double, encode: Double)] = []
-            latencies.append(try timed(session, #"{"type": "tap", "x": 384, "y": 540}"#))
-            _ = try runToRest(session, frameTimes: &ft, sizes: &sz, split: &sp)
+            var clock = 0.0
+            let session = try PlaySession(source: source, scale: 1, now: clock)
+            var ignored = Moving(scale: 1, wholeOnly: false)
+            if let l = try timed(session, #"{"type": "tap", "x": 384, "y": 540}"#, clock: &clock) { latencies.append(l) }
+            try runToRest(session, clock: &clock, into: &ignored)
             for round in 0..<12 {
                 let bodies = session.dashboard.debugView().bodies
                 let id = categories[round % categories.count]
                 guard let b = bodies.first(where: { $0.id == id }) else { continue }
-                latencies.append(try timed(session, "{\"type\": \"tap\", \"x\": \(b.position.x), \"y\": \(b.position.y)}"))
-                _ = try runToRest(session, frameTimes: &ft, sizes: &sz, split: &sp)
-                latencies.append(try timed(session, #"{"type": "pinch"}"#))
-                _ = try runToRest(session, frameTimes: &ft, sizes: &sz, split: &sp)
-                // A drag: press, 20 moves (each timed to its frame), release.
+                if let l = try timed(session, "{\"type\": \"tap\", \"x\": \(b.position.x), \"y\": \(b.position.y)}", clock: &clock) {
+                    latencies.append(l)
+                }
+                try runToRest(session, clock: &clock, into: &ignored)
+                if let l = try timed(session, #"{"type": "pinch"}"#, clock: &clock) { latencies.append(l) }
+                try runToRest(session, clock: &clock, into: &ignored)
+                // A drag: press, 20 moves towards the middle of the canvas (each timed to its
+                // frame), release.
                 if let c = session.dashboard.debugView().bodies.first(where: { !$0.isKinematic }) {
-                    _ = session.handle(.press(c.position), now: now())
+                    _ = session.handle(.press(c.position), now: clock)
+                    let dx = c.position.x < 384 ? 4.0 : -4.0, dy = c.position.y < 512 ? 3.0 : -3.0
                     for k in 1...20 {
-                        let x = c.position.x + Double(k) * 4, y = c.position.y + Double(k) * 3
-                        latencies.append(try timed(session, "{\"type\": \"move\", \"x\": \(x), \"y\": \(y)}"))
+                        let x = c.position.x + Double(k) * dx, y = c.position.y + Double(k) * dy
+                        if let l = try timed(session, "{\"type\": \"move\", \"x\": \(x), \"y\": \(y)}", clock: &clock) {
+                            latencies.append(l)
+                        }
                     }
-                    _ = session.handle(.release, now: now())
-                    _ = try runToRest(session, frameTimes: &ft, sizes: &sz, split: &sp)
+                    _ = session.handle(.release, now: clock)
+                    try runToRest(session, clock: &clock, into: &ignored)
                 }
             }
             // At rest: the page holds a credit; nothing is drawn, and the process idles.
-            _ = session.handle(.ready, now: now())
+            _ = session.handle(.ready, now: clock)
             var usage = rusage()
             getrusage(RUSAGE_SELF.rawValue, &usage)
             let cpu0 = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
@@ -108,7 +140,7 @@ enum PlayBench {
             var drawn = 0
             while now() - wall0 < 2 {
                 // A page at rest sends nothing; the server would wait. Poll 60 times a second to show no frame is due.
-                if session.wantsFrame, try session.frame(now: now()) != nil { drawn += 1 }
+                if session.wantsFrame, try session.frame(now: clock + now() - wall0) != nil { drawn += 1 }
                 Thread.sleep(forTimeInterval: 1.0 / 60)
             }
             getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -116,54 +148,67 @@ enum PlayBench {
             figures.restFrames = drawn
             figures.restCPUPercent = (cpu1 - cpu0) / (now() - wall0) * 100
         }
-        let valid = latencies.filter { $0 >= 0 }
-        figures.latencyMedianMs = median(valid)
-        figures.latencyP90Ms = percentile(valid, 0.9)
-        figures.latencySamples = valid.count
+        figures.latencyMedianMs = median(latencies.map(\.ms))
+        figures.latencyP90Ms = percentile(latencies.map(\.ms), 0.9)
+        figures.latencySamples = latencies.count
+        figures.latencyShown = latencies.filter(\.shown).count
 
-        // Frames per second while bubbles move.
+        // While bubbles move: the root's level opens, then six categories in and out.
         for scale in [1.0, 2.0] {
-            let session = try PlaySession(source: source, scale: scale, now: now())
-            var frameTimes: [Double] = [], sizes: [Double] = []
-            var split: [(draw: Double, encode: Double)] = []
-            var frames = 0
-            var seconds = 0.0
-            _ = session.handle(.tap(ScenePoint(x: 384, y: 540)), now: now())
-            var r = try runToRest(session, frameTimes: &frameTimes, sizes: &sizes, split: &split)
-            frames += r.frames
-            seconds += r.seconds
-            for round in 0..<6 {
-                let id = categories[round % categories.count]
-                guard let b = session.dashboard.debugView().bodies.first(where: { $0.id == id }) else { continue }
-                _ = session.handle(.tap(b.position), now: now())
-                r = try runToRest(session, frameTimes: &frameTimes, sizes: &sizes, split: &split)
-                frames += r.frames
-                seconds += r.seconds
-                _ = session.handle(.pinch, now: now())
-                r = try runToRest(session, frameTimes: &frameTimes, sizes: &sizes, split: &split)
-                frames += r.frames
-                seconds += r.seconds
+            for wholeOnly in [false, true] {
+                var clock = 0.0
+                let session = try PlaySession(source: source, scale: scale, now: clock)
+                session.sendsChangedTiles = !wholeOnly
+                var m = Moving(scale: scale, wholeOnly: wholeOnly)
+                _ = session.handle(.tap(ScenePoint(x: 384, y: 540)), now: clock)
+                try runToRest(session, clock: &clock, into: &m)
+                for round in 0..<6 {
+                    let id = categories[round % categories.count]
+                    guard let b = session.dashboard.debugView().bodies.first(where: { $0.id == id }) else { continue }
+                    _ = session.handle(.tap(b.position), now: clock)
+                    try runToRest(session, clock: &clock, into: &m)
+                    _ = session.handle(.pinch, now: clock)
+                    try runToRest(session, clock: &clock, into: &m)
+                }
+                let t = 64
+                m.gridTiles = ((Int(768 * scale) + t - 1) / t) * ((Int(1024 * scale) + t - 1) / t)
+                figures.moving.append(m)
             }
-            figures.fps.append(
-                (scale, Double(frames) / max(seconds, 1e-9), median(frameTimes), median(split.map(\.draw)), median(split.map(\.encode)), median(sizes), frames))
         }
 
         func f(_ v: Double) -> String { String(format: "%.2f", v) }
         if json {
-            let fps = figures.fps.map {
-                "{\"scale\": \(f($0.scale)), \"frames_per_second\": \(f($0.fps)), \"frame_median_ms\": \(f($0.frameMedianMs)), \"draw_median_ms\": \(f($0.drawMedianMs)), \"png_encode_median_ms\": \(f($0.encodeMedianMs)), \"png_median_kb\": \(f($0.pngMedianKB)), \"frames\": \($0.frames)}"
+            let moving = figures.moving.map { m in
+                "{\"scale\": \(f(m.scale)), \"frames\": \(m.wholeOnly ? "\"whole\"" : "\"changed tiles\""), \"frames_per_second\": \(f(m.framesPerSecond)), "
+                    + "\"frame_median_ms\": \(f(median(m.times))), \"draw_median_ms\": \(f(median(m.draws))), "
+                    + "\"png_encode_median_ms\": \(f(median(m.encodes))), \"png_mean_kb\": \(f(m.meanKB)), \"frames_drawn\": \(m.times.count), "
+                    + "\"whole_frames\": \(m.whole), \"patch_frames\": \(m.patches), \"unchanged_frames\": \(m.unchanged), "
+                    + "\"patch_tile_share\": \(f(m.tileShare))}"
             }
             print(
                 """
-                {"canvas": [768, 1024], "latency_median_ms": \(f(figures.latencyMedianMs)), "latency_p90_ms": \(f(figures.latencyP90Ms)), \
-                "latency_samples": \(figures.latencySamples), "moving": [\(fps.joined(separator: ", "))], \
+                {"canvas": [768, 1024], "display_hz": \(f(displayHz)), "latency_median_ms": \(f(figures.latencyMedianMs)), \
+                "latency_p90_ms": \(f(figures.latencyP90Ms)), "latency_samples": \(figures.latencySamples), \
+                "latency_frames_showing_the_input": \(figures.latencyShown), "moving": [\(moving.joined(separator: ", "))], \
                 "rest_frames_in_2_s": \(figures.restFrames), "rest_cpu_percent": \(f(figures.restCPUPercent))}
                 """)
         } else {
-            print("bubbles play, in process (768x1024 pt; parser, session, renderer, PNG; not the socket write):")
-            print("  input message -> frame ready to send: median \(f(figures.latencyMedianMs)) ms, p90 \(f(figures.latencyP90Ms)) ms (\(figures.latencySamples) taps, pinches and drag moves, scale 1)")
-            for m in figures.fps {
-                print("  while bubbles move at scale \(f(m.scale)): \(f(m.fps)) frames/s (frame median \(f(m.frameMedianMs)) ms: draw \(f(m.drawMedianMs)), PNG encode \(f(m.encodeMedianMs)); PNG median \(f(m.pngMedianKB)) KB, \(m.frames) frames)")
+            print("bubbles play, in process (768x1024 pt; parser, session, renderer, PNG; not the socket write; a page at \(f(displayHz)) Hz):")
+            print("  input message -> its frame ready to send: median \(f(figures.latencyMedianMs)) ms, p90 \(f(figures.latencyP90Ms)) ms "
+                + "(\(figures.latencySamples) taps, pinches and drag moves, scale 1; \(figures.latencyShown) of the frames show a change)")
+            for m in figures.moving {
+                let kind = m.wholeOnly ? "whole pictures    " : "changed tiles only"
+                var line = "  while bubbles move, scale \(f(m.scale)), \(kind): \(f(m.framesPerSecond)) frames/s sustainable "
+                line += "(frame median \(f(median(m.times))) ms: draw \(f(median(m.draws))), PNG \(f(median(m.encodes))); "
+                line += "\(f(m.meanKB)) KB a frame; \(m.times.count) frames"
+                if !m.wholeOnly { line += ": \(m.whole) whole, \(m.patches) patches of \(f(m.tileShare * 100)) % of the tiles, \(m.unchanged) unchanged" }
+                print(line + ")")
+            }
+            for scale in [1.0, 2.0] {
+                if let a = figures.moving.first(where: { $0.scale == scale && !$0.wholeOnly }),
+                    let b = figures.moving.first(where: { $0.scale == scale && $0.wholeOnly }), b.framesPerSecond > 0 {
+                    print("  changed tiles vs whole pictures, scale \(f(scale)): \(f(a.framesPerSecond / b.framesPerSecond))x the frames/s, \(f(a.meanKB / max(b.meanKB, 1e-9)))x the bytes")
+                }
             }
             print("  at rest: \(figures.restFrames) frames in 2 s, CPU \(f(figures.restCPUPercent)) % of one core")
         }

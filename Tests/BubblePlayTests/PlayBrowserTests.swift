@@ -204,6 +204,8 @@ struct PlayBrowserTests {
         #expect(r["table"] == "changed", "the Reports button did not open the table")
         #expect(r["escape"] == "same as before", "Escape did not close the table")
         #expect(r["errors"] == "0", "the page showed errors")
+        #expect((Int(r["patchFrames"] ?? "") ?? 0) > 10, "frames of changed tiles: \(r["patchFrames"] ?? "?")")
+        #expect(r["whole"] == "same as patched", "the picture built from changed tiles differs from the whole picture")
         #expect(!(r["screenshot"] ?? "").isEmpty)
 
         // The recording, exported, ends on the hash the live session showed.
@@ -312,6 +314,14 @@ struct PlayBrowserTests {
         try cdp.call("Input.dispatchTouchEvent", ["type": "touchEnd", "touchPoints": [] as [Any]])
         try page.settle()
         note("touchPinch", try page.pictureSum() != insideAgain ? "changed" : "same")
+
+        // The picture built up from changed tiles equals the whole picture, which a hello asks for.
+        let patched = try page.pictureSum()
+        note("patchFrames", try cdp.string("String(document.body.dataset.patches || 0)"))
+        let frames = Int(try cdp.string("document.body.dataset.frames")) ?? 0
+        _ = try cdp.evaluate("send({type: 'hello', scale: Math.min(2, window.devicePixelRatio || 1)})")
+        try cdp.waitFor("Number(document.body.dataset.frames) > \(frames)", "the whole picture")
+        note("whole", try page.pictureSum() == patched ? "same as patched" : "differs")
 
         // Save the recording: the page gets it, the server writes --record.
         _ = try cdp.evaluate("document.getElementById('save-recording').click()")
