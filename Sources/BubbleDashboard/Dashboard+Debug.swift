@@ -31,8 +31,9 @@ extension DashboardSettings {
 extension Dashboard {
     /// Takes the motion settings of `new` (`withFeel(of:)`; its sizes and canvas are ignored) from
     /// the current step on: the `settings` event. Throws, changing nothing, when they are invalid.
-    /// Bubbles that already spring to their places keep their spring until their next
-    /// transition; new transitions, drags and the contact friction use the new values at once.
+    /// Bubbles that spring to their places take the new place spring at once (in the order of
+    /// the live bubbles, so a replay does the same); new transitions, drags and the contact
+    /// friction use the new values from the next step.
     public func updateFeel(_ new: DashboardSettings) throws(DashboardError) {
         let new = settings.withFeel(of: new)
         try new.validate()
@@ -42,8 +43,15 @@ extension Dashboard {
         } catch {
             throw .physics(error.description)
         }
+        let oldPlace = settings.placeSpring
         settings = new
         tablePhysics = TableScrollPhysics(settings: new.tableScroll, timeStep: world.settings.timeStep)
+        if new.placeSpring != oldPlace {
+            for b in live where drag?.body != b.body {
+                guard let s = try? world.state(of: b.body), !s.isKinematic, s.spring == oldPlace else { continue }
+                _ = try? world.setSpring(of: b.body, to: new.placeSpring)
+            }
+        }
     }
 
     /// What the physics world holds right now, for debug drawing: collision shapes, targets and

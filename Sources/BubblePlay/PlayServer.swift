@@ -14,8 +14,22 @@ public struct PlayServerOptions: Sendable {
     public var maxSessions = 4
     /// A page that sends nothing for this long is closed (seconds).
     public var idleTimeout: Double = 600
-    /// Each session's recording is written here (atomically) when it ends and when saved.
+    /// The first session's recording is written here (atomically) when it ends and when saved;
+    /// the n-th session's beside it, with `-n` before the extension (`recording-2.json`), so that
+    /// pages never overwrite each other's recordings.
     public var recordPath: String?
+
+    /// Where session `number` (1 for the first the server started) writes its recording.
+    public func recordPath(session number: Int) -> String? {
+        guard let path = recordPath else { return nil }
+        if number <= 1 { return path }
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let name = path[slash...]
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            return String(path[..<dot]) + "-\(number)" + String(path[dot...])
+        }
+        return path + "-\(number)"
+    }
     /// Messages a page may send per second on average, and in a burst, before they are dropped.
     public var messagesPerSecond = 240.0
     public var messageBurst = 480.0
@@ -132,16 +146,16 @@ public final class PlayServer: Sendable {
     }
 
     func serveSession(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
-        let admitted = state.withLock { s -> Bool in
+        let number = state.withLock { s -> Int? in
             guard s.activeSessions < options.maxSessions else {
                 s.sessionsRefused += 1
-                return false
+                return nil
             }
             s.activeSessions += 1
             s.sessionsStarted += 1
-            return true
+            return s.sessionsStarted
         }
-        guard admitted else {
+        guard let number else {
             try? await outbound.write(.text(PlaySession.error("too many sessions: this server plays at most \(options.maxSessions) pages at once (--max-sessions)")))
             try? await outbound.close(.policyViolation, reason: "too many sessions")
             return
@@ -161,7 +175,7 @@ public final class PlayServer: Sendable {
 
         // The session's own task: parses, applies, draws, writes.
         let sessionTask = Task { [self] in
-            await runSession(stream: stream, outbound: outbound, now: now, dropped: dropped)
+            await runSession(stream: stream, outbound: outbound, now: now, dropped: dropped, recordPath: options.recordPath(session: number))
         }
         // Idle watchdog.
         let idle = options.idleTimeout
@@ -206,7 +220,8 @@ public final class PlayServer: Sendable {
 
     /// The session loop: one message at a time, then a frame if the page has a credit.
     func runSession(
-        stream: AsyncStream<Inbound>, outbound: WebSocketOutboundWriter, now: @escaping @Sendable () -> Double, dropped: Locked<Int>
+        stream: AsyncStream<Inbound>, outbound: WebSocketOutboundWriter, now: @escaping @Sendable () -> Double, dropped: Locked<Int>,
+        recordPath: String?
     ) async {
         let session: PlaySession
         do {
@@ -227,7 +242,7 @@ public final class PlayServer: Sendable {
                 do {
                     let message = try session.parser.parse(bytes)
                     replies = session.handle(message, now: now())
-                    if message == .record, let path = options.recordPath {
+                    if message == .record, let path = recordPath {
                         do {
                             try session.recorder.write(to: path, endStep: session.dashboard.stepCount)
                         } catch {
@@ -267,7 +282,7 @@ public final class PlayServer: Sendable {
                 }
             }
         }
-        if let path = options.recordPath {
+        if let path = recordPath {
             session.advanceClock(now())
             do {
                 try session.recorder.write(to: path, endStep: session.dashboard.stepCount)

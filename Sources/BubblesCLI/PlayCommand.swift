@@ -30,7 +30,7 @@ struct Play: ParsableCommand {
     @Option(help: "A settings file (JSON, as the page's 'Save settings' writes it).")
     var settings: String?
 
-    @Option(help: "Write each session's recording here as a scenario file (atomically), when it ends and when saved.")
+    @Option(help: "Write the session's recording here as a scenario file (atomically), when it ends and when saved; a second page's goes to FILE-2.json beside it, and so on.")
     var record: String?
 
     @Option(name: .customLong("max-sessions"), help: "At most this many pages at once.")

@@ -127,6 +127,21 @@ struct PlaySessionTests {
         #expect(loaded == DashboardSettings().withFeel(of: s))
     }
 
+    /// A new place spring reaches the bubbles that already sit on theirs, not only the next ones.
+    @Test func aNewPlaceSpringReachesBubblesAlreadyInPlace() throws {
+        let session = try PlaySession(source: sampleSource, scale: 1, now: 0)
+        let page = FakePage(session)
+        page.send(.tap(ScenePoint(x: 384, y: 540)))
+        try page.run(2)
+        let before = session.dashboard.debugView().bodies.filter { !$0.isKinematic }
+        #expect(before.count > 3 && before.allSatisfy { $0.springFrequency == DashboardSettings().placeSpring.frequency })
+        var s = DashboardSettings()
+        s.placeSpring.frequency = 6.5
+        page.send(.settings(s))
+        let after = session.dashboard.debugView().bodies.filter { !$0.isKinematic }
+        #expect(after.count == before.count && after.allSatisfy { $0.springFrequency == 6.5 })
+    }
+
     /// Taps the root, drills into a category, drags a bubble, changes a setting, scrolls a table,
     /// pinches back; then the recording, replayed, reaches the same state hash at the same step.
     func playAScript(_ session: PlaySession) throws -> FakePage {
@@ -187,5 +202,23 @@ struct PlaySessionTests {
         let last = try #require((manifest["frames"] as? [[String: Any]])?.last)
         #expect(last["step"] as? Int == session.dashboard.stepCount)
         #expect(last["state_hash"] as? String == String(format: "%016llx", session.dashboard.stateHash))
+    }
+}
+
+@Suite("Play server options")
+struct PlayServerOptionsTests {
+    /// Every page's recording has a file of its own: the first the --record path, the n-th beside it.
+    @Test func eachSessionRecordsToItsOwnFile() {
+        var o = PlayServerOptions()
+        #expect(o.recordPath(session: 1) == nil)
+        o.recordPath = "out/recording.json"
+        #expect(o.recordPath(session: 1) == "out/recording.json")
+        #expect(o.recordPath(session: 2) == "out/recording-2.json")
+        o.recordPath = "runs.v2/b.c.json"
+        #expect(o.recordPath(session: 12) == "runs.v2/b.c-12.json")
+        o.recordPath = "runs.v2/recording"
+        #expect(o.recordPath(session: 3) == "runs.v2/recording-3")
+        o.recordPath = ".recording"
+        #expect(o.recordPath(session: 2) == ".recording-2")
     }
 }
