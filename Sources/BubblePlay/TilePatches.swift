@@ -28,15 +28,13 @@ final class TilePatcher {
     /// Above this share of changed tiles, the whole picture is sent (packing them would cost as
     /// much and compress a little worse).
     let wholeShare: Double
-    private var packed: UnsafeMutablePointer<UInt32>?
-    private var packedCapacity = 0
+    /// The packed tiles' pixels; keeps its capacity from frame to frame.
+    private var packed: [UInt32] = []
 
     init(tileSize: Int = 64, wholeShare: Double = 0.6) {
         self.tileSize = tileSize
         self.wholeShare = wholeShare
     }
-
-    deinit { packed?.deallocate() }
 
     /// The picture part for `image`, given the picture the page shows (`shown`, nil for none).
     func picture(_ image: RenderedImage, shown: RenderedImage?, encoder: PNGEncoder) throws -> PlayPicture {
@@ -54,24 +52,27 @@ final class TilePatcher {
         let columns = min(changed.count, gridColumns)
         let rows = (changed.count + columns - 1) / columns
         let width = columns * t, height = rows * t
-        let out = reserve(width * height)
         // Opaque black where an edge tile is narrower than its cell, so that the PNG stays RGB.
-        out.initialize(repeating: 0xFF00_0000, count: width * height)
-        image.withPixels { data, stride in
-            for (k, index) in changed.enumerated() {
-                let x0 = (index % gridColumns) * t, y0 = (index / gridColumns) * t
-                let w = min(t, image.width - x0), h = min(t, image.height - y0)
-                let cell = out + (k / columns) * t * width + (k % columns) * t
-                for y in 0..<h {
-                    let src = UnsafeRawPointer(data + (y0 + y) * stride + x0 * 4).assumingMemoryBound(to: UInt32.self)
-                    (cell + y * width).update(from: src, count: w)
+        packed.removeAll(keepingCapacity: true)
+        packed.append(contentsOf: repeatElement(0xFF00_0000, count: width * height))
+        return try packed.withUnsafeMutableBufferPointer { buffer in
+            let out = buffer.baseAddress!
+            image.withPixels { data, stride in
+                for (k, index) in changed.enumerated() {
+                    let x0 = (index % gridColumns) * t, y0 = (index / gridColumns) * t
+                    let w = min(t, image.width - x0), h = min(t, image.height - y0)
+                    let cell = out + (k / columns) * t * width + (k % columns) * t
+                    for y in 0..<h {
+                        let src = UnsafeRawPointer(data + (y0 + y) * stride + x0 * 4).assumingMemoryBound(to: UInt32.self)
+                        (cell + y * width).update(from: src, count: w)
+                    }
                 }
             }
+            let png = try UnsafeRawPointer(out).withMemoryRebound(to: UInt8.self, capacity: width * height * 4) {
+                try encoder.encode(argb32: $0, width: width, height: height, stride: width * 4)
+            }
+            return PlayPicture(png: png, tiles: changed, columns: columns, tileSize: t)
         }
-        let png = try UnsafeRawPointer(out).withMemoryRebound(to: UInt8.self, capacity: width * height * 4) {
-            try encoder.encode(argb32: $0, width: width, height: height, stride: width * 4)
-        }
-        return PlayPicture(png: png, tiles: changed, columns: columns, tileSize: t)
     }
 
     /// The indices of the tiles in which `a` and `b` (of one size) differ, in grid order.
@@ -103,14 +104,5 @@ final class TilePatcher {
             }
         }
         return changed
-    }
-
-    private func reserve(_ count: Int) -> UnsafeMutablePointer<UInt32> {
-        if let packed, packedCapacity >= count { return packed }
-        packed?.deallocate()
-        let p = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
-        packed = p
-        packedCapacity = count
-        return p
     }
 }

@@ -85,8 +85,16 @@ enum PlayBench {
             case let t?:
                 m.patches += 1
                 m.tiles += t.count
+                if m.gridTiles == 0 { m.gridTiles = gridTiles(of: f.header) }
             }
         }
+    }
+
+    /// How many tiles the picture's grid has, from a patch frame's header.
+    static func gridTiles(of header: String) -> Int {
+        let h = (try? JSONSerialization.jsonObject(with: Data(header.utf8))) as? [String: Any] ?? [:]
+        guard let w = h["width"] as? Int, let ht = h["height"] as? Int, let t = h["tileSize"] as? Int, t > 0 else { return 0 }
+        return ((w + t - 1) / t) * ((ht + t - 1) / t)
     }
 
     static func run(data: String, json: Bool) throws {
@@ -170,8 +178,6 @@ enum PlayBench {
                     _ = session.handle(.pinch, now: clock)
                     try runToRest(session, clock: &clock, into: &m)
                 }
-                let t = 64
-                m.gridTiles = ((Int(768 * scale) + t - 1) / t) * ((Int(1024 * scale) + t - 1) / t)
                 figures.moving.append(m)
             }
         }

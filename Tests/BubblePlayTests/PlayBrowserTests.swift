@@ -32,6 +32,17 @@ enum Chromium {
         process.terminate()
         throw CDPError("Chromium did not publish its DevTools port")
     }
+
+    /// The DevTools WebSocket URL of the page of the Chromium listening on `devtoolsPort`.
+    static func pageWebSocketURL(devtoolsPort: Int) async throws -> String {
+        let list = try await rawHTTP(port: devtoolsPort, "GET /json/list HTTP/1.1\r\nHost: 127.0.0.1:\(devtoolsPort)\r\nConnection: close\r\n\r\n")
+        let body = list.range(of: "\r\n\r\n").map { String(list[$0.upperBound...]) } ?? list
+        let targets = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [[String: Any]] ?? []
+        guard let url = targets.first(where: { $0["type"] as? String == "page" })?["webSocketDebuggerUrl"] as? String else {
+            throw CDPError("no page among Chromium's DevTools targets: \(body.prefix(300))")
+        }
+        return url
+    }
 }
 
 /// A DevTools-protocol connection to one page over `RawWebSocket`: calls by id, blocking.
@@ -175,10 +186,7 @@ struct PlayBrowserTests {
             chromium.terminate()
             chromium.waitUntilExit()
         }
-        let list = try await rawHTTP(port: devtoolsPort, "GET /json/list HTTP/1.1\r\nHost: 127.0.0.1:\(devtoolsPort)\r\nConnection: close\r\n\r\n")
-        let body = String(list[list.range(of: "\r\n\r\n")!.upperBound...])
-        let targets = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [[String: Any]] ?? []
-        let pageURL = try #require(targets.first { $0["type"] as? String == "page" }?["webSocketDebuggerUrl"] as? String, "\(body.prefix(300))")
+        let pageURL = try await Chromium.pageWebSocketURL(devtoolsPort: devtoolsPort)
 
         let results = Box<[String: String]>([:])
         let origin = server.origin
@@ -211,15 +219,7 @@ struct PlayBrowserTests {
         // The recording, exported, ends on the hash the live session showed.
         let file = s.path + "/recording.json"
         #expect(FileManager.default.fileExists(atPath: file))
-        var export = ExportOptions(scenario: file, output: s.path + "/out")
-        export.formats = [.json]
-        export.readPDFs = false
-        export.review = false
-        export.jobs = 1
-        _ = try Exporter.run(export)
-        let data = try Data(contentsOf: URL(fileURLWithPath: s.path + "/out/manifest.json"))
-        let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let last = try #require((manifest["frames"] as? [[String: Any]])?.last)
+        let last = try #require(try lastExportedFrame(of: file, into: s.path + "/out"))
         #expect("\(last["step"] as? Int ?? -1)" == r["recordStep"])
         #expect(last["state_hash"] as? String == r["recordHash"], "export \(last["state_hash"] ?? "?") vs live \(r["recordHash"] ?? "?")")
     }
@@ -345,10 +345,7 @@ struct PlayBrowserTests {
             chromium.terminate()
             chromium.waitUntilExit()
         }
-        let list = try await rawHTTP(port: devtoolsPort, "GET /json/list HTTP/1.1\r\nHost: 127.0.0.1:\(devtoolsPort)\r\nConnection: close\r\n\r\n")
-        let body = String(list[list.range(of: "\r\n\r\n")!.upperBound...])
-        let targets = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [[String: Any]] ?? []
-        let pageURL = try #require(targets.first { $0["type"] as? String == "page" }?["webSocketDebuggerUrl"] as? String)
+        let pageURL = try await Chromium.pageWebSocketURL(devtoolsPort: devtoolsPort)
         let origin = server.origin
         let png = try await onThread { () -> String in
             let cdp = try CDP(webSocketURL: pageURL)

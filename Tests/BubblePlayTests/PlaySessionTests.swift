@@ -191,15 +191,7 @@ struct PlaySessionTests {
         _ = try playAScript(session)
         let file = s.path + "/recording.json"
         try session.recorder.write(to: file, endStep: session.dashboard.stepCount)
-        var options = ExportOptions(scenario: file, output: s.path + "/out")
-        options.formats = [.json]
-        options.readPDFs = false
-        options.review = false
-        options.jobs = 1
-        _ = try Exporter.run(options)
-        let data = try Data(contentsOf: URL(fileURLWithPath: s.path + "/out/manifest.json"))
-        let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let last = try #require((manifest["frames"] as? [[String: Any]])?.last)
+        let last = try #require(try lastExportedFrame(of: file, into: s.path + "/out"))
         #expect(last["step"] as? Int == session.dashboard.stepCount)
         #expect(last["state_hash"] as? String == String(format: "%016llx", session.dashboard.stateHash))
     }

@@ -1,4 +1,5 @@
 import BubbleDashboard
+import BubbleExport
 import BubblePlay
 import Foundation
 
@@ -43,4 +44,18 @@ extension PlaySession {
         let v = dashboard.debugView()
         return v.bodies.first { !$0.isKinematic }?.position
     }
+}
+
+/// Exports a recorded scenario (scene JSON only, one job, no PDFs) into `folder` and returns the
+/// last frame of its manifest (`step`, `state_hash`, …), nil if the manifest has none.
+func lastExportedFrame(of recording: String, into folder: String) throws -> [String: Any]? {
+    var options = ExportOptions(scenario: recording, output: folder)
+    options.formats = [.json]
+    options.readPDFs = false
+    options.review = false
+    options.jobs = 1
+    _ = try Exporter.run(options)
+    let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json"))
+    let manifest = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+    return (manifest?["frames"] as? [[String: Any]])?.last
 }
