@@ -2,14 +2,15 @@
 //
 // The headless core of a bubble-dashboard report browser.
 //
-// Module map (see README.md, "Architecture"):
+// Module map (see docs/development.md, "Architecture"):
 //   BubblePhysics  – deterministic spring/collision world (standard library only)
 //   BubbleThreads  – a small worker pool that runs the physics step's row bands in parallel
 //   BubbleDashboard – navigation, transitions and the scene, on the physics world (standard library only)
 //   BubbleRender   – draws a scene with Cairo to PNG and SVG, all text through Pango
 //   ReportLibrary  – the JSON report tree: positioned JSON parser, loading, validation (Foundation)
 //   PDFMetadata    – poppler-free PDF metadata reader (zlib, libcrypto)
-//   BubbleScenario – datasource → dashboard tree (with PDF metadata), scenario files (Foundation)
+//   ReportIndex    – the library index: SQLite (GRDB) database of PDF metadata, FTS5 search, facets
+//   BubbleScenario – datasource → dashboard tree (with PDF metadata from the index), scenario files (Foundation)
 //   BubbleExport   – frame sequences of a scenario: parallel rendering, manifest, contact sheet, review page
 //   SampleLibrary  – the deterministic generator of the shipped sample data (Cairo's PDF surface)
 //   BubblePlay     – the live server of `bubbles play` (Hummingbird HTTP + WebSocket)
@@ -28,6 +29,7 @@ let package = Package(
         .library(name: "BubbleDashboard", targets: ["BubbleDashboard"]),
         .library(name: "BubbleRender", targets: ["BubbleRender"]),
         .library(name: "PDFMetadata", targets: ["PDFMetadata"]),
+        .library(name: "ReportIndex", targets: ["ReportIndex"]),
         .executable(name: "bubbles", targets: ["BubblesCLI"]),
         .executable(name: "make-sample-library", targets: ["SampleLibraryTool"]),
     ],
@@ -40,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // SQLite for the library index (Debian's libsqlite3-dev, FTS5 built in).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // System libraries. `scripts/deps.sh` installs the Debian packages named here.
@@ -73,7 +77,15 @@ let package = Package(
         .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
         .target(name: "BubbleRender", dependencies: ["BubbleDashboard", "CCairo", "CPango", "CDeflate"]),
         .target(name: "SampleLibrary", dependencies: ["CCairo", "ReportLibrary"]),
-        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubblePhysics", "ReportLibrary", "PDFMetadata"]),
+        // The library index: per-report PDF metadata by size, time and content hash, FTS5 search in any
+        // script, keyword facets; incremental and crash-safe. SHA-256 for content hashes (libcrypto).
+        .target(
+            name: "ReportIndex",
+            dependencies: [
+                "ReportLibrary", "PDFMetadata", "CLibCrypto",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubblePhysics", "ReportLibrary", "PDFMetadata", "ReportIndex"]),
         .target(name: "BubbleExport", dependencies: ["BubbleScenario", "BubbleRender", "BubbleDashboard", "BubblePhysics", "ReportLibrary"]),
         // The live server of `bubbles play`: sessions, message parser and recorder are plain types
         // (testable without sockets); PlayServer puts them on Hummingbird's HTTP and WebSocket.
@@ -92,7 +104,7 @@ let package = Package(
             name: "BubblesCLI",
             dependencies: [
                 "BubblePhysics", "BubbleThreads", "BubbleDashboard", "BubbleRender", "BubbleScenario", "BubbleExport",
-                "ReportLibrary", "PDFMetadata", "BubblePlay",
+                "ReportLibrary", "PDFMetadata", "BubblePlay", "ReportIndex", "SampleLibrary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -110,6 +122,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "ReportLibraryTests", dependencies: ["ReportLibrary", "SampleLibrary"]),
+        .testTarget(name: "ReportIndexTests", dependencies: ["ReportIndex", "ReportLibrary", "PDFMetadata", "SampleLibrary"]),
         .testTarget(name: "PDFMetadataTests", dependencies: ["PDFMetadata", "CZlib"], exclude: ["Fixtures"]),
         .testTarget(name: "BubbleRenderTests", dependencies: ["BubbleRender"], exclude: ["References"]),
         .testTarget(

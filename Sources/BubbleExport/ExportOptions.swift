@@ -1,4 +1,5 @@
 import BubbleRender
+import BubbleScenario
 import Foundation
 
 /// What a frame is written as.
@@ -88,8 +89,15 @@ public struct ExportOptions: Sendable {
     public var contactSheetEvery: Int?
     /// Write `contact-sheet.png` and `index.html` (the benchmark turns this off).
     public var review: Bool = true
-    /// Read the reports' PDFs for page counts and keywords (shown in previews).
-    public var readPDFs: Bool = true
+    /// Where the reports' page counts, authors and keywords (shown in previews) come from
+    /// (default: every PDF read; `bubbles export` takes them from the library index).
+    public var pdfMetadata: PDFMetadataSource = .readEveryPDF
+    /// Whether PDF metadata is read at all: false is `pdfMetadata = .none`, true keeps the
+    /// source (or reads every PDF).
+    public var readPDFs: Bool {
+        get { pdfMetadata != .none }
+        set { pdfMetadata = newValue ? (pdfMetadata == .none ? .readEveryPDF : pdfMetadata) : .none }
+    }
     /// Also write the frames as a video to this file (`.mp4` or `.webm`) through ffmpeg.
     public var video: String?
     /// Where to look for the `ffmpeg` program (a `PATH`-style list); nil for the `PATH`.

@@ -78,7 +78,7 @@ public enum Exporter {
         let dashboard: Dashboard
         var metadataHasher = FNV1a64()
         do {
-            let details = LibraryBridge.details(for: scenario.library, readPDFs: options.readPDFs)
+            let details = LibraryBridge.details(for: scenario.library, source: options.pdfMetadata)
             for key in details.keys.sorted() {
                 let d = details[key]!
                 let line = "\(key)\t\(d.author ?? "-")\t\(d.pageCount.map(String.init) ?? "-")\t\(d.keywords.joined(separator: "\u{1F}"))\n"

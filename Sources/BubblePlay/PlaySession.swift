@@ -21,8 +21,14 @@ public struct PlaySource: Sendable {
     /// Loads a datasource and its PDFs' metadata as `bubbles export` does, so that a recording
     /// exports to the same states.
     public static func load(dataPath: String, settings: DashboardSettings, readPDFs: Bool = true) throws -> PlaySource {
+        try load(dataPath: dataPath, settings: settings, pdfMetadata: readPDFs ? .readEveryPDF : .none)
+    }
+
+    /// Loads a datasource with its PDFs' metadata from `pdfMetadata` (`bubbles play` takes it
+    /// from the library index).
+    public static func load(dataPath: String, settings: DashboardSettings, pdfMetadata: PDFMetadataSource) throws -> PlaySource {
         let library = try LibraryLoader.load(dataPath)
-        let tree = try LibraryBridge.dashboardTree(library, details: LibraryBridge.details(for: library, readPDFs: readPDFs))
+        let tree = try LibraryBridge.dashboardTree(library, details: LibraryBridge.details(for: library, source: pdfMetadata))
         let absolute = dataPath.hasPrefix("/") ? dataPath : FileManager.default.currentDirectoryPath + "/" + dataPath
         return PlaySource(dataPath: (absolute as NSString).standardizingPath, tree: tree, settings: settings)
     }

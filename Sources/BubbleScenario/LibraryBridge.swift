@@ -1,5 +1,6 @@
 import BubbleDashboard
 import PDFMetadata
+import ReportIndex
 import ReportLibrary
 
 /// What the dashboard shows of a report beyond its title: read from the PDF, merged with the
@@ -14,21 +15,55 @@ public struct ReportDetails: Sendable, Hashable {
     public var readError: String?
 }
 
+/// Where the reports' PDF metadata comes from.
+public enum PDFMetadataSource: Sendable, Equatable {
+    /// The library index at `path` (nil: beside the datasource, `NAME.index.sqlite`), brought up
+    /// to date first: only new or changed PDFs are read, and written back when the index can be
+    /// written. An index that cannot be opened at all falls back to reading every PDF.
+    case index(path: String?)
+    /// Every PDF read again, nothing written (`--no-index`).
+    case readEveryPDF
+    /// No PDF read: titles and the datasource's keywords only (`--no-pdf`).
+    case none
+}
+
 /// Turns a validated datasource into the dashboard's tree.
 public enum LibraryBridge {
-    /// Reads every report's PDF metadata, in tree order. `readPDFs: false` uses only the JSON.
+    /// Every report's details, in tree order, with the PDFs read once per file.
+    /// `readPDFs: false` uses only the JSON.
     public static func details(for tree: ReportTree, readPDFs: Bool = true) -> [Int: ReportDetails] {
+        details(for: tree, source: readPDFs ? .readEveryPDF : .none)
+    }
+
+    /// Every report's details from `source`. The details are the same whatever the source (but
+    /// `.none`); `warn` receives a line for an index rebuilt or not usable.
+    public static func details(for tree: ReportTree, source: PDFMetadataSource, warn: (String) -> Void = { _ in }) -> [Int: ReportDetails] {
+        var records: [String: PDFFileRecord] = [:]
+        switch source {
+        case .none:
+            break
+        case .readEveryPDF:
+            records = readEveryPDF(tree)
+        case .index(let path):
+            let file = path ?? ReportIndex.defaultPath(forDatasource: tree.sourceFile)
+            do {
+                let index = try ReportIndex.open(at: file, mode: .updateIfPossible, warn: warn)
+                records = try index.update(with: tree).files
+            } catch {
+                warn("\(error); reading every PDF")
+                records = readEveryPDF(tree)
+            }
+        }
         var result: [Int: ReportDetails] = [:]
         for (i, node) in tree.nodes.enumerated() where node.kind == .report {
             var details = ReportDetails(author: nil, pageCount: nil, keywords: node.keywords, readError: nil)
-            if readPDFs, let path = node.resolvedFile {
-                do {
-                    let meta = try PDFDocumentInfo.read(contentsOf: path)
-                    details.author = meta.author
-                    details.pageCount = meta.pageCount
-                    details.keywords = mergeKeywords(meta.keywords, node.keywords)
-                } catch {
-                    details.readError = "\(error)"
+            if source != .none, let path = node.resolvedFile, let record = records[path] {
+                if let problem = record.readError {
+                    details.readError = problem
+                } else {
+                    details.author = record.author
+                    details.pageCount = record.pageCount
+                    details.keywords = ReportIndex.mergeKeywords(record.keywords, node.keywords)
                 }
             }
             result[i] = details
@@ -36,14 +71,23 @@ public enum LibraryBridge {
         return result
     }
 
-    /// `first` then `extra`, without duplicates (case-insensitive), keeping the first spelling.
-    public static func mergeKeywords(_ first: [String], _ extra: [String]) -> [String] {
-        var seen: Set<String> = []
-        var merged: [String] = []
-        for k in first + extra where seen.insert(k.lowercased()).inserted {
-            merged.append(k)
+    /// Each distinct PDF of `tree` read once.
+    static func readEveryPDF(_ tree: ReportTree) -> [String: PDFFileRecord] {
+        var records: [String: PDFFileRecord] = [:]
+        for node in tree.nodes where node.kind == .report {
+            guard let path = node.resolvedFile, records[path] == nil else { continue }
+            var record = PDFFileRecord(path: path)
+            do {
+                let meta = try PDFDocumentInfo.read(contentsOf: path)
+                record.author = meta.author
+                record.pageCount = meta.pageCount
+                record.keywords = meta.keywords
+            } catch {
+                record.readError = "\(error)"
+            }
+            records[path] = record
         }
-        return merged
+        return records
     }
 
     /// The dashboard tree for `tree`, with `details` per report index.

@@ -80,6 +80,8 @@ struct Export: ParsableCommand {
     @Flag(name: .customLong("no-pdf"), help: "Do not read the PDFs (no page counts, authors or PDF keywords in previews).")
     var skipPDFs = false
 
+    @OptionGroup var indexOptions: IndexOptions
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -111,9 +113,10 @@ struct Export: ParsableCommand {
             options.frames = try frames.map { try FrameRange.parse($0) }
             if let jobs { options.jobs = jobs }
             options.contactSheetEvery = every
-            options.readPDFs = !skipPDFs
+            options.pdfMetadata = indexOptions.source(readPDFs: !skipPDFs)
             if let loaded = try? Scenario.load(scenario) {
-                GlyphWarnings.check(loaded.library, details: skipPDFs ? [:] : LibraryBridge.details(for: loaded.library), source: scenario)
+                let details = LibraryBridge.details(for: loaded.library, source: options.pdfMetadata) { Diagnostics.warn($0, verbose: global.verbose) }
+                GlyphWarnings.check(loaded.library, details: skipPDFs ? [:] : details, source: scenario)
             }
             options.video = video
             let live = isatty(2) != 0

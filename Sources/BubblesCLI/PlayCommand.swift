@@ -45,6 +45,8 @@ struct Play: ParsableCommand {
     @Flag(name: .customLong("no-pdf"), help: "Do not read the PDFs (no page counts, authors or PDF keywords).")
     var skipPDFs = false
 
+    @OptionGroup var indexOptions: IndexOptions
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -64,7 +66,7 @@ struct Play: ParsableCommand {
             dashboardSettings.canvasWidth = canvas.width
             dashboardSettings.canvasHeight = canvas.height
             if let settings { dashboardSettings = try SettingsFile.load(settings, base: dashboardSettings) }
-            source = try PlaySource.load(dataPath: data, settings: dashboardSettings, readPDFs: !skipPDFs)
+            source = try PlaySource.load(dataPath: data, settings: dashboardSettings, pdfMetadata: indexOptions.source(readPDFs: !skipPDFs))
         } catch let error as ValidationError {
             throw error
         } catch {

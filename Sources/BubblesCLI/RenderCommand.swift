@@ -49,6 +49,8 @@ struct Render: ParsableCommand {
     @Flag(name: .customLong("no-pdf"), help: "Do not read the PDFs (no page counts, authors or PDF keywords).")
     var skipPDFs = false
 
+    @OptionGroup var indexOptions: IndexOptions
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -73,14 +75,17 @@ struct Render: ParsableCommand {
     func render() throws {
         let canvas = try parseSize(size)
         let library = try LibraryLoader.load(data)
-        if global.verbose, !skipPDFs {
-            for (index, d) in LibraryBridge.details(for: library).sorted(by: { $0.key < $1.key }) {
+        let details = LibraryBridge.details(for: library, source: indexOptions.source(readPDFs: !skipPDFs)) {
+            Diagnostics.warn($0, verbose: global.verbose)
+        }
+        if global.verbose {
+            for (index, d) in details.sorted(by: { $0.key < $1.key }) {
                 if let problem = d.readError {
                     Diagnostics.warn("\(data): \(library.nodes[index].jsonPath).file: PDF cannot be read: \(problem)", verbose: true)
                 }
             }
         }
-        let tree = try LibraryBridge.dashboardTree(library, details: LibraryBridge.details(for: library, readPDFs: !skipPDFs))
+        let tree = try LibraryBridge.dashboardTree(library, details: details)
         var dashboardSettings = DashboardSettings()
         dashboardSettings.canvasWidth = canvas.width
         dashboardSettings.canvasHeight = canvas.height

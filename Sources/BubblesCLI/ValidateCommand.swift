@@ -21,6 +21,8 @@ struct Validate: ParsableCommand {
     @Flag(name: .customLong("no-check-files"), help: "Do not check that each report's PDF exists and is readable.")
     var skipFileCheck = false
 
+    @OptionGroup var indexOptions: IndexOptions
+
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
@@ -38,7 +40,7 @@ struct Validate: ParsableCommand {
         var withKeywords = 0
         var keywordCount = 0
         var pages = 0
-        let details = skipFileCheck ? [:] : LibraryBridge.details(for: tree)
+        let details = skipFileCheck ? [:] : LibraryBridge.details(for: tree, source: indexOptions.source()) { Diagnostics.warn($0, verbose: global.verbose) }
         GlyphWarnings.check(tree, details: details, source: data)
         if !skipFileCheck {
             for (index, node) in tree.nodes.enumerated() where node.kind == .report {

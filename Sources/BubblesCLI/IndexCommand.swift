@@ -1,0 +1,117 @@
+import ArgumentParser
+import BubbleScenario
+import Foundation
+import ReportIndex
+import ReportLibrary
+
+/// The index flags of the commands that read PDF metadata (`validate`, `render`, `export`,
+/// `play`, `search`).
+struct IndexOptions: ParsableArguments {
+    @Option(name: .customLong("index"), help: "The library index file (default: beside the datasource, NAME.index.sqlite).")
+    var indexPath: String?
+
+    @Flag(name: .customLong("no-index"), help: "Read every PDF instead of taking their metadata from the index (the output is the same).")
+    var noIndex = false
+
+    /// Where the metadata comes from, given the command's `--no-pdf`.
+    func source(readPDFs: Bool = true) -> PDFMetadataSource {
+        if !readPDFs { return .none }
+        return noIndex ? .readEveryPDF : .index(path: indexPath)
+    }
+}
+
+/// `bubbles index`: builds or updates a datasource's library index.
+struct Index: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build or update the library index of a datasource (PDF metadata and full-text search).",
+        discussion: """
+            The index is an SQLite file beside the datasource (Data/reports.json → \
+            Data/reports.index.sqlite) or at --index. Only PDFs that are new or whose size, \
+            modification time and content changed are read, on --jobs threads; reports no longer \
+            in the datasource are dropped. Every batch is committed whole, so an interrupted run \
+            keeps its work and the next run goes on from there. An index that is damaged or was \
+            written by another schema version is rebuilt, with a warning. Prints one summary line \
+            (or one JSON object with --json: reports, read, unchanged, removed, warnings, seconds, \
+            index); a progress bar on a terminal.
+            """)
+
+    @Argument(help: "The datasource JSON file.")
+    var data: String = "Data/reports.json"
+
+    @Option(name: .customLong("index"), help: "The index file (default: beside the datasource, NAME.index.sqlite).")
+    var indexPath: String?
+
+    @Option(help: "Threads that read PDFs (default: every core).")
+    var jobs: Int?
+
+    @Option(help: "Seconds to wait for another process's update of the same index to end.")
+    var wait: Double = 10
+
+    @Flag(help: "Print one JSON object instead of the summary line.")
+    var json = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be within 1...256, not \(jobs)") }
+        guard wait >= 0, wait <= 3600, wait.isFinite else { throw ValidationError("--wait must be within 0...3600 seconds, not \(wait)") }
+    }
+
+    func run() throws {
+        let start = monotonicNow()
+        let path = indexPath ?? ReportIndex.defaultPath(forDatasource: data)
+        var bar = ProgressBar(enabled: isatty(2) != 0 && !json)
+        do {
+            let tree = try LibraryLoader.load(data, options: LibraryLoadOptions(checkFiles: false))
+            let index = try ReportIndex.open(at: path, mode: .update(lockWait: wait)) { printError("warning: \($0)") }
+            let update = try index.update(with: tree, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { p in
+                bar.show(done: p.done, total: p.total, unit: "PDFs")
+            }
+            bar.finish()
+            let seconds = monotonicNow() - start
+            if json {
+                print(
+                    "{\"reports\": \(update.reports), \"read\": \(update.read), \"unchanged\": \(update.unchanged), "
+                        + "\"removed\": \(update.removed), \"warnings\": \(update.warnings), "
+                        + "\"seconds\": \(String(format: "%.3f", seconds)), \"index\": \(JSONLiteral.string(path))}")
+            } else {
+                print(
+                    "\(path): \(update.reports) reports; PDFs \(update.read) read, \(update.unchanged) unchanged; "
+                        + "\(update.removed) reports removed; \(update.warnings) warnings; \(String(format: "%.2f", seconds)) s")
+            }
+        } catch {
+            bar.finish()
+            Diagnostics.report(error, verbose: global.verbose)
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// A one-line progress bar on standard error with rate and time left, redrawn in place.
+struct ProgressBar {
+    var enabled: Bool
+    private var started = monotonicNow()
+    private var lastLength = 0
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    mutating func show(done: Int, total: Int, unit: String) {
+        guard enabled, total > 0 else { return }
+        let elapsed = max(monotonicNow() - started, 1e-6)
+        let rate = Double(done) / elapsed
+        let left = rate > 0 ? Double(total - done) / rate : 0
+        let width = 24
+        let filled = min(width, done * width / total)
+        let line = "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] "
+            + "\(done)/\(total) \(unit)  \(Int(rate.rounded()))/s  ETA \(Int(left.rounded())) s"
+        let pad = String(repeating: " ", count: max(0, lastLength - line.count))
+        lastLength = line.count
+        FileHandle.standardError.write(Data(("\r" + line + pad).utf8))
+    }
+
+    mutating func finish() {
+        guard enabled, lastLength > 0 else { return }
+        FileHandle.standardError.write(Data("\n".utf8))
+        lastLength = 0
+    }
+}

@@ -1,0 +1,32 @@
+/// Why the index could not be opened, updated or searched. The message names the index file
+/// and, where there is one, the way out (`--index`, waiting, rebuilding).
+public struct IndexError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Kind: String, Sendable, Equatable {
+        /// The index file or its folder cannot be written (a read-only folder): give `--index`.
+        case notWritable
+        /// Another process is updating the index, and did not finish within the wait.
+        case locked
+        /// SQLite failed (disk full, I/O error); the database keeps its last committed state.
+        case database
+        /// `--in` names no category of the index.
+        case unknownCategory
+    }
+
+    /// The kind of failure.
+    public var kind: Kind
+    /// The index file concerned.
+    public var path: String
+    /// What went wrong, in one line.
+    public var message: String
+
+    /// An error of `kind` about the index at `path`.
+    public init(_ kind: Kind, path: String, _ message: String) {
+        self.kind = kind
+        self.path = path
+        self.message = message
+    }
+
+    /// `PATH: MESSAGE`.
+    public var description: String { "\(path): \(message)" }
+}

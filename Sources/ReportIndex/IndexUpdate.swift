@@ -1,0 +1,413 @@
+import Dispatch
+import Foundation
+import GRDB
+import ReportLibrary
+
+/// What an update did.
+public struct IndexUpdate: Sendable {
+    /// Reports in the index after the update (the datasource's reports).
+    public var reports = 0
+    /// PDF files read (new, or changed in size, time and content).
+    public var read = 0
+    /// PDF files not read: the index's record was current (same size and time, or same content).
+    public var unchanged = 0
+    /// Reports dropped because they are no longer in the datasource.
+    public var removed = 0
+    /// Warnings over the datasource's PDFs: the reader's warnings and files it could not read.
+    public var warnings = 0
+    /// Whether the update wrote to the index file (false when nothing changed, and for an index
+    /// opened to read only).
+    public var wrote = false
+    /// Every PDF of the datasource, by the path the datasource resolves, as the index now knows it.
+    public var files: [String: PDFFileRecord] = [:]
+}
+
+/// Progress of an update's reading, for a progress bar.
+public struct IndexProgress: Sendable {
+    /// PDF files read so far.
+    public var done: Int
+    /// PDF files to read in this update.
+    public var total: Int
+}
+
+extension ReportIndex {
+    /// Brings the index up to date with `tree`: reads the PDFs that are new or changed (on `jobs`
+    /// threads), drops reports that are gone, and rewrites only the reports whose datasource entry
+    /// or PDF changed. Each batch of files read is committed with the reports that use them, so a
+    /// killed update keeps its work. An index opened to read only is not written: the PDFs it does
+    /// not know are read, and the answer is the same.
+    ///
+    /// - Parameters:
+    ///   - tree: the validated datasource.
+    ///   - jobs: threads that read PDFs (default: every core).
+    ///   - progress: called on the caller's thread after each batch.
+    public func update(
+        with tree: ReportTree, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        progress: ((IndexProgress) -> Void)? = nil
+    ) throws(IndexError) -> IndexUpdate {
+        let jobs = max(1, jobs)
+        let plan = TreePlan(tree)
+        let stored = try read { db in try StoredState.load(db) }
+
+        // Which files need reading: new, or not the size and time recorded.
+        let stamps = parallelMap(plan.files, jobs: jobs) { FileStamp.of($0) }
+        var files: [String: PDFFileRecord] = [:]
+        var toRead: [String] = []
+        for (path, stamp) in zip(plan.files, stamps) {
+            if let record = stored.files[path], record.modificationTime >= 0,
+               stamp.map({ $0.size == record.size && $0.modificationTime == record.modificationTime }) ?? (record.size == -1)
+            {
+                files[path] = record
+            } else {
+                toRead.append(path)
+            }
+        }
+
+        var result = IndexUpdate()
+        result.reports = plan.reports.count
+        let newIDs = Set(plan.reports.map(\.id))
+        result.removed = stored.reportIDs.filter { !newIDs.contains($0) }.count
+        let referenced = Set(plan.files)
+        let unreferencedFiles = stored.files.keys.filter { !referenced.contains($0) }.sorted()
+        let treeSig = plan.signature
+        let upToDate = toRead.isEmpty && unreferencedFiles.isEmpty && stored.treeSig == treeSig
+
+        if !upToDate, isWritable {
+            // The datasource's structure: categories, and reports whose file is current.
+            try write { db in
+                try Writer.syncCategories(db, plan: plan, changed: stored.treeSig != treeSig)
+                try Writer.syncReports(db, plan: plan, files: files, pending: Set(toRead), stored: stored.reportSigs)
+            }
+        }
+
+        // Read in batches; each batch committed with the reports that use its files.
+        let batch = max(jobs * 8, 32)
+        var done = 0
+        var reportsByFile: [String: [Int]] = [:]
+        if !toRead.isEmpty {
+            for (i, report) in plan.reports.enumerated() { if let f = report.file { reportsByFile[f, default: []].append(i) } }
+        }
+        var start = 0
+        while start < toRead.count {
+            let paths = Array(toRead[start..<min(start + batch, toRead.count)])
+            start += paths.count
+            let records = parallelMap(paths, jobs: jobs) { path -> PDFFileRecord in
+                // Same size and content as recorded (only the time moved): keep what was read.
+                if let old = stored.files[path], old.size >= 0, let stamp = FileStamp.of(path), stamp.size == old.size,
+                   let (bytes, stamp2) = PDFFileReader.readBytes(path), stamp2 == stamp, PDFFileReader.sha256(bytes) == old.contentHash
+                {
+                    var kept = old
+                    kept.modificationTime = stamp.modificationTime
+                    return kept
+                }
+                return PDFFileReader.read(path)
+            }
+            for record in records {
+                if let old = stored.files[record.path], old.contentHash == record.contentHash, old.readError == record.readError,
+                   old.title == record.title, old.author == record.author, old.keywords == record.keywords, old.pageCount == record.pageCount
+                {
+                    result.unchanged += 1
+                } else {
+                    result.read += 1
+                }
+                files[record.path] = record
+            }
+            if isWritable {
+                try write { db in
+                    for record in records { try Writer.upsertFile(db, record) }
+                    var affected: [Int] = []
+                    for record in records { affected.append(contentsOf: reportsByFile[record.path] ?? []) }
+                    affected.sort()
+                    try Writer.rewriteReports(db, plan: plan, indices: affected, files: files, stored: stored.reportSigs)
+                }
+            }
+            done += paths.count
+            progress?(IndexProgress(done: done, total: toRead.count))
+        }
+        result.unchanged += plan.files.count - toRead.count
+
+        if !upToDate, isWritable {
+            try write { db in
+                for path in unreferencedFiles { try db.execute(sql: "DELETE FROM file WHERE path = ?", arguments: [path]) }
+                try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES('tree_sig', ?)", arguments: [treeSig])
+            }
+            result.wrote = true
+        }
+        result.files = files
+        result.warnings = plan.files.reduce(0) { total, path in
+            let record = files[path]
+            return total + (record?.warnings.count ?? 0) + (record?.readError == nil ? 0 : 1)
+        }
+        return result
+    }
+}
+
+/// The datasource as the index stores it: reports in order with their category paths, the
+/// distinct PDF files, categories with their subtree ranges, and a signature of all of it.
+struct TreePlan {
+    struct Report {
+        var ord: Int
+        var id: String
+        var title: String
+        var path: [String]
+        var categoryTitles: [String]
+        var keywords: [String]
+        var file: String?
+        var parent: Int
+    }
+
+    struct Category {
+        var ord: Int
+        var id: String
+        var title: String
+        var endOrd: Int
+        var parent: Int?
+    }
+
+    var reports: [Report] = []
+    var categories: [Category] = []
+    var files: [String] = []
+    var signature: Int64 = 0
+
+    init(_ tree: ReportTree) {
+        let nodes = tree.nodes
+        var end = Array(nodes.indices)
+        for i in nodes.indices.reversed() {
+            if let p = nodes[i].parent { end[p] = max(end[p], end[i]) }
+        }
+        var paths: [[String]] = Array(repeating: [], count: nodes.count)
+        var titles: [[String]] = Array(repeating: [], count: nodes.count)
+        var seenFiles: Set<String> = []
+        var sig = Signature()
+        sig.add(tree.sourceFile)
+        for (i, node) in nodes.enumerated() {
+            if let p = node.parent {
+                paths[i] = paths[p] + [nodes[p].id]
+                titles[i] = nodes[p].parent == nil ? [] : titles[p] + [nodes[p].title]
+            }
+            sig.add(node.id, node.title, node.resolvedFile ?? "\u{0}")
+            sig.add(Int64(node.parent ?? -1))
+            sig.add(node.keywords)
+            switch node.kind {
+            case .category:
+                categories.append(Category(ord: i, id: node.id, title: node.title, endOrd: end[i], parent: node.parent))
+            case .report:
+                reports.append(Report(
+                    ord: i, id: node.id, title: node.title, path: paths[i], categoryTitles: titles[i], keywords: node.keywords,
+                    file: node.resolvedFile, parent: node.parent ?? 0))
+                if let f = node.resolvedFile, seenFiles.insert(f).inserted { files.append(f) }
+            }
+        }
+        signature = sig.value
+    }
+}
+
+/// What the index holds before an update.
+struct StoredState {
+    var files: [String: PDFFileRecord] = [:]
+    var reportSigs: [Int: (id: String, sig: Int64)] = [:]
+    var reportIDs: Set<String> = []
+    var treeSig: Int64?
+
+    static func load(_ db: Database) throws -> StoredState {
+        var state = StoredState()
+        let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime_ns, sha256, title, author, keywords, pages, warnings, error FROM file")
+        while let row = try rows.next() {
+            let path: String = row[0]
+            let hash: Data = row[3]
+            state.files[path] = PDFFileRecord(
+                path: path, size: row[1], modificationTime: row[2], contentHash: [UInt8](hash), title: row[4], author: row[5],
+                keywords: StringList.decode(row[6]), pageCount: row[7], warnings: StringList.decode(row[8]), readError: row[9])
+        }
+        let reports = try Row.fetchCursor(db, sql: "SELECT ord, id, sig FROM report")
+        while let row = try reports.next() {
+            let id: String = row[1]
+            state.reportSigs[row[0]] = (id, row[2])
+            state.reportIDs.insert(id)
+        }
+        state.treeSig = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'tree_sig'")
+        return state
+    }
+}
+
+/// The writes of an update.
+enum Writer {
+    static func syncCategories(_ db: Database, plan: TreePlan, changed: Bool) throws {
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM category") ?? 0
+        guard changed || count != plan.categories.count else { return }
+        try db.execute(sql: "DELETE FROM category")
+        let insert = try db.cachedStatement(sql: "INSERT INTO category(ord, id, title, end_ord, parent) VALUES (?, ?, ?, ?, ?)")
+        for c in plan.categories {
+            try insert.execute(arguments: [c.ord, c.id, c.title, c.endOrd, c.parent])
+        }
+    }
+
+    /// Makes the report table match the plan for every report whose file is current; reports
+    /// whose file is about to be read keep their row (if it is theirs) until then.
+    static func syncReports(_ db: Database, plan: TreePlan, files: [String: PDFFileRecord], pending: Set<String>, stored: [Int: (id: String, sig: Int64)]) throws {
+        var wanted: Set<Int> = []
+        var rewrite: [Int] = []
+        for (i, report) in plan.reports.enumerated() {
+            wanted.insert(report.ord)
+            if let f = report.file, pending.contains(f) {
+                if let old = stored[report.ord], old.id != report.id { try delete(db, ord: report.ord) }
+                continue
+            }
+            rewrite.append(i)
+        }
+        for ord in stored.keys.sorted() where !wanted.contains(ord) { try delete(db, ord: ord) }
+        try rewriteReports(db, plan: plan, indices: rewrite, files: files, stored: stored)
+    }
+
+    /// Writes the reports at `indices` of the plan whose signature differs from the stored one.
+    static func rewriteReports(_ db: Database, plan: TreePlan, indices: [Int], files: [String: PDFFileRecord], stored: [Int: (id: String, sig: Int64)]) throws {
+        var texts = FieldTexts()
+        for i in indices {
+            let report = plan.reports[i]
+            let record = report.file.flatMap { files[$0] }
+            let sig = signature(report, record)
+            if let old = stored[report.ord], old.sig == sig, old.id == report.id { continue }
+            try delete(db, ord: report.ord)
+            let keywords = ReportIndex.mergeKeywords(record?.keywords ?? [], report.keywords)
+            try db.cachedStatement(sql: """
+                INSERT INTO report(ord, id, title, path, category_titles, datasource_keywords, keywords, file, sig)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    report.ord, report.id, report.title, StringList.encode(report.path), StringList.encode(report.categoryTitles),
+                    StringList.encode(report.keywords), StringList.encode(keywords), report.file, sig,
+                ])
+            try db.cachedStatement(sql: "INSERT INTO search(rowid, title, pdf_title, keywords, author, category) VALUES (?, ?, ?, ?, ?, ?)")
+                .execute(arguments: [
+                    report.ord, texts.normalize(report.title), texts.normalize(record?.title ?? ""),
+                    keywords.map { texts.normalize($0) }.joined(separator: " "), texts.normalize(record?.author ?? ""),
+                    report.categoryTitles.map { texts.normalize($0) }.joined(separator: " "),
+                ])
+            var keys: Set<String> = []
+            let insertKeyword = try db.cachedStatement(sql: "INSERT INTO keyword(key, report, display) VALUES (?, ?, ?)")
+            for keyword in keywords {
+                let key = texts.normalize(keyword)
+                guard !key.isEmpty, keys.insert(key).inserted else { continue }
+                try insertKeyword.execute(arguments: [key, report.ord, keyword])
+            }
+        }
+    }
+
+    static func delete(_ db: Database, ord: Int) throws {
+        try db.cachedStatement(sql: "DELETE FROM report WHERE ord = ?").execute(arguments: [ord])
+        try db.cachedStatement(sql: "DELETE FROM search WHERE rowid = ?").execute(arguments: [ord])
+        try db.cachedStatement(sql: "DELETE FROM keyword WHERE report = ?").execute(arguments: [ord])
+    }
+
+    static func upsertFile(_ db: Database, _ r: PDFFileRecord) throws {
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO file(path, size, mtime_ns, sha256, title, author, keywords, pages, warnings, error)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                r.path, r.size, r.modificationTime, Data(r.contentHash), r.title, r.author, StringList.encode(r.keywords),
+                r.pageCount, StringList.encode(r.warnings), r.readError,
+            ])
+    }
+
+    /// Everything a report's rows are made of.
+    static func signature(_ report: TreePlan.Report, _ record: PDFFileRecord?) -> Int64 {
+        var sig = Signature()
+        sig.add(report.id, report.title, report.file ?? "\u{0}")
+        sig.add(report.path)
+        sig.add(report.categoryTitles)
+        sig.add(report.keywords)
+        if let record {
+            sig.add(record.title ?? "\u{0}", record.author ?? "\u{0}")
+            sig.add(record.keywords)
+            sig.add(Int64(record.pageCount ?? -1))
+        }
+        return sig.value
+    }
+}
+
+/// Normalised field texts, remembered (category titles, authors and PDF titles repeat).
+struct FieldTexts {
+    private var folder = SearchText.Folder()
+    private var cache: [String: String] = [:]
+
+    mutating func normalize(_ text: String) -> String {
+        if text.isEmpty { return "" }
+        if let known = cache[text] { return known }
+        let value = folder.tokens(text).map(\.text).joined(separator: " ")
+        if cache.count < 200_000 { cache[text] = value }
+        return value
+    }
+}
+
+/// A 64-bit signature of strings and numbers: the first eight bytes of their SHA-256, each
+/// string length-prefixed so that no two sequences serialise alike.
+struct Signature {
+    private var bytes: [UInt8] = []
+
+    mutating func add(_ strings: String...) { for s in strings { add(string: s) } }
+
+    mutating func add(_ strings: [String]) {
+        add(Int64(strings.count))
+        for s in strings { add(string: s) }
+    }
+
+    mutating func add(_ n: Int64) {
+        withUnsafeBytes(of: n.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func add(string s: String) {
+        add(Int64(s.utf8.count))
+        bytes.append(contentsOf: s.utf8)
+    }
+
+    var value: Int64 {
+        let digest = PDFFileReader.sha256(bytes)
+        return digest[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+    }
+}
+
+/// Lists of strings in a TEXT column: a JSON array.
+enum StringList {
+    static func encode(_ list: [String]) -> String {
+        guard !list.isEmpty else { return "[]" }
+        let data = (try? JSONSerialization.data(withJSONObject: list, options: [.withoutEscapingSlashes])) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decode(_ text: String?) -> [String] {
+        guard let text, text != "[]", let data = text.data(using: .utf8),
+              let list = try? JSONSerialization.jsonObject(with: data) as? [String]
+        else { return [] }
+        return list
+    }
+}
+
+/// `transform` over `items` on `jobs` threads; results in the order of `items`.
+func parallelMap<T: Sendable, R: Sendable>(_ items: [T], jobs: Int, _ transform: @Sendable (T) -> R) -> [R] {
+    if jobs <= 1 || items.count < 2 { return items.map(transform) }
+    var results = [R?](repeating: nil, count: items.count)
+    results.withUnsafeMutableBufferPointer { buffer in
+        nonisolated(unsafe) let out = buffer
+        let workers = min(jobs, items.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { w in
+            var i = w
+            while i < items.count {
+                out[i] = transform(items[i])
+                i += workers
+            }
+        }
+    }
+    return results.map { $0! }
+}
+
+extension ReportIndex {
+    /// `first` then `extra`, without repeats (compared without regard to case), keeping the first
+    /// spelling: a report's keywords are its PDF's, then the datasource's own.
+    public static func mergeKeywords(_ first: [String], _ extra: [String]) -> [String] {
+        var seen: Set<String> = []
+        var merged: [String] = []
+        for k in first + extra where seen.insert(k.lowercased()).inserted {
+            merged.append(k)
+        }
+        return merged
+    }
+}

@@ -1,0 +1,147 @@
+import CLibCrypto
+import Foundation
+import PDFMetadata
+
+/// What the index keeps of one PDF file: how to tell that it changed, and what the reader found.
+public struct PDFFileRecord: Sendable, Equatable {
+    /// The path as the datasource resolves it.
+    public var path: String
+    /// Size in bytes when read.
+    public var size: Int
+    /// Modification time when read, in nanoseconds since 1970 (-1: changed while being read, so
+    /// the next update reads it again).
+    public var modificationTime: Int64
+    /// SHA-256 of the bytes read (32 bytes; empty when the file could not be read at all).
+    public var contentHash: [UInt8]
+    /// The PDF's title (Info or XMP), if any.
+    public var title: String?
+    /// The PDF's author, if any.
+    public var author: String?
+    /// The PDF's keywords, in the reader's order.
+    public var keywords: [String]
+    /// The page count, if the page tree could be read.
+    public var pageCount: Int?
+    /// The reader's warnings (repairs, fallbacks), one line each.
+    public var warnings: [String]
+    /// Why the file could not be read as a PDF, if it could not: the reader's error as text.
+    public var readError: String?
+
+    /// A record of `path` with nothing read yet.
+    public init(
+        path: String, size: Int = 0, modificationTime: Int64 = 0, contentHash: [UInt8] = [], title: String? = nil,
+        author: String? = nil, keywords: [String] = [], pageCount: Int? = nil, warnings: [String] = [],
+        readError: String? = nil
+    ) {
+        self.path = path
+        self.size = size
+        self.modificationTime = modificationTime
+        self.contentHash = contentHash
+        self.title = title
+        self.author = author
+        self.keywords = keywords
+        self.pageCount = pageCount
+        self.warnings = warnings
+        self.readError = readError
+    }
+}
+
+/// The size and modification time of a file, as `stat` gives them.
+struct FileStamp: Equatable, Sendable {
+    var size: Int
+    var modificationTime: Int64
+
+    /// The stamp of the file at `path`; nil when it cannot be stat'ed (missing, not a file).
+    static func of(_ path: String) -> FileStamp? {
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return FileStamp(size: Int(st.st_size), modificationTime: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
+    }
+}
+
+enum PDFFileReader {
+    /// How often a file that changes while it is read is read again before it is recorded as
+    /// changing (and read once more by the next update).
+    static let attempts = 3
+
+    /// Reads the file once: its stamp before and after, its bytes, their hash and the metadata.
+    /// Never throws: a file that cannot be read is a record with `readError`, as the datasource
+    /// loader would report it.
+    static func read(_ path: String) -> PDFFileRecord {
+        var record = PDFFileRecord(path: path)
+        for attempt in 1...attempts {
+            guard let (bytes, before) = readBytes(path) else {
+                // The reader's own error for it, word for word, as without the index.
+                do {
+                    _ = try PDFDocumentInfo.read(contentsOf: path)
+                    record.readError = "cannot read \(path)"
+                } catch {
+                    record.readError = "\(error)"
+                }
+                return record
+            }
+            let after = FileStamp.of(path)
+            record = metadata(of: bytes, path: path, stamp: before)
+            if after == before { return record }
+            if attempt == attempts {
+                record.modificationTime = -1
+                record.warnings.append("the file changed while it was read; it is read again by the next update")
+            }
+        }
+        return record
+    }
+
+    /// The record for `bytes` read from `path`.
+    static func metadata(of bytes: [UInt8], path: String, stamp: FileStamp) -> PDFFileRecord {
+        var record = PDFFileRecord(path: path, size: stamp.size, modificationTime: stamp.modificationTime, contentHash: sha256(bytes))
+        do {
+            let meta = try PDFDocumentInfo.read(data: bytes)
+            record.title = meta.title
+            record.author = meta.author
+            record.keywords = meta.keywords
+            record.pageCount = meta.pageCount
+            record.warnings = meta.warnings.map(\.description)
+        } catch {
+            record.readError = "\(error)"
+        }
+        return record
+    }
+
+    /// The whole file and its stamp (taken from the open descriptor before reading).
+    static func readBytes(_ path: String) -> ([UInt8], FileStamp)? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            errno = EISDIR
+            return nil
+        }
+        let stamp = FileStamp(size: Int(st.st_size), modificationTime: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
+        var bytes = [UInt8](repeating: 0, count: max(stamp.size, 0))
+        var filled = 0
+        while true {
+            if filled == bytes.count { bytes.append(contentsOf: [UInt8](repeating: 0, count: max(4096, bytes.count / 2))) }
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                Foundation.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        bytes.removeSubrange(filled...)
+        return (bytes, stamp)
+    }
+
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        bytes.withUnsafeBufferPointer { input in
+            digest.withUnsafeMutableBufferPointer { output in
+                _ = SHA256(input.baseAddress, input.count, output.baseAddress)
+            }
+        }
+        return digest
+    }
+}

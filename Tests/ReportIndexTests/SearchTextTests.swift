@@ -1,0 +1,77 @@
+import Testing
+
+@testable import ReportIndex
+
+@Suite struct SearchTextTests {
+    @Test(arguments: [
+        ("Zürich", "zurich"),
+        ("Straße", "strasse"),
+        ("STRASSE", "strasse"),
+        ("Résumé", "resume"),
+        ("ÉCOLE", "ecole"),
+        ("Ἀθῆναι", "αθηναι"),
+        ("Σίσυφος", "σισυφοσ"),
+        ("Tiếng Việt", "tieng viet"),
+        ("Hà Nội", "ha noi"),
+        ("שָׁלוֹם", "שלום"),
+        ("مُحَمَّد", "محمد"),
+        ("كـتـاب", "كتاب"),
+        ("Ｒｅｖｅｎｕｅ ２０３１", "revenue 2031"),
+        ("ﬁnance", "finance"),
+        ("İstanbul", "istanbul"),
+        ("Москва́", "москва"),
+        ("O'Brien & Co.", "o brien co"),
+        ("Q1-2016: Income*Statement", "q1 2016 income statement"),
+    ])
+    func foldsCaseDiacriticsAndWidth(text: String, expected: String) {
+        #expect(SearchText.normalize(text) == expected)
+    }
+
+    @Test func unspacedScriptsAreCutIntoCharacters() {
+        #expect(SearchText.normalize("月次報告書") == "月 次 報 告 書")
+        #expect(SearchText.normalize("ｶﾞｲﾄﾞ") == "ガ イ ド")
+        #expect(SearchText.normalize("が") != SearchText.normalize("か"))
+        #expect(SearchText.normalize("매출 보고서") == "매 출 보 고 서")
+        // Thai: grapheme clusters, vowels kept with their consonant.
+        // (SARA AM decomposes to NIKHAHIT + SARA AA under NFKD, in the index and the query alike.)
+        #expect(SearchText.normalize("รายงานประจำปี") == "ร า ย ง า น ป ร ะ จ\u{E4D}\u{E32} ปี")
+        #expect(SearchQuery("ประจำ").spans(in: "รายงานประจำปี") == [6..<11])
+        #expect(SearchText.normalize("2020年度") == "2020 年 度")
+    }
+
+    @Test func tokenRangesAreScalarOffsetsIntoTheOriginal() {
+        let tokens = SearchText.tokens("Über 報告")
+        #expect(tokens.map(\.range) == [0..<4, 5..<6, 6..<7])
+        let decomposed = SearchText.tokens("Cafe\u{301} noir")
+        #expect(decomposed.map(\.text) == ["cafe", "noir"])
+        #expect(decomposed.map(\.range) == [0..<5, 6..<10])
+    }
+
+    @Test func queriesAreTextNeverSyntax() {
+        for text in ["\"", "*", "-", "NEAR(a b)", "a AND b OR c", "title: x", "^x", "(a", "a)", "\0", "\"\"", "a\"b\"c", "{title}: x"] {
+            let query = SearchQuery(text)
+            if let expression = query.ftsExpression() {
+                // Every term is one quoted string, an optional star, and AND between them.
+                #expect(!expression.contains("NEAR("))
+                #expect(expression.filter { $0 == "\"" }.count == query.terms.count * 2)
+            }
+        }
+        #expect(SearchQuery("a AND b").terms.map(\.tokens) == [["a"], ["and"], ["b"]])
+    }
+
+    @Test func lastWordIsAPrefixUnlessTheQueryEndsInSpace() {
+        #expect(SearchQuery("annual rev").terms.map(\.isPrefix) == [false, true])
+        #expect(SearchQuery("annual rev ").terms.map(\.isPrefix) == [false, false])
+        #expect(SearchQuery("\"annual report\"").terms.map(\.isPrefix) == [false])
+        #expect(SearchQuery("\"annual rep").terms == [SearchQuery.Term(tokens: ["annual", "rep"], isPrefix: true)])
+        #expect(SearchQuery("月次報告").terms == [SearchQuery.Term(tokens: ["月", "次", "報", "告"], isPrefix: true)])
+    }
+
+    @Test func spansMapBackToTheOriginalText() {
+        let query = SearchQuery("zurich umsatze")
+        #expect(query.spans(in: "Umsätze Zürich 2031") == [0..<7, 8..<14])
+        #expect(SearchQuery("報告").spans(in: "月次報告書") == [2..<4])
+        #expect(SearchQuery("rev").spans(in: "Revenue and revisions") == [0..<7, 12..<21])
+        #expect(SearchQuery("report").spans(in: "Annual") == [])
+    }
+}
