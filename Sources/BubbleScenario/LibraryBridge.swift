@@ -47,8 +47,7 @@ public enum LibraryBridge {
         case .index(let path):
             let file = path ?? ReportIndex.defaultPath(forDatasource: tree.sourceFile)
             do {
-                let index = try ReportIndex.open(at: file, mode: .updateIfPossible, warn: warn)
-                records = try index.update(with: tree).files
+                records = try ReportIndex.openAndUpdate(at: file, mode: .updateIfPossible, tree: tree, warn: warn).1.files
             } catch {
                 warn("\(error); reading every PDF")
                 records = readEveryPDF(tree)

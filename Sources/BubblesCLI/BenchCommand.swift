@@ -7,7 +7,7 @@ import Foundation
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmark the physics step, the renderer (--render), the PDF reader (--pdf), the export (--export), level taps (--levels) or the play server (--play).",
+        abstract: "Benchmark the physics step, the renderer (--render), the PDF reader (--pdf), the export (--export), level taps (--levels), the play server (--play) or the library index and search (--search).",
         discussion: """
             The standard scene: N bodies (90 % circles with radii uniform in [8, 30] pt, 10 % rounded \
             rectangles of similar area) placed uniformly at random (fixed seed) in a square of two \
@@ -22,7 +22,9 @@ struct Bench: ParsableCommand {
             frames; --pdf DIR... reads every PDF under the folders; --export times the tour's \
             frame export at 60 and 120 fps with 1 and 2 jobs, and with --video; --levels times a tap on \
             categories of 10 to 100 000 reports; --play times the play server's input-to-frame latency, \
-            its frames per second while bubbles move at scale 1 and 2, and its rest.
+            its frames per second while bubbles move at scale 1 and 2, and its rest; --search types \
+            every prefix of 20 queries in many scripts on a generated library of 100 000 reports and \
+            times the index (cold, warm), cold PDF reading against pdfinfo and render with the index.
             """)
 
     @Option(help: "Comma-separated body counts.")
@@ -69,6 +71,18 @@ struct Bench: ParsableCommand {
 
     @Flag(help: "Benchmark the play server instead: input message to frame, frames/s while moving at scale 1 and 2, rest.")
     var play = false
+
+    @Flag(help: "Benchmark the library index and search instead: every keystroke of 20 queries on a generated library of --reports reports, facets, bubbles index cold and warm, cold PDF reading against pdfinfo, render with the index against --no-pdf.")
+    var search = false
+
+    @Option(help: "With --search: reports in the generated library.")
+    var reports = 100_000
+
+    @Flag(help: .hidden)
+    var typingOnly = false
+
+    @Option(help: "With --search: the folder for the generated library and its index (kept between runs: the PDFs are written once).")
+    var work = "out/bench-search"
 
     @Option(help: "With --levels: comma-separated category sizes.")
     var children: String?
@@ -119,10 +133,11 @@ struct Bench: ParsableCommand {
         if rounds < 1 || rounds > 1000 { throw ValidationError("--rounds must be in 1...1000") }
         if warmup < 0 || settleSteps < 0 { throw ValidationError("--warmup and --settle-steps must not be negative") }
         if json && csv { throw ValidationError("choose one of --json and --csv") }
-        if [render, !pdf.isEmpty, export, levels, play].filter({ $0 }).count > 1 {
-            throw ValidationError("choose one of --render, --pdf, --export, --levels and --play")
+        if [render, !pdf.isEmpty, export, levels, play, search].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of --render, --pdf, --export, --levels, --play and --search")
         }
-        if (render || !pdf.isEmpty || export || levels || play) && csv { throw ValidationError("--csv is only for the physics benchmark") }
+        if reports < 100 || reports > 10_000_000 { throw ValidationError("--reports must be within 100...10000000") }
+        if (render || !pdf.isEmpty || export || levels || play || search) && csv { throw ValidationError("--csv is only for the physics benchmark") }
         if let children {
             let c = children.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard !c.isEmpty, c.allSatisfy({ ($0 ?? 0) > 0 && ($0 ?? 0) <= 1_000_000 }) else {
@@ -171,6 +186,7 @@ struct Bench: ParsableCommand {
             if !pdf.isEmpty { return try PDFBench.run(directories: pdf, json: json, repeats: repeats) }
             if export { return try ExportBench.run(scenario: input ?? "Data/scenarios/tour.json", json: json) }
             if play { return try PlayBench.run(data: input ?? "Data/reports.json", json: json) }
+            if search { return try SearchBench.run(work: work, reports: reports, json: json, typingOnly: typingOnly) }
             if let levelsChild { return try LevelBench.child(path: levelsChild, rounds: rounds) }
             if levels {
                 let counts = children.map { $0.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }

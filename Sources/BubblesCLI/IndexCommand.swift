@@ -62,11 +62,9 @@ struct Index: ParsableCommand {
         let path = indexPath ?? ReportIndex.defaultPath(forDatasource: data)
         var bar = ProgressBar(enabled: isatty(2) != 0 && !json)
         do {
-            let tree = try LibraryLoader.load(data, options: LibraryLoadOptions(checkFiles: false))
-            let index = try ReportIndex.open(at: path, mode: .update(lockWait: wait)) { printError("warning: \($0)") }
-            let update = try index.update(with: tree, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { p in
+            let update = try Self.update(data: data, index: path, wait: wait, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { p in
                 bar.show(done: p.done, total: p.total, unit: "PDFs")
-            }
+            } warn: { printError("warning: \($0)") }
             bar.finish()
             let seconds = monotonicNow() - start
             if json {
@@ -84,6 +82,28 @@ struct Index: ParsableCommand {
             Diagnostics.report(error, verbose: global.verbose)
             throw ExitCode.failure
         }
+    }
+}
+
+extension Index {
+    /// Brings the index at `index` up to date with the datasource `data`. When the index was last
+    /// updated from this datasource as it is now and no PDF changed, the datasource is not even
+    /// loaded. `wait` nil: update when the index is free, read it otherwise.
+    static func update(
+        data: String, index path: String, wait: Double?, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        progress: ((IndexProgress) -> Void)? = nil, warn: (String) -> Void
+    ) throws -> IndexUpdate {
+        let stamp = FileStamp.of(data)
+        let mode: ReportIndex.Mode = wait.map { .update(lockWait: $0) } ?? .updateIfPossible
+        if let stamp, FileManager.default.fileExists(atPath: path) {
+            if let index = try? ReportIndex.open(at: path, mode: mode, warn: warn),
+               let current = try? index.isCurrent(datasource: data, stamp: stamp, jobs: jobs)
+            {
+                return current
+            }
+        }
+        let tree = try LibraryLoader.load(data, options: LibraryLoadOptions(checkFiles: false))
+        return try ReportIndex.openAndUpdate(at: path, mode: mode, tree: tree, sourceStamp: stamp, jobs: jobs, progress: progress, warn: warn).1
     }
 }
 

@@ -9,6 +9,8 @@ public struct IndexError: Error, Sendable, Equatable, CustomStringConvertible {
         case locked
         /// SQLite failed (disk full, I/O error); the database keeps its last committed state.
         case database
+        /// The database file is damaged (found while reading it); updating rebuilds it.
+        case damaged
         /// `--in` names no category of the index.
         case unknownCategory
     }

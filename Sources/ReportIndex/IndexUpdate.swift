@@ -39,10 +39,13 @@ extension ReportIndex {
     ///
     /// - Parameters:
     ///   - tree: the validated datasource.
+    ///   - sourceStamp: the datasource file's stamp taken before `tree` was loaded from it; when
+    ///     given, ``isCurrent(datasource:stamp:)`` can later tell without loading the datasource
+    ///     that nothing changed.
     ///   - jobs: threads that read PDFs (default: every core).
     ///   - progress: called on the caller's thread after each batch.
     public func update(
-        with tree: ReportTree, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        with tree: ReportTree, sourceStamp: FileStamp? = nil, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
         progress: ((IndexProgress) -> Void)? = nil
     ) throws(IndexError) -> IndexUpdate {
         let jobs = max(1, jobs)
@@ -71,6 +74,7 @@ extension ReportIndex {
         let unreferencedFiles = stored.files.keys.filter { !referenced.contains($0) }.sorted()
         let treeSig = plan.signature
         let upToDate = toRead.isEmpty && unreferencedFiles.isEmpty && stored.treeSig == treeSig
+        let sourceKey = sourceStamp.map { Self.sourceKey(tree.sourceFile, $0) }
 
         if !upToDate, isWritable {
             // The datasource's structure: categories, and reports whose file is current.
@@ -126,10 +130,15 @@ extension ReportIndex {
         }
         result.unchanged += plan.files.count - toRead.count
 
-        if !upToDate, isWritable {
+        if isWritable, !upToDate || (sourceKey != nil && sourceKey != stored.sourceKey) {
             try write { db in
                 for path in unreferencedFiles { try db.execute(sql: "DELETE FROM file WHERE path = ?", arguments: [path]) }
                 try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES('tree_sig', ?)", arguments: [treeSig])
+                if let sourceKey {
+                    try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES('source', ?)", arguments: [sourceKey])
+                } else {
+                    try db.execute(sql: "DELETE FROM meta WHERE key = 'source'")
+                }
             }
             result.wrote = true
         }
@@ -208,17 +217,24 @@ struct StoredState {
     var reportSigs: [Int: (id: String, sig: Int64)] = [:]
     var reportIDs: Set<String> = []
     var treeSig: Int64?
+    var sourceKey: String?
 
-    static func load(_ db: Database) throws -> StoredState {
-        var state = StoredState()
-        let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime_ns, sha256, title, author, keywords, pages, warnings, error FROM file")
+    static func loadFiles(_ db: Database) throws -> [String: PDFFileRecord] {
+        var files: [String: PDFFileRecord] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime_ns, sha256, title, author, keywords, pages, warnings, error FROM file ORDER BY path")
         while let row = try rows.next() {
             let path: String = row[0]
             let hash: Data = row[3]
-            state.files[path] = PDFFileRecord(
+            files[path] = PDFFileRecord(
                 path: path, size: row[1], modificationTime: row[2], contentHash: [UInt8](hash), title: row[4], author: row[5],
                 keywords: StringList.decode(row[6]), pageCount: row[7], warnings: StringList.decode(row[8]), readError: row[9])
         }
+        return files
+    }
+
+    static func load(_ db: Database) throws -> StoredState {
+        var state = StoredState()
+        state.files = try loadFiles(db)
         let reports = try Row.fetchCursor(db, sql: "SELECT ord, id, sig FROM report")
         while let row = try reports.next() {
             let id: String = row[1]
@@ -226,6 +242,7 @@ struct StoredState {
             state.reportIDs.insert(id)
         }
         state.treeSig = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'tree_sig'")
+        state.sourceKey = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'source'")
         return state
     }
 }
@@ -400,6 +417,36 @@ func parallelMap<T: Sendable, R: Sendable>(_ items: [T], jobs: Int, _ transform:
 }
 
 extension ReportIndex {
+    /// What identifies a datasource file as loaded: its path as given (and the working folder,
+    /// for a relative path, which its PDF paths resolve against), size and modification time.
+    static func sourceKey(_ path: String, _ stamp: FileStamp) -> String {
+        let folder = path.hasPrefix("/") ? "" : FileManager.default.currentDirectoryPath
+        return [path, folder, String(stamp.size), String(stamp.modificationTime)].joined(separator: "\u{1F}")
+    }
+
+    /// Whether the last update was made from the datasource at `path` as it is now (`stamp`, taken
+    /// now) and no PDF changed since (each is stat'ed): then an update would change nothing, and
+    /// the datasource need not be loaded. Also the summary such an update would give.
+    public func isCurrent(datasource path: String, stamp: FileStamp, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws(IndexError) -> IndexUpdate? {
+        let (key, records, reports) = try read { db -> (String?, [PDFFileRecord], Int) in
+            guard let key = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'source'") else { return (nil, [], 0) }
+            let state = try StoredState.loadFiles(db)
+            return (key, state.keys.sorted().map { state[$0]! }, try Int.fetchOne(db, sql: "SELECT count(*) FROM report") ?? 0)
+        }
+        guard key == Self.sourceKey(path, stamp) else { return nil }
+        let stamps = parallelMap(records.map(\.path), jobs: jobs) { FileStamp.of($0) }
+        for (record, now) in zip(records, stamps) {
+            let same = now.map { $0.size == record.size && $0.modificationTime == record.modificationTime } ?? (record.size == -1)
+            if !same || record.modificationTime < 0 { return nil }
+        }
+        var result = IndexUpdate()
+        result.reports = reports
+        result.unchanged = records.count
+        result.warnings = records.reduce(0) { $0 + $1.warnings.count + ($1.readError == nil ? 0 : 1) }
+        for record in records { result.files[record.path] = record }
+        return result
+    }
+
     /// `first` then `extra`, without repeats (compared without regard to case), keeping the first
     /// spelling: a report's keywords are its PDF's, then the datasource's own.
     public static func mergeKeywords(_ first: [String], _ extra: [String]) -> [String] {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ReportLibrary
 
 /// The index of one datasource: an SQLite database (WAL journal) that keeps every report's PDF
 /// metadata by the file's size, modification time and content hash, a full-text index over
@@ -33,7 +34,7 @@ public final class ReportIndex: Sendable {
 
     let reader: any DatabaseReader
     let writer: (any DatabaseWriter)?
-    private let lock: UpdateLock?
+    let lock: UpdateLock?
 
     /// How an index is opened.
     public enum Mode: Sendable, Equatable {
@@ -58,15 +59,21 @@ public final class ReportIndex: Sendable {
     /// Opens the index at `path`. `warn` receives one line for each thing the caller should know
     /// (a file rebuilt, and why).
     public static func open(at path: String, mode: Mode = .update(lockWait: 10), warn: (String) -> Void = { _ in }) throws(IndexError) -> ReportIndex {
+        try open(at: path, mode: mode, rebuild: false, warn: warn)
+    }
+
+    static func open(at path: String, mode: Mode, rebuild: Bool, warn: (String) -> Void) throws(IndexError) -> ReportIndex {
         switch mode {
         case .readOnly:
             return try openReadOnly(path)
         case .update(let wait):
             let lock = try UpdateLock.acquire(indexPath: path, wait: wait)
+            if rebuild { try removeDatabase(path) }
             return try openWritable(path, lock: lock, warn: warn)
         case .updateIfPossible:
             do {
                 let lock = try UpdateLock.acquire(indexPath: path, wait: 0)
+                if rebuild { try removeDatabase(path) }
                 return try openWritable(path, lock: lock, warn: warn)
             } catch where error.kind == .locked || error.kind == .notWritable {
                 if FileManager.default.fileExists(atPath: path), let index = try? openReadOnly(path) { return index }
@@ -131,14 +138,10 @@ public final class ReportIndex: Sendable {
         for attempt in 0..<2 {
             do {
                 let pool = try DatabasePool(path: path, configuration: configuration(readOnly: false))
-                let state = try pool.read { db -> (Int, Int32, String) in
+                let state = try pool.read { db -> (Int, Int32) in
                     let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
                     let application = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-                    let check = try String.fetchOne(db, sql: "PRAGMA quick_check(1)") ?? "ok"
-                    return (version, application, check)
-                }
-                if state.2 != "ok" {
-                    throw Rebuild("the database is damaged (\(state.2))")
+                    return (version, application)
                 }
                 if state.0 == 0 {
                     let tables = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") ?? 0 }
@@ -178,14 +181,44 @@ public final class ReportIndex: Sendable {
         }
     }
 
-    /// What is wrong with the file before SQLite opens it: empty, or not an SQLite file.
+    /// What is wrong with the file before SQLite opens it: empty, not an SQLite file, or shorter
+    /// than its header says (truncated). Damage inside pages shows when they are read, and
+    /// ``open(at:mode:warn:)`` with ``update(with:sourceStamp:jobs:progress:)`` through
+    /// ``openAndUpdate(at:mode:tree:sourceStamp:jobs:progress:warn:)`` rebuilds then.
     private static func fileProblem(_ path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        let head = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
         if head.isEmpty { return "the file is empty" }
-        if head != Data("SQLite format 3\0".utf8) { return "the file is not an SQLite database" }
+        if head.count < 100 || head[0..<16] != ArraySlice(Array("SQLite format 3\0".utf8)) {
+            return "the file is not an SQLite database"
+        }
+        func be32(_ at: Int) -> Int { head[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        let pageSize = head[16] == 0 && head[17] == 1 ? 65_536 : Int(head[16]) << 8 | Int(head[17])
+        let pages = be32(28)
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        if be32(92) == be32(24), pages > 0, size < pages * pageSize {
+            return "the file is truncated (\(size) bytes, its header says \(pages * pageSize))"
+        }
         return nil
+    }
+
+    /// Opens the index at `path` and brings it up to date with `tree`, rebuilding it once when
+    /// damage shows only while it is read. See ``open(at:mode:warn:)`` and
+    /// ``update(with:sourceStamp:jobs:progress:)``.
+    public static func openAndUpdate(
+        at path: String, mode: Mode = .update(lockWait: 10), tree: ReportTree, sourceStamp: FileStamp? = nil,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, progress: ((IndexProgress) -> Void)? = nil,
+        warn: (String) -> Void = { _ in }
+    ) throws(IndexError) -> (ReportIndex, IndexUpdate) {
+        var index = try open(at: path, mode: mode, warn: warn)
+        do {
+            return (index, try index.update(with: tree, sourceStamp: sourceStamp, jobs: jobs, progress: progress))
+        } catch where error.kind == .damaged && index.lock != nil {
+            warn("\(path): \(error.message); rebuilding the index")
+            index = try open(at: path, mode: mode, rebuild: true, warn: warn)
+            return (index, try index.update(with: tree, sourceStamp: sourceStamp, jobs: jobs, progress: progress))
+        }
     }
 
     /// Deletes the database with its journal files (only ever with the update lock held).
@@ -212,6 +245,8 @@ public final class ReportIndex: Sendable {
             return try reader.read(body)
         } catch let error as IndexError {
             throw error
+        } catch let error as DatabaseError where Self.isDamage(error) {
+            throw IndexError(.damaged, path: path, "the database is damaged (\(Self.describe(error)))")
         } catch {
             throw IndexError(.database, path: path, "cannot read the index: \(Self.describe(error))")
         }
@@ -224,6 +259,8 @@ public final class ReportIndex: Sendable {
             try writer.write(body)
         } catch let error as IndexError {
             throw error
+        } catch let error as DatabaseError where Self.isDamage(error) {
+            throw IndexError(.damaged, path: path, "the database is damaged (\(Self.describe(error)))")
         } catch {
             throw IndexError(.database, path: path, "cannot write the index: \(Self.describe(error))")
         }
@@ -232,15 +269,26 @@ public final class ReportIndex: Sendable {
     /// The checks a crash-safety test makes: SQLite's `integrity_check` and FTS5's
     /// `integrity-check`. Returns the problems found (empty when the index is sound).
     public func integrityProblems() throws(IndexError) -> [String] {
-        try read { db in
-            var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+        var problems = try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" } }
+        // FTS5's check is an INSERT of a command: it needs a writable connection.
+        let check: (Database) throws -> Void = { db in
             do {
                 try db.execute(sql: "INSERT INTO search(search, rank) VALUES('integrity-check', 1)")
             } catch {
                 problems.append("full-text index: \(Self.describe(error))")
             }
-            return problems
         }
+        do {
+            if let writer {
+                try writer.writeWithoutTransaction(check)
+            } else {
+                let queue = try DatabaseQueue(path: path, configuration: Self.configuration(readOnly: false))
+                try queue.writeWithoutTransaction(check)
+            }
+        } catch {
+            problems.append("full-text index: \(Self.describe(error))")
+        }
+        return problems
     }
 
     /// The number of reports the index holds.
@@ -295,5 +343,27 @@ final class UpdateLock: Sendable {
             throw IndexError(.notWritable, path: indexPath, "cannot write the index here (read-only); give --index FILE to keep it elsewhere")
         }
         return UpdateLock(fd: fd)
+    }
+}
+
+extension ReportIndex {
+    /// Every row of every table, as text, in a fixed order (tests compare indexes with it).
+    func tableDump() throws(IndexError) -> [String] {
+        try read { db in
+            var lines: [String] = []
+            let queries = [
+                "SELECT path, size, hex(sha256), title, author, keywords, pages, warnings, error FROM file ORDER BY path",
+                "SELECT ord, id, title, end_ord, parent FROM category ORDER BY ord",
+                "SELECT ord, id, title, path, category_titles, datasource_keywords, keywords, file, sig FROM report ORDER BY ord",
+                "SELECT key, report, display FROM keyword ORDER BY key, report",
+                "SELECT rowid, title, pdf_title, keywords, author, category FROM search ORDER BY rowid",
+            ]
+            for sql in queries {
+                for row in try Row.fetchAll(db, sql: sql) {
+                    lines.append(row.databaseValues.map { $0.description }.joined(separator: "|"))
+                }
+            }
+            return lines
+        }
     }
 }

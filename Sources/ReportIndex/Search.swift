@@ -52,10 +52,10 @@ public struct SearchResult: Sendable, Equatable {
     public var title: String
     /// The ids of the categories above it, root first.
     public var path: [String]
-    /// The ranking score, higher first: the field group (6 title, 5 PDF title, 4 keywords,
-    /// 3 author, 2 category titles, 1 spread over several fields, 0 for an empty query) plus a
-    /// relevance in [0, 1) from FTS5's BM25 when the group has at most ``ReportIndex/rankedGroupLimit``
-    /// reports (0 beyond that: the group then follows the datasource's order).
+    /// The ranking score, higher first (0 for an empty query): for each word of the query the
+    /// weight of the best field it matches in (title 6, PDF title 5, keywords 4, author 3,
+    /// category titles 2), averaged, plus up to 0.1 for words matched whole rather than as a
+    /// prefix and up to 0.01 for a short title.
     public var score: Double
     /// The PDF's page count, if known.
     public var pageCount: Int?
@@ -84,9 +84,9 @@ public struct SearchResults: Sendable, Equatable {
 }
 
 extension ReportIndex {
-    /// Groups larger than this are listed in datasource order rather than ranked by BM25 (the
-    /// ranking of a one-letter prefix over tens of thousands of reports costs more than a
-    /// keystroke may, and tells little): 1 000.
+    /// Up to this many matches are all scored; beyond it, the candidates are the first matches in
+    /// datasource order of each field (scoring every report a one-letter prefix matches costs more
+    /// than a keystroke may, and tells little): 1 000.
     public static let rankedGroupLimit = 1_000
 
     /// The best matches of `query`, with spans, and the total. `withFacets` adds keyword counts.
@@ -97,7 +97,7 @@ extension ReportIndex {
             var ranked: [(ord: Int, score: Double)] = []
             let limit = max(0, options.limit)
             if limit > 0, total > 0 {
-                ranked = try rank(db, query, filter, limit: limit)
+                ranked = try rank(db, query, filter, limit: limit, total: total)
             }
             let results = try details(db, query, ranked)
             let facets = withFacets ? try facetCounts(db, query, filter, limit: options.facetLimit) : []
@@ -177,40 +177,86 @@ extension ReportIndex {
         return try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql))", arguments: arguments) ?? 0
     }
 
-    /// The best `limit` ords: field groups in rank order, each ranked by BM25 when small enough.
-    private func rank(_ db: Database, _ query: SearchQuery, _ filter: Restriction, limit: Int) throws -> [(ord: Int, score: Double)] {
+    /// The best `limit` ords. Every match is a candidate when there are at most
+    /// ``rankedGroupLimit`` of them; beyond that the candidates are the first `limit` in
+    /// datasource order of each field group (every word in the title, in the PDF title, in the
+    /// keywords, the author, the category titles, then anywhere; the title group alone when it
+    /// fills the page, since nothing else scores as high). Candidates are scored by
+    /// ``score(_:columns:)`` and sorted, ties in datasource order.
+    private func rank(_ db: Database, _ query: SearchQuery, _ filter: Restriction, limit: Int, total: Int) throws -> [(ord: Int, score: Double)] {
         guard !query.isEmpty else {
             let (clause, arguments) = filter.clause("ord")
             return try Int.fetchAll(db, sql: "SELECT ord FROM report WHERE 1\(clause) ORDER BY ord LIMIT ?", arguments: StatementArguments(arguments + [limit]))
                 .map { ($0, 0) }
         }
-        var chosen: [(ord: Int, score: Double)] = []
-        var seen: Set<Int> = []
-        let groups: [SearchField?] = SearchField.allCases + [nil]
         let (clause, arguments) = filter.clause("rowid")
-        for (g, field) in groups.enumerated() where chosen.count < limit {
-            guard let expression = query.ftsExpression(column: field?.rawValue) else { break }
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT rowid, bm25(search, 8.0, 4.0, 2.0, 1.0, 1.0) FROM search WHERE search MATCH ?\(clause) LIMIT ?",
-                arguments: StatementArguments([expression] + arguments + [Self.rankedGroupLimit + seen.count + 1]))
-            var group: [(ord: Int, bm25: Double)] = []
-            for row in rows {
-                let ord: Int = row[0]
-                if !seen.contains(ord) { group.append((ord, row[1])) }
+        let sql = "SELECT rowid, title, pdf_title, keywords, author, category FROM search WHERE search MATCH ?\(clause)"
+        var rows: [Row] = []
+        if total <= Self.rankedGroupLimit {
+            rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments([query.ftsExpression()!] + arguments))
+        } else {
+            var seen: Set<Int> = []
+            for field in SearchField.allCases.map(Optional.some) + [nil] {
+                let group = try Row.fetchAll(
+                    db, sql: sql + " LIMIT ?",
+                    arguments: StatementArguments([query.ftsExpression(column: field?.rawValue)!] + arguments + [limit]))
+                for row in group where seen.insert(row[0]).inserted { rows.append(row) }
+                // Every word in the title scores above anything else: a full page of those is the page.
+                if field == .title && rows.count >= limit { break }
             }
-            let base = Double(groups.count - g)
-            if group.count <= Self.rankedGroupLimit {
-                group.sort { $0.bm25 != $1.bm25 ? $0.bm25 < $1.bm25 : $0.ord < $1.ord }
-                for (ord, bm25) in group.prefix(limit - chosen.count) {
-                    let relevance = max(0, -bm25) / (1 + max(0, -bm25))
-                    chosen.append((ord, base + relevance))
-                }
-            } else {
-                for (ord, _) in group.prefix(limit - chosen.count) { chosen.append((ord, base)) }
-            }
-            for (ord, _) in group { seen.insert(ord) }
         }
-        return chosen
+        var scored: [(ord: Int, score: Double)] = rows.map { row in
+            let columns = (1...5).map { (row[$0] as String?) ?? "" }
+            return (row[0], Self.score(query, columns: columns))
+        }
+        scored.sort { $0.score != $1.score ? $0.score > $1.score : $0.ord < $1.ord }
+        return Array(scored.prefix(limit))
+    }
+
+    /// The weight of a match in each field, in `SearchField` order.
+    static let fieldWeights: [Double] = [6, 5, 4, 3, 2]
+
+    /// A report's score for `query`, from its normalised columns (title, PDF title, keywords,
+    /// author, category titles): the mean over the query's terms of the weight of the best field
+    /// the term matches in (title 6, PDF title 5, keywords 4, author 3, category 2), plus 0.1 times
+    /// the share of terms that match a whole word in that field (not only as a prefix), plus up to
+    /// 0.01 for a short title.
+    static func score(_ query: SearchQuery, columns: [String]) -> Double {
+        let tokens = columns.map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        var sum = 0.0
+        var whole = 0.0
+        for term in query.terms {
+            for (field, words) in tokens.enumerated() {
+                let found = find(term, in: words)
+                if found > 0 {
+                    sum += fieldWeights[field]
+                    if found == 2 { whole += 1 }
+                    break
+                }
+            }
+        }
+        let n = Double(max(1, query.terms.count))
+        return sum / n + 0.1 * whole / n + 0.01 / Double(1 + tokens[0].count)
+    }
+
+    /// 0 when `term` does not match in `words`, 1 when it matches only as a prefix, 2 when whole.
+    static func find(_ term: SearchQuery.Term, in words: [Substring]) -> Int {
+        let n = term.tokens.count
+        guard n <= words.count else { return 0 }
+        var best = 0
+        for i in 0...(words.count - n) {
+            var matches = true
+            for j in 0..<(n - 1) where !words[i + j].utf8.elementsEqual(term.tokens[j].utf8) {
+                matches = false
+                break
+            }
+            guard matches else { continue }
+            let last = words[i + n - 1].utf8
+            let want = term.tokens[n - 1].utf8
+            if last.elementsEqual(want) { return 2 }
+            if term.isPrefix && last.starts(with: want) { best = 1 }
+        }
+        return best
     }
 
     private func details(_ db: Database, _ query: SearchQuery, _ ranked: [(ord: Int, score: Double)]) throws -> [SearchResult] {

@@ -43,8 +43,21 @@ public enum SearchText {
     /// The normalised form of a whole keyword, for comparing keywords (facets, `--keyword`).
     public static func keywordKey(_ keyword: String) -> String { normalize(keyword) }
 
-    /// The folder with its cache of folded characters. Not shareable between threads; the index
-    /// keeps one per worker.
+    /// The folded forms of the characters met so far in this process (shared by every folder).
+    final class FoldCache: @unchecked Sendable {
+        static let shared = FoldCache()
+        private let lock = NSLock()
+        private var folded: [Character: String] = [:]
+
+        func get(_ c: Character) -> String? { lock.withLock { folded[c] } }
+
+        func set(_ c: Character, _ value: String) {
+            lock.withLock { if folded.count < 1 << 20 { folded[c] = value } }
+        }
+    }
+
+    /// Folds characters and cuts text into tokens, remembering folded characters locally and in
+    /// ``FoldCache``. One per thread.
     struct Folder {
         private var cache: [Character: String] = [:]
 
@@ -95,6 +108,13 @@ public enum SearchText {
                 return String(character)
             }
             if let cached = cache[character] { return cached }
+            // Han, Hangul, kana, Hebrew and most Thai letters fold to themselves.
+            let scalars = character.unicodeScalars
+            if scalars.count == 1, let only = scalars.first, SearchText.foldsToItself(only) { return String(character) }
+            if let shared = FoldCache.shared.get(character) {
+                if cache.count < 65_536 { cache[character] = shared }
+                return shared
+            }
             var kept = String.UnicodeScalarView()
             for scalar in String(character).decomposedStringWithCompatibilityMapping.unicodeScalars
             where !SearchText.isIgnorable(scalar) {
@@ -112,7 +132,19 @@ public enum SearchText {
             }
             let result = String(again).precomposedStringWithCanonicalMapping
             if cache.count < 65_536 { cache[character] = result }
+            FoldCache.shared.set(character, result)
             return result
+        }
+    }
+
+    /// Single scalars that NFKD, mark removal, lower-casing and NFC leave as they are.
+    static func foldsToItself(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x4E00...0x9FFF, 0x3400...0x4DBF, 0xAC00...0xD7A3, 0x3041...0x3096, 0x30A1...0x30FA, 0x0E01...0x0E32,
+            0x0E34...0x0E3A, 0x0E40...0x0E4E, 0x05D0...0x05EA, 0x0627...0x063A, 0x0641...0x064A:
+            return true
+        default:
+            return false
         }
     }
 

@@ -1,0 +1,291 @@
+import Foundation
+import ReportLibrary
+import Testing
+
+@testable import ReportIndex
+
+@Suite struct ReportIndexTests {
+    func built(_ library: TestLibrary) throws -> ReportIndex {
+        let index = try ReportIndex.open(at: library.indexPath)
+        let update = try index.update(with: try library.tree())
+        #expect(update.reports == TestLibrary.reports.count)
+        return index
+    }
+
+    func ids(_ index: ReportIndex, _ text: String, _ options: SearchOptions = SearchOptions()) throws -> [String] {
+        try index.search(SearchQuery(text), options: options).results.map(\.id)
+    }
+
+    @Test func findsAsAReaderExpects() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let index = try built(library)
+        // Case, diacritics and ß, either way round.
+        // (Report kr-report's PDF is the Zürich lease review: its PDF title matches too, below.)
+        #expect(try ids(index, "zurich") == ["umsatz", "kr-report"])
+        #expect(try ids(index, "ZÜRICH") == ["umsatz", "kr-report"])
+        #expect(try ids(index, "umsatze") == ["umsatz"])
+        #expect(try ids(index, "strassenbau") == ["strasse"])
+        #expect(try ids(index, "resume") == ["strasse"])
+        #expect(try ids(index, "εκθεση") == ["el-report"])
+        #expect(try ids(index, "bao cao ha noi") == ["vi-report"])
+        #expect(try ids(index, "التقرير") == ["ar-report"])
+        #expect(try ids(index, "דוח") == ["he-report"])
+        // Unspaced scripts: one and two characters inside a longer run.
+        #expect(try ids(index, "報告") == ["jp-report"])
+        #expect(try ids(index, "報") == ["jp-report"])
+        #expect(try ids(index, "报告") == ["cn-report"])
+        #expect(try ids(index, "매출") == ["kr-report"])
+        #expect(try ids(index, "보고") == ["kr-report"])
+        #expect(try ids(index, "ประจำ") == ["th-report"])
+        // Prefix as you type, every word must match, phrases.
+        let rev = try ids(index, "rev")
+        #expect(Array(rev.prefix(2)) == ["rev-2016", "rev-2017"])
+        #expect(rev.contains("ar-report"), "its PDF's keywords hold 'revenue'")
+        #expect(try ids(index, "revenue 2017") == ["rev-2017"])
+        #expect(try ids(index, "revenue 2018") == [])
+        #expect(try ids(index, "\"forecast revenue\"") == [])
+        #expect(try ids(index, "\"revenue forecast\"") == ["rev-2016", "rev-2017"])
+    }
+
+    @Test func hostileQueriesGiveResultsOrNone() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let index = try built(library)
+        let hostile = [
+            "\"", "\"\"", "*", "-", "-revenue", "NEAR", "NEAR(report)", "AND", "OR", "NOT", "a OR b", ":", "title:revenue",
+            "{title}: x", "^revenue", "(", ")", "[x]", "\0", "re\0venue", "*revenue*", "'", "\\", "%", "_",
+            String(repeating: "revenue ", count: 1_250), String(repeating: "報", count: 10_000), "🎉", "\u{202E}", "",
+        ]
+        for text in hostile {
+            let results = try index.search(SearchQuery(text), withFacets: true)
+            #expect(results.total >= 0)
+            _ = try index.matchingIDs(SearchQuery(text))
+        }
+        #expect(try ids(index, "\"AND\" OR NEAR(report)").contains("quotes"))
+    }
+
+    @Test func ranksTitleMatchesFirstAndCountsEveryMatch() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let index = try built(library)
+        // "forecast" is in two titles and in their keywords; the title matches come first.
+        let results = try index.search(SearchQuery("forecast"), options: SearchOptions(limit: 1))
+        #expect(results.total == 2)
+        #expect(results.results.count == 1)
+        let first = try #require(results.results.first)
+        #expect(first.matches.first?.field == .title)
+        #expect(first.matches.first?.spans == [8..<16])
+        #expect(first.path == ["root", "finance", "forecasts"])
+        #expect(first.score >= 6)
+        // A keyword-only match ranks below title matches.
+        let budget = try index.search(SearchQuery("budget"))
+        #expect(budget.results.first?.id == "rev-2017")
+        #expect(budget.results.first?.matches.map(\.field) == [.keywords])
+        // Words in the title rank above the same words spread over the PDF's title and keywords.
+        #expect(try ids(index, "revenue 2016") == ["rev-2016", "rev-2017", "ar-report"])
+        #expect((budget.results.first?.score ?? 9) < 6)
+        // Spans are Unicode scalar offsets into the stored text.
+        let jp = try index.search(SearchQuery("報告")).results.first
+        #expect(jp?.matches.first?.spans == [2..<4])
+    }
+
+    @Test func keywordsAndSubtreesRestrict() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let index = try built(library)
+        #expect(try ids(index, "", SearchOptions(keywords: ["forecast"])) == ["rev-2016", "rev-2017"])
+        #expect(try ids(index, "", SearchOptions(keywords: ["FORECAST", "budget"])) == ["rev-2017"])
+        #expect(try ids(index, "", SearchOptions(keywords: ["forecast", "dach"])) == [])
+        #expect(try ids(index, "", SearchOptions(keywords: ["!!!"])) == [])
+        #expect(try ids(index, "", SearchOptions(within: "asia")) == ["jp-report", "cn-report", "kr-report", "th-report"])
+        #expect(try ids(index, "2016", SearchOptions(within: "asia")) == ["jp-report", "kr-report"])  // shorter title first
+        #expect(throws: IndexError.self) { try index.search(SearchQuery("x"), options: SearchOptions(within: "nope")) }
+        let facets = try index.facets(SearchQuery("revenue"))
+        #expect(facets.contains(KeywordCount(keyword: "forecast", count: 2)))
+        #expect(facets.first?.count == 2)
+        #expect(facets.contains(KeywordCount(keyword: "Budget", count: 1)))
+        #expect(try index.matchingIDs(SearchQuery("report"), options: SearchOptions(within: "mideast")) == ["ar-report", "he-report"])
+    }
+
+    @Test func updatesReadOnlyWhatChanged() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let index = try ReportIndex.open(at: library.indexPath)
+        let first = try index.update(with: try library.tree())
+        #expect(first.read == TestLibrary.samplePDFs.count && first.unchanged == 0 && first.removed == 0 && first.wrote)
+        let again = try index.update(with: try library.tree())
+        #expect(again.read == 0 && again.unchanged == TestLibrary.samplePDFs.count && !again.wrote)
+
+        // A new modification time with the same content: not read again.
+        let pdf0 = library.folder + "/pdf/0.pdf"
+        var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0)]
+        utimensat(AT_FDCWD, pdf0, &times, 0)
+        let touched = try index.update(with: try library.tree())
+        #expect(touched.read == 0 && touched.unchanged == TestLibrary.samplePDFs.count)
+
+        // New content: read again.
+        try FileManager.default.removeItem(atPath: pdf0)
+        try FileManager.default.copyItem(atPath: packageRoot + "/Data/reports/q3-2016.pdf", toPath: pdf0)
+        let changed = try index.update(with: try library.tree())
+        #expect(changed.read == 1 && changed.unchanged == TestLibrary.samplePDFs.count - 1)
+
+        // A report dropped, ids changed: the index follows, and holds what a clean build holds.
+        var reports = TestLibrary.reports
+        reports.removeLast()
+        reports[0].0 = "revenue-2016"
+        try library.write(reports)
+        let edited = try index.update(with: try library.tree())
+        #expect(edited.removed == 2 && edited.reports == reports.count && edited.read == 0)
+        #expect(try ids(index, "revenue 2016").first == "revenue-2016")
+
+        // A PDF removed between runs: its reports stay, with the reader's error as without an index.
+        try FileManager.default.removeItem(atPath: library.folder + "/pdf/7.pdf")
+        let removed = try index.update(with: try library.tree())
+        #expect(removed.read == 1 && removed.warnings >= 1)
+        #expect(removed.files[library.folder + "/pdf/7.pdf"]?.readError != nil)
+        #expect(try index.update(with: try library.tree()).read == 0, "a missing file is not read again and again")
+
+        let clean = library.folder + "/clean.index.sqlite"
+        _ = try ReportIndex.open(at: clean).update(with: try library.tree())
+        #expect(try dumpRows(library.indexPath) == dumpRows(clean))
+        #expect(try index.integrityProblems() == [])
+    }
+
+    @Test(arguments: ["empty", "truncated", "random", "other-version", "other-program"])
+    func damagedIndexesAreRebuiltWithAWarning(damage: String) throws {
+        let library = try TestLibrary(name: "damaged")
+        defer { library.remove() }
+        do { _ = try built(library) }
+        let path = library.indexPath
+        switch damage {
+        case "empty":
+            try Data().write(to: URL(fileURLWithPath: path))
+        case "truncated":
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            try bytes.prefix(bytes.count / 3).write(to: URL(fileURLWithPath: path))
+        case "random":
+            let noise = (0..<20_000).map { (i: Int) -> UInt8 in UInt8(truncatingIfNeeded: (i &* 2_654_435_761) >> 13) }
+            try Data(noise).write(to: URL(fileURLWithPath: path))
+        case "other-version":
+            let index = try ReportIndex.open(at: path)
+            try index.write { db in try db.execute(sql: "PRAGMA user_version = 99") }
+        default:
+            try FileManager.default.removeItem(atPath: path)
+            let other = try ReportIndex.open(at: path)
+            try other.write { db in
+                try db.execute(sql: "PRAGMA application_id = 1")
+            }
+        }
+        var warnings: [String] = []
+        let index = try ReportIndex.open(at: path) { warnings.append($0) }
+        let update = try index.update(with: try library.tree())
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(warnings.first?.contains("rebuilding the index") == true)
+        if damage == "other-version" { #expect(warnings.first?.contains("schema version 99") == true) }
+        #expect(update.reports == TestLibrary.reports.count)
+        #expect(try ids(index, "zurich").first == "umsatz")
+        #expect(try index.integrityProblems() == [])
+    }
+
+    @Test func aSecondUpdaterWaitsThenFails() throws {
+        let library = try TestLibrary(name: "locked")
+        defer { library.remove() }
+        let first = try ReportIndex.open(at: library.indexPath)
+        let start = Date()
+        #expect {
+            _ = try ReportIndex.open(at: library.indexPath, mode: .update(lockWait: 0.3))
+        } throws: { error in
+            (error as? IndexError)?.kind == .locked && "\(error)".contains("another process is updating the index")
+        }
+        #expect(Date().timeIntervalSince(start) >= 0.25)
+        // Commands that only want metadata read the index instead of waiting.
+        let reader = try ReportIndex.open(at: library.indexPath, mode: .updateIfPossible)
+        #expect(!reader.isWritable)
+        withExtendedLifetime(first) {}
+    }
+
+    @Test func searchesFromManyThreadsWhileAnUpdateRuns() throws {
+        let library = try TestLibrary(name: "threads")
+        defer { library.remove() }
+        let index = try built(library)
+        let tree = try library.tree()
+        // Rewrite the PDFs' modification times so that the update reads them again.
+        let failures = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            if worker == 0 {
+                for round in 0..<5 {
+                    for i in TestLibrary.samplePDFs.indices {
+                        var times = [timespec(tv_sec: 1_600_000_000 + round, tv_nsec: 0), timespec(tv_sec: 1_600_000_000 + round, tv_nsec: 0)]
+                        utimensat(AT_FDCWD, library.folder + "/pdf/\(i).pdf", &times, 0)
+                    }
+                    if (try? index.update(with: tree, jobs: 2)) == nil { failures.add(1) }
+                }
+            } else {
+                for _ in 0..<50 {
+                    guard let found = try? index.search(SearchQuery("report"), withFacets: true), found.total >= 1 else {
+                        failures.add(1)
+                        continue
+                    }
+                }
+            }
+        }
+        #expect(failures.value == 0)
+        #expect(try index.integrityProblems() == [])
+    }
+
+    @Test func aFileThatChangesWhileItIsReadConverges() throws {
+        let library = try TestLibrary(name: "changing")
+        defer { library.remove() }
+        let index = try built(library)
+        let tree = try library.tree()
+        let target = library.folder + "/pdf/0.pdf"
+        let versions = [packageRoot + "/Data/reports/q3-2016.pdf", packageRoot + "/Data/reports/q4-2016.pdf"]
+        let stop = Locked(0)
+        let writer = Thread {
+            var n = 0
+            while stop.value == 0 {
+                let tmp = target + ".tmp"
+                try? FileManager.default.removeItem(atPath: tmp)
+                try? FileManager.default.copyItem(atPath: versions[n % 2], toPath: tmp)
+                rename(tmp, target)
+                n += 1
+            }
+        }
+        writer.start()
+        for _ in 0..<20 { _ = try index.update(with: tree) }
+        stop.add(1)
+        usleep(50_000)
+        // Whatever it saw meanwhile, once the file holds still the index agrees with a fresh read.
+        let final = try index.update(with: tree)
+        let record = try #require(final.files[target])
+        let fresh = PDFFileReader.read(target)
+        #expect(record.contentHash == fresh.contentHash && record.title == fresh.title && record.pageCount == fresh.pageCount)
+        #expect(try index.integrityProblems() == [])
+    }
+
+    @Test func aReadOnlyIndexAnswersWithoutWriting() throws {
+        let library = try TestLibrary(name: "readonly")
+        defer { library.remove() }
+        do { _ = try built(library) }
+        let before = try dumpRows(library.indexPath)
+        try FileManager.default.removeItem(atPath: library.folder + "/pdf/3.pdf")
+        try FileManager.default.copyItem(atPath: packageRoot + "/Data/reports/q3-2016.pdf", toPath: library.folder + "/pdf/3.pdf")
+        let holder = try ReportIndex.open(at: library.indexPath)  // another process updating
+        let reader = try ReportIndex.open(at: library.indexPath, mode: .updateIfPossible)
+        let update = try reader.update(with: try library.tree())
+        #expect(update.read == 1 && !update.wrote)
+        #expect(update.files[library.folder + "/pdf/3.pdf"] == PDFFileReader.read(library.folder + "/pdf/3.pdf"))
+        #expect(try dumpRows(library.indexPath) == before)
+        withExtendedLifetime(holder) {}
+    }
+}
+
+/// An integer shared between threads.
+final class Locked: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Int
+    init(_ value: Int) { stored = value }
+    var value: Int { lock.withLock { stored } }
+    func add(_ n: Int) { lock.withLock { stored += n } }
+}

@@ -1,0 +1,84 @@
+import Foundation
+@testable import ReportIndex
+import ReportLibrary
+
+/// The package root, found from this source file.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+/// A scratch folder with a small library: `library.json` and PDFs copied from the sample, so that
+/// tests may change, touch and delete them.
+struct TestLibrary {
+    let folder: String
+    var datasource: String { folder + "/library.json" }
+    var indexPath: String { folder + "/library.index.sqlite" }
+
+    /// The sample PDFs the reports use, in order.
+    static let samplePDFs = [
+        "q1-2016", "q2-2016", "close-2016-01", "close-2016-02", "close-2016-03", "trademark-portfolio-review",
+        "zurich-office-lease-review", "weekly-pipeline-review",
+    ]
+
+    /// A library of these reports: (id, title, category path below the root, PDF index, keywords).
+    static let reports: [(String, String, [String], Int, [String])] = [
+        ("rev-2016", "Revenue Forecast 2016", ["finance", "forecasts"], 0, ["forecast"]),
+        ("rev-2017", "Revenue Forecast 2017", ["finance", "forecasts"], 1, ["forecast", "Budget"]),
+        ("umsatz", "Umsätze Zürich 2031", ["finance", "dach"], 2, ["DACH"]),
+        ("strasse", "Straßenbau Résumé", ["finance", "dach"], 3, []),
+        ("jp-report", "月次報告書 2016年", ["asia", "japan"], 4, ["売上"]),
+        ("cn-report", "华东区 销售分析报告", ["asia", "china"], 5, ["财务"]),
+        ("kr-report", "2016년 분기별 매출 보고서", ["asia", "korea"], 6, []),
+        ("th-report", "รายงานประจำปี 2559", ["asia", "thailand"], 7, ["การเงิน"]),
+        ("ar-report", "التقرير المالي السنوي", ["mideast", "arabic"], 0, []),
+        ("he-report", "דוח רבעוני 2016", ["mideast", "hebrew"], 1, []),
+        ("el-report", "Οικονομική Έκθεση", ["europe", "greek"], 2, []),
+        ("vi-report", "Báo cáo Tài chính Hà Nội", ["europe", "vietnam"], 3, []),
+        ("quotes", "The \"AND\" OR NEAR(report) * - : ^ (x)", ["europe", "odd"], 4, []),
+    ]
+
+    init(name: String = "index") throws {
+        folder = NSTemporaryDirectory() + "bubbles-\(name)-\(UUID().uuidString)"
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: folder + "/pdf", withIntermediateDirectories: true)
+        for (i, pdf) in Self.samplePDFs.enumerated() {
+            try fm.copyItem(atPath: packageRoot + "/Data/reports/\(pdf).pdf", toPath: folder + "/pdf/\(i).pdf")
+        }
+        try write(Self.reports)
+    }
+
+    /// Writes the datasource for `reports`.
+    func write(_ reports: [(String, String, [String], Int, [String])]) throws {
+        var categories: [String: [String]] = [:]
+        var order: [String] = []
+        for r in reports {
+            let key = r.2.joined(separator: "/")
+            if categories[key] == nil { order.append(key) }
+            let keywords = r.4.isEmpty ? "" : ", \"keywords\": [" + r.4.map { JSONLiteral.string($0) }.joined(separator: ", ") + "]"
+            categories[key, default: []].append(
+                "{\"id\": \(JSONLiteral.string(r.0)), \"title\": \(JSONLiteral.string(r.1)), \"file\": \"pdf/\(r.3).pdf\"\(keywords)}")
+        }
+        // Two levels: top category, then sub category.
+        var tops: [String: [String]] = [:]
+        var topOrder: [String] = []
+        for key in order {
+            let parts = key.split(separator: "/").map(String.init)
+            if tops[parts[0]] == nil { topOrder.append(parts[0]) }
+            tops[parts[0], default: []].append(
+                "{\"id\": \(JSONLiteral.string(parts[1])), \"title\": \(JSONLiteral.string(parts[1].capitalized + " Reports")), \"children\": ["
+                    + categories[key]!.joined(separator: ", ") + "]}")
+        }
+        let json = "{\"id\": \"root\", \"title\": \"All Reports\", \"children\": ["
+            + topOrder.map { "{\"id\": \(JSONLiteral.string($0)), \"title\": \(JSONLiteral.string($0.capitalized)), \"children\": [" + tops[$0]!.joined(separator: ", ") + "]}" }
+                .joined(separator: ", ") + "]}\n"
+        try Data(json.utf8).write(to: URL(fileURLWithPath: datasource))
+    }
+
+    func tree() throws -> ReportTree { try LibraryLoader.load(datasource, options: LibraryLoadOptions(checkFiles: false)) }
+
+    func remove() { try? FileManager.default.removeItem(atPath: folder) }
+}
+
+/// Every row of the index's tables, as text, in a fixed order: what "the same rows" means.
+func dumpRows(_ path: String) throws -> [String] {
+    let index = try ReportIndex.open(at: path, mode: .readOnly)
+    return try index.tableDump()
+}
