@@ -131,7 +131,7 @@ let package = Package(
                 "BubbleDashboard", "BubblePhysics", "BubbleScenario",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        .testTarget(name: "CLITests", dependencies: ["BubblesCLI", "BubblePhysics"]),
+        .testTarget(name: "CLITests", dependencies: ["BubblesCLI", "BubblePhysics", "ReportIndex"]),
         .testTarget(name: "BubbleExportTests", dependencies: ["BubbleExport", "BubbleRender"]),
         .testTarget(
             name: "BubblePlayTests",
@@ -148,6 +148,7 @@ let package = Package(
             name: "ExamplesTests",
             dependencies: [
                 "BubblePhysics", "BubbleDashboard", "BubbleRender", "BubbleScenario", "PDFMetadata", "ReportLibrary",
+                "ReportIndex",
             ],
             path: "Examples"),
     ]

@@ -4,6 +4,7 @@ import BubbleRender
 import BubbleScenario
 import Foundation
 import PDFMetadata
+import ReportIndex
 import ReportLibrary
 import Testing
 
@@ -145,6 +146,17 @@ struct ExamplesTests {
         #expect(line.hasPrefix(try #require(info.title) + ", \(try #require(info.pageCount)) pages"), "\(line)")
         let missing = summary(ofPDF: folder + "/no-such.pdf")
         #expect(missing.hasPrefix(folder + "/no-such.pdf: ") && missing != folder + "/no-such.pdf: ", "\(missing)")
+    }
+
+    /// The "Searching a library" article: the sample, searched without accents, through an index
+    /// in a scratch folder.
+    @Test func searchingALibrary() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("examples-index-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let sample = repositoryRoot.appendingPathComponent("Data/reports.json").path
+        let ids = try searchLibrary(datasource: sample, index: folder + "/sample.index.sqlite", typed: "zurich lea")
+        #expect(ids.first == "zurich-office-lease-review")
     }
 
     /// The ReportLibrary landing page: the sample library's size, and a duplicate id's error line.

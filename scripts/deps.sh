@@ -6,10 +6,10 @@
 
 # Needed to build and run: Cairo (renderer, sample PDFs), Pango (all text: shaping with HarfBuzz,
 # bidirectional text, line breaking, per-glyph font fallback), zlib (PDF Flate), libdeflate (the PNG encoder), libcrypto
-# (encrypted PDFs), pkg-config (SwiftPM finds the system libraries with it), and the only fonts the
+# (encrypted PDFs, content hashes), SQLite with FTS5 (the library index, through GRDB), pkg-config (SwiftPM finds the system libraries with it), and the only fonts the
 # renderer uses (pinned in Sources/BubbleRender/PinnedFonts.swift, so output does not depend on
 # whatever else a machine has): DejaVu, Noto for the other scripts, Noto CJK, Noto Color Emoji.
-BUILD_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev zlib1g-dev libdeflate-dev libssl-dev
+BUILD_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev zlib1g-dev libdeflate-dev libssl-dev libsqlite3-dev
     fontconfig fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji)
 # Needed by the tests only: pdfinfo cross-checks the PDF reader; headless Chromium opens the
 # export's review page.

@@ -62,7 +62,7 @@ struct Index: ParsableCommand {
         let path = indexPath ?? ReportIndex.defaultPath(forDatasource: data)
         var bar = ProgressBar(enabled: isatty(2) != 0 && !json)
         do {
-            let update = try Self.update(data: data, index: path, wait: wait, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { p in
+            let (_, update) = try Self.update(data: data, index: path, wait: wait, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { p in
                 bar.show(done: p.done, total: p.total, unit: "PDFs")
             } warn: { printError("warning: \($0)") }
             bar.finish()
@@ -92,18 +92,18 @@ extension Index {
     static func update(
         data: String, index path: String, wait: Double?, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
         progress: ((IndexProgress) -> Void)? = nil, warn: (String) -> Void
-    ) throws -> IndexUpdate {
+    ) throws -> (ReportIndex, IndexUpdate) {
         let stamp = FileStamp.of(data)
         let mode: ReportIndex.Mode = wait.map { .update(lockWait: $0) } ?? .updateIfPossible
         if let stamp, FileManager.default.fileExists(atPath: path) {
             if let index = try? ReportIndex.open(at: path, mode: mode, warn: warn),
                let current = try? index.isCurrent(datasource: data, stamp: stamp, jobs: jobs)
             {
-                return current
+                return (index, current)
             }
         }
         let tree = try LibraryLoader.load(data, options: LibraryLoadOptions(checkFiles: false))
-        return try ReportIndex.openAndUpdate(at: path, mode: mode, tree: tree, sourceStamp: stamp, jobs: jobs, progress: progress, warn: warn).1
+        return try ReportIndex.openAndUpdate(at: path, mode: mode, tree: tree, sourceStamp: stamp, jobs: jobs, progress: progress, warn: warn)
     }
 }
 

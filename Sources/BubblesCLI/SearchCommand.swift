@@ -54,8 +54,7 @@ struct Search: ParsableCommand {
         defer { Diagnostics.timing(since: start, verbose: global.verbose) }
         do {
             let path = indexPath ?? ReportIndex.defaultPath(forDatasource: data)
-            _ = try Index.update(data: data, index: path, wait: nil) { Diagnostics.warn($0, verbose: global.verbose) }
-            let index = try ReportIndex.open(at: path, mode: .readOnly)
+            let (index, _) = try Index.update(data: data, index: path, wait: nil) { Diagnostics.warn($0, verbose: global.verbose) }
             let options = SearchOptions(keywords: keywords, within: within, limit: limit)
             let found = try index.search(SearchQuery(query), options: options, withFacets: facets)
             print(json ? Self.json(found) : Self.text(found, emphasise: isatty(1) != 0))

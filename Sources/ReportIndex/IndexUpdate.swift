@@ -40,7 +40,7 @@ extension ReportIndex {
     /// - Parameters:
     ///   - tree: the validated datasource.
     ///   - sourceStamp: the datasource file's stamp taken before `tree` was loaded from it; when
-    ///     given, ``isCurrent(datasource:stamp:)`` can later tell without loading the datasource
+    ///     given, ``isCurrent(datasource:stamp:jobs:)`` can later tell without loading the datasource
     ///     that nothing changed.
     ///   - jobs: threads that read PDFs (default: every core).
     ///   - progress: called on the caller's thread after each batch.

@@ -35,11 +35,12 @@ public final class ReportIndex: Sendable {
     let reader: any DatabaseReader
     let writer: (any DatabaseWriter)?
     let lock: UpdateLock?
+    let facetTable = FacetTable()
 
     /// How an index is opened.
     public enum Mode: Sendable, Equatable {
         /// To update it: waits up to `lockWait` seconds for another process's update to end, then
-        /// fails with ``IndexError/Kind-swift.enum/locked``. A missing, empty, damaged or
+        /// fails with an ``IndexError`` of kind `locked`. A missing, empty, damaged or
         /// out-of-date file is rebuilt (with a warning).
         case update(lockWait: Double)
         /// To update it when it can be: like `update` without waiting, but an index that is being
@@ -256,7 +257,11 @@ public final class ReportIndex: Sendable {
     func write(_ body: (Database) throws -> Void) throws(IndexError) {
         guard let writer else { return }
         do {
-            try writer.write(body)
+            try writer.write { db in
+                try body(db)
+                // Readers' in-memory tables (facets) are made again after any write.
+                try db.execute(sql: "INSERT INTO meta(key, value) VALUES('generation', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1")
+            }
         } catch let error as IndexError {
             throw error
         } catch let error as DatabaseError where Self.isDamage(error) {

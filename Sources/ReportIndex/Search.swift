@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The fields a query is matched against, in the order they rank.
@@ -289,15 +290,74 @@ extension ReportIndex {
         }
     }
 
+    /// Counts over the matching reports with the in-memory keyword table (see ``FacetTable``),
+    /// made again when the index's generation moved.
     private func facetCounts(_ db: Database, _ query: SearchQuery, _ filter: Restriction, limit: Int) throws -> [KeywordCount] {
+        let table = try facetTable.current(db)
         let (sql, arguments) = matchingOrds(query, filter)
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT min(display), count(*) AS n, key FROM keyword WHERE report IN (\(sql))
-                GROUP BY key ORDER BY n DESC, key LIMIT ?
-                """,
-            arguments: arguments + [max(0, limit)])
-        return rows.map { KeywordCount(keyword: $0[0], count: $0[1]) }
+        var counts = [Int32](repeating: 0, count: table.keys.count)
+        let ords = try Int.fetchCursor(db, sql: sql, arguments: arguments)
+        while let ord = try ords.next() {
+            guard ord >= 0, ord + 1 < table.offsets.count else { continue }
+            for k in Int(table.offsets[ord])..<Int(table.offsets[ord + 1]) { counts[Int(table.keywordIDs[k])] += 1 }
+        }
+        var found: [(Int32, Int)] = []
+        for (id, n) in counts.enumerated() where n > 0 { found.append((n, id)) }
+        // Keys are numbered in key order, so ties fall in key order.
+        found.sort { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1 < $1.1 }
+        return found.prefix(max(0, limit)).map { KeywordCount(keyword: table.display[$0.1], count: Int($0.0)) }
+    }
+}
+
+/// The keyword table in memory, for facet counts: each report's keyword numbers, keys numbered in
+/// key order. Made from the database in the reading transaction whenever the index's generation
+/// (bumped by every update that writes) differs from the one it was made at.
+final class FacetTable: @unchecked Sendable {
+    struct Snapshot {
+        var generation: Int64 = -1
+        /// The normalised keys, in order; a keyword's number is its place here.
+        var keys: [String] = []
+        /// The spelling shown for each key (the first in code-point order).
+        var display: [String] = []
+        /// `keywordIDs[offsets[ord] ..< offsets[ord + 1]]` are the keywords of the report at `ord`.
+        var offsets: [Int32] = [0]
+        var keywordIDs: [Int32] = []
+    }
+
+    private let lock = NSLock()
+    private var snapshot = Snapshot()
+
+    func current(_ db: Database) throws -> Snapshot {
+        let generation = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'") ?? 0
+        if let ready = lock.withLock({ snapshot.generation == generation ? snapshot : nil }) { return ready }
+        var made = Snapshot()
+        made.generation = generation
+        let keyRows = try Row.fetchCursor(db, sql: "SELECT key, min(display) FROM keyword GROUP BY key ORDER BY key")
+        var number: [String: Int32] = [:]
+        while let row = try keyRows.next() {
+            let key: String = row[0]
+            number[key] = Int32(made.keys.count)
+            made.keys.append(key)
+            made.display.append(row[1])
+        }
+        let maxOrd = try Int.fetchOne(db, sql: "SELECT max(ord) FROM report") ?? -1
+        made.offsets = [Int32](repeating: 0, count: maxOrd + 2)
+        let rows = try Row.fetchCursor(db, sql: "SELECT report, key FROM keyword ORDER BY report, key")
+        var ord = 0
+        while let row = try rows.next() {
+            let report: Int = row[0]
+            guard report >= 0, report <= maxOrd else { continue }
+            while ord < report {
+                ord += 1
+                made.offsets[ord] = Int32(made.keywordIDs.count)
+            }
+            made.keywordIDs.append(number[row[1] as String] ?? 0)
+        }
+        while ord <= maxOrd {
+            ord += 1
+            made.offsets[ord] = Int32(made.keywordIDs.count)
+        }
+        lock.withLock { snapshot = made }
+        return made
     }
 }
