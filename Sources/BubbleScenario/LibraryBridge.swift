@@ -47,7 +47,7 @@ public enum LibraryBridge {
         case .index(let path):
             let file = path ?? ReportIndex.defaultPath(forDatasource: tree.sourceFile)
             do {
-                records = try ReportIndex.openAndUpdate(at: file, mode: .updateIfPossible, tree: tree, warn: warn).1.files
+                records = try indexedRecords(tree, index: file, warn: warn)
             } catch {
                 warn("\(error); reading every PDF")
                 records = readEveryPDF(tree)
@@ -68,6 +68,18 @@ public enum LibraryBridge {
             result[i] = details
         }
         return result
+    }
+
+    /// The index's records for `tree`'s PDFs: straight from the index when it was last updated
+    /// from the datasource file as `tree` was loaded and no PDF changed since, else after an update.
+    static func indexedRecords(_ tree: ReportTree, index path: String, warn: (String) -> Void) throws(IndexError) -> [String: PDFFileRecord] {
+        if let stamp = tree.sourceStamp, let index = try? ReportIndex.open(at: path, mode: .updateIfPossible, warn: warn),
+           let current = try? index.isCurrent(datasource: tree.sourceFile, stamp: stamp),
+           tree.nodes.allSatisfy({ $0.resolvedFile.map { current.files[$0] != nil } ?? true })
+        {
+            return current.files
+        }
+        return try ReportIndex.openAndUpdate(at: path, mode: .updateIfPossible, tree: tree, warn: warn).1.files
     }
 
     /// Each distinct PDF of `tree` read once.

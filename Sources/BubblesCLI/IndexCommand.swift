@@ -103,7 +103,7 @@ extension Index {
             }
         }
         let tree = try LibraryLoader.load(data, options: LibraryLoadOptions(checkFiles: false))
-        return try ReportIndex.openAndUpdate(at: path, mode: mode, tree: tree, sourceStamp: stamp, jobs: jobs, progress: progress, warn: warn)
+        return try ReportIndex.openAndUpdate(at: path, mode: mode, tree: tree, jobs: jobs, progress: progress, warn: warn)
     }
 }
 

@@ -39,13 +39,10 @@ extension ReportIndex {
     ///
     /// - Parameters:
     ///   - tree: the validated datasource.
-    ///   - sourceStamp: the datasource file's stamp taken before `tree` was loaded from it; when
-    ///     given, ``isCurrent(datasource:stamp:jobs:)`` can later tell without loading the datasource
-    ///     that nothing changed.
     ///   - jobs: threads that read PDFs (default: every core).
     ///   - progress: called on the caller's thread after each batch.
     public func update(
-        with tree: ReportTree, sourceStamp: FileStamp? = nil, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        with tree: ReportTree, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
         progress: ((IndexProgress) -> Void)? = nil
     ) throws(IndexError) -> IndexUpdate {
         let jobs = max(1, jobs)
@@ -74,7 +71,9 @@ extension ReportIndex {
         let unreferencedFiles = stored.files.keys.filter { !referenced.contains($0) }.sorted()
         let treeSig = plan.signature
         let upToDate = toRead.isEmpty && unreferencedFiles.isEmpty && stored.treeSig == treeSig
-        let sourceKey = sourceStamp.map { Self.sourceKey(tree.sourceFile, $0) }
+        // The datasource file as loaded: ``isCurrent(datasource:stamp:jobs:)`` later tells from it,
+        // without loading the datasource, that nothing changed.
+        let sourceKey = tree.sourceStamp.map { Self.sourceKey(tree.sourceFile, $0) }
 
         if !upToDate, isWritable {
             // The datasource's structure: categories, and reports whose file is current.

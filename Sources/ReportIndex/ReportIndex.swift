@@ -184,8 +184,8 @@ public final class ReportIndex: Sendable {
 
     /// What is wrong with the file before SQLite opens it: empty, not an SQLite file, or shorter
     /// than its header says (truncated). Damage inside pages shows when they are read, and
-    /// ``open(at:mode:warn:)`` with ``update(with:sourceStamp:jobs:progress:)`` through
-    /// ``openAndUpdate(at:mode:tree:sourceStamp:jobs:progress:warn:)`` rebuilds then.
+    /// ``open(at:mode:warn:)`` with ``update(with:jobs:progress:)`` through
+    /// ``openAndUpdate(at:mode:tree:jobs:progress:warn:)`` rebuilds then.
     private static func fileProblem(_ path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
@@ -206,19 +206,19 @@ public final class ReportIndex: Sendable {
 
     /// Opens the index at `path` and brings it up to date with `tree`, rebuilding it once when
     /// damage shows only while it is read. See ``open(at:mode:warn:)`` and
-    /// ``update(with:sourceStamp:jobs:progress:)``.
+    /// ``update(with:jobs:progress:)``.
     public static func openAndUpdate(
-        at path: String, mode: Mode = .update(lockWait: 10), tree: ReportTree, sourceStamp: FileStamp? = nil,
+        at path: String, mode: Mode = .update(lockWait: 10), tree: ReportTree,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, progress: ((IndexProgress) -> Void)? = nil,
         warn: (String) -> Void = { _ in }
     ) throws(IndexError) -> (ReportIndex, IndexUpdate) {
         var index = try open(at: path, mode: mode, warn: warn)
         do {
-            return (index, try index.update(with: tree, sourceStamp: sourceStamp, jobs: jobs, progress: progress))
+            return (index, try index.update(with: tree, jobs: jobs, progress: progress))
         } catch where error.kind == .damaged && index.lock != nil {
             warn("\(path): \(error.message); rebuilding the index")
             index = try open(at: path, mode: mode, rebuild: true, warn: warn)
-            return (index, try index.update(with: tree, sourceStamp: sourceStamp, jobs: jobs, progress: progress))
+            return (index, try index.update(with: tree, jobs: jobs, progress: progress))
         }
     }
 

@@ -45,7 +45,6 @@ enum Schema {
         )
         """,
         "CREATE INDEX report_by_id ON report(id)",
-        "CREATE INDEX report_by_file ON report(file)",
         // Keywords for facets and filters: normalised key, the spelling shown, one row per report.
         """
         CREATE TABLE keyword(

@@ -43,15 +43,21 @@ public enum LibraryLoader {
     /// Reads the JSON file at `path` and returns the validated tree, or throws the first problem
     /// found, in document order.
     public static func load(_ path: String, options: LibraryLoadOptions = LibraryLoadOptions()) throws(LibraryError) -> ReportTree {
-        let bytes = try readSource(path, limit: options.limits.maxFileBytes)
+        let (bytes, stamp) = try readSource(path, limit: options.limits.maxFileBytes)
         let dataFolder = (path as NSString).deletingLastPathComponent
-        return try parse(bytes, file: path, dataFolder: dataFolder.isEmpty ? "." : dataFolder, options: options)
+        return try parse(bytes, file: path, dataFolder: dataFolder.isEmpty ? "." : dataFolder, stamp: stamp, options: options)
     }
 
     /// Validates JSON text as if it had been read from `file`; report paths resolve against
     /// `dataFolder`.
     public static func parse(
         _ bytes: [UInt8], file: String, dataFolder: String, options: LibraryLoadOptions = LibraryLoadOptions()
+    ) throws(LibraryError) -> ReportTree {
+        try parse(bytes, file: file, dataFolder: dataFolder, stamp: nil, options: options)
+    }
+
+    static func parse(
+        _ bytes: [UInt8], file: String, dataFolder: String, stamp: FileStamp?, options: LibraryLoadOptions
     ) throws(LibraryError) -> ReportTree {
         let source = SourceText(bytes)
         if bytes.count > options.limits.maxFileBytes {
@@ -77,7 +83,7 @@ public enum LibraryLoader {
         }
         var builder = TreeBuilder(file: file, source: source, dataFolder: dataFolder, options: options)
         try builder.build(document)
-        return ReportTree(nodes: builder.nodes, sourceFile: file, indexByID: builder.indexByID)
+        return ReportTree(nodes: builder.nodes, sourceFile: file, sourceStamp: stamp, indexByID: builder.indexByID)
     }
 
     /// The error for a document nested deeper than the parser accepts: when the nesting is a
@@ -102,7 +108,7 @@ public enum LibraryLoader {
             message: "JSON \(error.message) (the tree may be at most \(maxDepth) levels deep)")
     }
 
-    private static func readSource(_ path: String, limit: Int) throws(LibraryError) -> [UInt8] {
+    private static func readSource(_ path: String, limit: Int) throws(LibraryError) -> ([UInt8], FileStamp) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw LibraryError(kind: .unreadableSource, file: path, message: "cannot read: \(String(cString: strerror(errno)))")
@@ -118,7 +124,8 @@ public enum LibraryLoader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw LibraryError(kind: .unreadableSource, file: path, message: "cannot read: permission denied or I/O error")
         }
-        return [UInt8](data)
+        let stamp = FileStamp(size: Int(info.st_size), modificationTime: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+        return ([UInt8](data), stamp)
     }
 }
 

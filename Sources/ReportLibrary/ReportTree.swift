@@ -81,11 +81,15 @@ public struct ReportTree: Sendable {
     public let nodes: [ReportNode]
     /// The JSON file the tree was loaded from, as given to the loader.
     public let sourceFile: String
+    /// The JSON file's size and modification time, taken before its bytes were read (nil for a
+    /// tree parsed from bytes).
+    public let sourceStamp: FileStamp?
     private let indexByID: [String: Int]
 
-    init(nodes: [ReportNode], sourceFile: String, indexByID: [String: Int]) {
+    init(nodes: [ReportNode], sourceFile: String, sourceStamp: FileStamp?, indexByID: [String: Int]) {
         self.nodes = nodes
         self.sourceFile = sourceFile
+        self.sourceStamp = sourceStamp
         self.indexByID = indexByID
     }
 

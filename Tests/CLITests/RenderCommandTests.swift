@@ -47,7 +47,9 @@ struct RenderCommandTests {
         let warnings = render.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
         #expect(warnings.count == 1 && warnings[0].contains("'odd'") && warnings[0].contains("U+0378"), "\(render.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder + "/x.png"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["data.json", "q1.pdf", "x.labels.json", "x.png"])
+        // The outputs, and the library index that validate left beside the datasource.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+            == ["data.index.sqlite", "data.index.sqlite.lock", "data.json", "q1.pdf", "x.labels.json", "x.png"])
         let labels = try #require(FileManager.default.contents(atPath: folder + "/x.labels.json"))
         let array = try #require(try JSONSerialization.jsonObject(with: labels) as? [[String: Any]])
         let odd = try #require(array.first { $0["id"] as? String == "odd" })
