@@ -11,6 +11,9 @@ struct ObjectStreamData {
     var first: Int
     var pairs: [(num: Int, offset: Int)]
     var fileOffset: Int
+    /// True when the stream decodes to more than ``PDFReadOptions/maxObjectStreamSize`` and
+    /// `data` is only its first part.
+    var capped = false
 }
 
 /// The lazily loaded object graph of one PDF: cross-reference data, trailer, object cache,
@@ -27,7 +30,7 @@ final class Document {
     /// (bytes were put before a finished file), else 0.
     var offsetShift = 0
     var xref: [Int: XrefEntry] = [:]
-    var trailer: [String: PDFObject] = [:]
+    var trailer: PDFDict = [:]
     var repaired = false
     var repairedOffsets: [Int: (offset: Int, gen: Int)] = [:]
     var cache: [ObjectID: PDFObject] = [:]
@@ -37,6 +40,9 @@ final class Document {
     var objectStreams: [Int: ObjectStreamData] = [:]
     var objectStreamBytes = 0
     var security: SecurityHandler?
+    /// Whether ``setUpSecurity()`` has run (it runs once, before the catalog is checked when
+    /// the cross-reference data loaded, else after the repair scan).
+    var securityChecked = false
     var encryptID: ObjectID?
     /// The first window read for an indirect object (it grows when the object is longer).
     var objectWindow = 2048
@@ -106,6 +112,9 @@ final class Document {
         } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .io {
             try warn(.brokenXrefSection, "cross-reference data unreadable: \(e.message)", offset: e.offset)
         }
+        // Decryption is set up before the catalog is read, so that a catalog in an encrypted object
+        // stream is found where it is instead of sending the reader into the repair scan.
+        if loaded && trailer["Encrypt"] != nil { try setUpSecurity() }
         let rootOK = loaded ? try rootIsValid() : false
         if !rootOK {
             try repair(reason: loaded ? "the trailer's /Root does not lead to a catalog" : "no usable cross-reference data")
@@ -228,7 +237,7 @@ final class Document {
 
     struct XrefSection {
         var entries: [Int: XrefEntry]
-        var trailer: [String: PDFObject]
+        var trailer: PDFDict
     }
 
     /// Reads a classic table or an xref stream at `offset`; when `tolerant`, searches near a
@@ -404,17 +413,24 @@ final class Document {
 
     /// Parses `N G obj …` at an absolute offset.
     func parseIndirect(at offset: Int, maxBytes: Int? = nil) throws -> (ObjectID, PDFObject) {
-        try parseAt(offset, initial: objectWindow, maxBytes: maxBytes) { p in
+        var cut: Int? = nil
+        let result: (ObjectID, PDFObject) = try parseAt(offset, initial: objectWindow, maxBytes: maxBytes) { p in
             guard let id = try p.indirectHeader() else {
                 throw PDFError(.badObject, "no `N G obj` header", offset: offset)
             }
             let obj = try p.parseObject(allowStream: true)
+            cut = p.closedAtEndobj
             if case .stream(var s) = obj {
                 s.id = id
                 return (id, .stream(s))
             }
             return (id, obj)
         }
+        if let cut {
+            try warn(.unterminatedObject, "object \(result.0.num): a dictionary or array not closed before endobj is read up to it",
+                     offset: cut)
+        }
+        return result
     }
 
     /// Returns the value of an indirect object (decrypted, references inside left unresolved).
@@ -507,12 +523,20 @@ final class Document {
             throw PDFError(.badObject, "object \(id.num) is not in object stream \(stream)", offset: os.fileOffset)
         }
         let (start, ovf) = os.first.addingReportingOverflow(r)
+        let pastCap = PDFError(
+            .decompressionLimit,
+            "object \(id.num) lies past the first \(os.data.count) bytes of object stream \(stream), which decodes to more "
+            + "than PDFReadOptions.maxObjectStreamSize (\(options.maxObjectStreamSize) bytes); raise it to read the object",
+            offset: os.fileOffset)
         guard !ovf, start >= 0, start < os.data.count else {
+            if os.capped && !ovf && start >= 0 { throw pastCap }
             throw PDFError(.badObject, "object \(id.num) offset outside object stream \(stream)", offset: os.fileOffset)
         }
         var p = Parser(os.data, base: 0, atEOF: true, maxDepth: options.maxNestingDepth, pos: start)
         do {
             return try p.parseObject()
+        } catch let e as PDFError where os.capped && e.kind == .truncated {
+            throw pastCap
         } catch var e as PDFError {
             e.offset = os.fileOffset
             e.message += " (object \(id.num) in object stream \(stream), at \(p.pos))"
@@ -528,7 +552,18 @@ final class Document {
         guard case .stream(let s) = try object(ObjectID(num: num, gen: 0)) else {
             throw PDFError(.badObject, "object \(num) is not an object stream", offset: offsetHint(num))
         }
-        let data = try streamData(s, decrypt: true)
+        let cap = options.maxObjectStreamSize
+        let (data, capped): ([UInt8], Bool)
+        do {
+            (data, capped) = try decodeStream(s, decrypt: true, cap: cap, maxRatio: nil, keepPrefix: true)
+        } catch var e as PDFError where e.kind == .decompressionLimit {
+            e.message = "object stream \(num): \(e.message) (PDFReadOptions.maxObjectStreamSize, \(cap) bytes)"
+            throw e
+        }
+        if capped {
+            try warn(.truncatedStream, "object stream \(num) decodes to more than PDFReadOptions.maxObjectStreamSize "
+                     + "(\(cap) bytes): only the objects in its first \(cap) bytes can be read", offset: s.dataOffset)
+        }
         guard let n = try resolve(s.dict["N"]).intValue, let first = try resolve(s.dict["First"]).intValue,
               n >= 0, n <= data.count / 2 + 1, first >= 0, first <= data.count else {
             throw PDFError(.badObject, "object stream \(num) has bad /N or /First", offset: s.dataOffset)
@@ -543,9 +578,10 @@ final class Document {
             guard let oo = p.unsignedInt() else { break }
             pairs.append((on, oo))
         }
-        let o = ObjectStreamData(data: data, first: first, pairs: pairs.map { (num: $0.0, offset: $0.1) }, fileOffset: s.dataOffset)
+        let o = ObjectStreamData(data: data, first: first, pairs: pairs.map { (num: $0.0, offset: $0.1) },
+                                 fileOffset: s.dataOffset, capped: capped)
         // Keep memory bounded: drop decoded object streams beyond a budget.
-        if objectStreamBytes + data.count > 4 * options.maxDecompressedSize {
+        if objectStreamBytes + data.count > max(4 * options.maxDecompressedSize, options.maxObjectStreamSize) {
             objectStreams.removeAll()
             objectStreamBytes = 0
         }
@@ -559,7 +595,15 @@ final class Document {
     /// Reads, decrypts and decodes a stream's data.
     /// `maxRatio` is passed to every Flate layer (see ``PDFStreamDecoder/inflate(_:limit:maxRatio:)``).
     func streamData(_ s: PDFStream, decrypt: Bool, cap: Int? = nil, maxRatio: Int? = nil) throws -> [UInt8] {
-        let cap = min(cap ?? options.maxDecompressedSize, options.maxDecompressedSize)
+        try decodeStream(s, decrypt: decrypt, cap: min(cap ?? options.maxDecompressedSize, options.maxDecompressedSize),
+                         maxRatio: maxRatio, keepPrefix: false).data
+    }
+
+    /// ``streamData(_:decrypt:cap:maxRatio:)`` with the cap given as is; with `keepPrefix`, a
+    /// Flate stream that inflates past `cap` gives its first `cap` bytes and `capped` (object
+    /// streams: the objects in that prefix stay readable).
+    func decodeStream(_ s: PDFStream, decrypt: Bool, cap: Int, maxRatio: Int?, keepPrefix: Bool) throws -> (data: [UInt8], capped: Bool) {
+        var capped = false
         var raw = try rawStreamData(s, cap: cap)
         if decrypt, let sec = security, let id = s.id, id != encryptID, sec.shouldDecrypt(stream: s.dict) {
             raw = try sec.decryptStream(raw, id: id)
@@ -580,7 +624,8 @@ final class Document {
             case "FlateDecode", "Fl":
                 var inflated: PDFStreamDecoder.Inflated
                 do {
-                    inflated = try PDFStreamDecoder.inflate(data, limit: cap, maxRatio: maxRatio)
+                    inflated = try PDFStreamDecoder.inflate(data, limit: cap, maxRatio: maxRatio,
+                                                            keepPrefix: keepPrefix && i == filters.count - 1)
                 } catch var e {
                     e.offset = s.dataOffset
                     throw e
@@ -589,6 +634,7 @@ final class Document {
                     try warn(.truncatedStream, "compressed stream data ends early", offset: s.dataOffset)
                 }
                 data = inflated.bytes
+                if inflated.capped { capped = true }
                 if let parm {
                     let pp = PDFStreamDecoder.PredictorParameters(
                         predictor: try resolve(parm["Predictor"]).intValue ?? 1,
@@ -615,7 +661,7 @@ final class Document {
                 throw PDFError(.decompressionLimit, "stream decodes past the \(cap)-byte cap", offset: s.dataOffset)
             }
         }
-        return data
+        return (data, capped)
     }
 
     /// The raw stream bytes, using `/Length` when it checks out (followed by `endstream`) and
@@ -676,7 +722,7 @@ final class Document {
             let root = try resolve(r)
             guard let d = root.dict else { return false }
             return d["Type"]?.nameValue == "Catalog" || d["Pages"] != nil
-        } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .io {
+        } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .io && e.kind != .passwordRequired {
             return false
         }
     }
@@ -684,6 +730,8 @@ final class Document {
     // MARK: Security
 
     func setUpSecurity() throws {
+        guard !securityChecked else { return }
+        securityChecked = true
         guard let encRef = trailer["Encrypt"] else { return }
         if case .ref(let id) = encRef { encryptID = id }
         let enc: PDFObject
@@ -692,16 +740,39 @@ final class Document {
         } catch let e as PDFError {
             throw PDFError(.unsupportedEncryption, "the /Encrypt dictionary cannot be read: \(e.message)", offset: e.offset)
         }
-        guard let d = enc.dict else {
+        guard var d = enc.dict else {
             if case .null = enc { return }
             throw PDFError(.unsupportedEncryption, "/Encrypt is not a dictionary", offset: encryptID.flatMap { offsetHint($0.num) })
         }
+        // Any value may be indirect (`/CF 7 0 R`, `/O 9 0 R`, a crypt filter `/StdCF 8 0 R`):
+        // resolve the dictionary's values and, under /CF, each filter and its values.
+        func direct(_ o: PDFObject?) -> PDFObject? {
+            guard let o else { return nil }
+            if case .ref = o { return (try? resolve(o)) ?? .null }
+            return o
+        }
+        for (k, v) in d { if case .ref = v { d[k] = direct(v) } }
+        if case .dict(var cfs)? = d["CF"] {
+            for (name, cf) in cfs {
+                guard case .dict(var f)? = direct(cf) else { continue }
+                for (k, v) in f { if case .ref = v { f[k] = direct(v) } }
+                cfs[name] = .dict(f)
+            }
+            d["CF"] = .dict(cfs)
+        }
         var fileID: [UInt8] = []
-        if case .array(let ids)? = trailer["ID"], let first = ids.first, case .string(let b) = (try? resolve(first)) ?? .null {
+        if case .array(let ids)? = direct(trailer["ID"]), let first = ids.first, case .string(let b) = (try? resolve(first)) ?? .null {
             fileID = b
         }
-        security = try SecurityHandler(dict: d, fileID: fileID, password: options.password,
-                                        offset: encryptID.flatMap { offsetHint($0.num) })
+        let encOffset = encryptID.flatMap { offsetHint($0.num) }
+        let handler = try SecurityHandler(dict: d, fileID: fileID, password: options.password, offset: encOffset)
+        security = handler
+        if handler.locked {
+            try warn(.passwordRequired, (options.password.isEmpty ? "the empty user password does not open the file"
+                                                                  : "the password does not open the file")
+                     + "; its strings are not encrypted (/StrF /Identity), so objects outside object streams are read "
+                     + "and encrypted streams (object streams, XMP) are not", offset: encOffset)
+        }
         // Anything cached before now was read without decryption.
         cache.removeAll()
         objectStreams.removeAll()
