@@ -19,6 +19,8 @@ final class ByteSource {
 
     /// Files up to this size are read whole, in one `pread`, when opened: the reader needs most
     /// of a small file anyway (head, tail, xref and a few objects), and one call beats a handful.
+    /// (Raised to 64 KiB, the 16–64 KiB class read about 10 % slower: copying the whole file
+    /// costs more than the three or four block reads it saves.)
     static let wholeFileLimit = 16 << 10
 
     private(set) var size: Int
@@ -136,22 +138,27 @@ final class ByteSource {
             bytesRead += count
             return Array(memory[offset ..< offset + count])
         }
-        var out = [UInt8](repeating: 0, count: count)
-        var got = 0
-        while got < count {
-            let n = out.withUnsafeMutableBytes { buf -> Int in
-                guard let base = buf.baseAddress else { return -1 }
-                return pread(fd, base + got, count - got, off_t(offset + got))
+        // Read straight into uninitialised storage: no zero fill before the kernel's copy.
+        var failure: Int32 = 0
+        let fd = self.fd
+        let out = [UInt8](unsafeUninitializedCapacity: count) { buf, initialized in
+            var got = 0
+            while got < count, let base = buf.baseAddress {
+                let n = pread(fd, base + got, count - got, off_t(offset + got))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if n == 0 { break }
+                got += n
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw PDFError(.io, "read failed: \(String(cString: strerror(errno)))", offset: offset + got)
-            }
-            if n == 0 { break }
-            got += n
+            initialized = got
         }
-        bytesRead += got
-        if got < count { out.removeLast(count - got) }
+        if failure != 0 {
+            throw PDFError(.io, "read failed: \(String(cString: strerror(failure)))", offset: offset + out.count)
+        }
+        bytesRead += out.count
         return out
     }
 }
