@@ -211,16 +211,18 @@ final class Document {
                 continue
             }
             first = false
-            let tooMany = PDFError(.limitExceeded, "more than \(options.maxXrefEntries) cross-reference entries", offset: off)
+            func tooMany() -> PDFError {
+                PDFError(.limitExceeded, "more than \(options.maxXrefEntries) cross-reference entries", offset: off)
+            }
             if xref.isEmpty {
-                guard section.entries.count <= options.maxXrefEntries else { throw tooMany }
+                guard section.entries.count <= options.maxXrefEntries else { throw tooMany() }
                 xref = section.entries // the newest section: taken whole, without rehashing
             } else {
                 xref.reserveCapacity(min(xref.count + section.entries.count, options.maxXrefEntries))
                 // Whatever the order of this loop, it throws exactly when the sections hold more
                 // distinct object numbers than the limit.
                 for (num, entry) in section.entries where xref[num] == nil {
-                    guard xref.count < options.maxXrefEntries else { throw tooMany }
+                    guard xref.count < options.maxXrefEntries else { throw tooMany() }
                     xref[num] = entry
                 }
             }
@@ -523,20 +525,23 @@ final class Document {
             throw PDFError(.badObject, "object \(id.num) is not in object stream \(stream)", offset: os.fileOffset)
         }
         let (start, ovf) = os.first.addingReportingOverflow(r)
-        let pastCap = PDFError(
-            .decompressionLimit,
-            "object \(id.num) lies past the first \(os.data.count) bytes of object stream \(stream), which decodes to more "
-            + "than PDFReadOptions.maxObjectStreamSize (\(options.maxObjectStreamSize) bytes); raise it to read the object",
-            offset: os.fileOffset)
+        // Made only when thrown (an interpolated message costs more than reading a small object).
+        func pastCap() -> PDFError {
+            PDFError(
+                .decompressionLimit,
+                "object \(id.num) lies past the first \(os.data.count) bytes of object stream \(stream), which decodes to more "
+                + "than PDFReadOptions.maxObjectStreamSize (\(options.maxObjectStreamSize) bytes); raise it to read the object",
+                offset: os.fileOffset)
+        }
         guard !ovf, start >= 0, start < os.data.count else {
-            if os.capped && !ovf && start >= 0 { throw pastCap }
+            if os.capped && !ovf && start >= 0 { throw pastCap() }
             throw PDFError(.badObject, "object \(id.num) offset outside object stream \(stream)", offset: os.fileOffset)
         }
         var p = Parser(os.data, base: 0, atEOF: true, maxDepth: options.maxNestingDepth, pos: start)
         do {
             return try p.parseObject()
         } catch let e as PDFError where os.capped && e.kind == .truncated {
-            throw pastCap
+            throw pastCap()
         } catch var e as PDFError {
             e.offset = os.fileOffset
             e.message += " (object \(id.num) in object stream \(stream), at \(p.pos))"
