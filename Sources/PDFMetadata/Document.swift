@@ -11,9 +11,11 @@ struct ObjectStreamData {
     var first: Int
     var pairs: [(num: Int, offset: Int)]
     var fileOffset: Int
-    /// True when the stream decodes to more than ``PDFReadOptions/maxObjectStreamSize`` and
-    /// `data` is only its first part.
+    /// True when `data` is only the first part of the decoded stream.
     var capped = false
+    /// True when `data` is all of the stream, or as much as ``PDFReadOptions/maxObjectStreamSize``
+    /// allows; false when it is a first part that can be decoded further.
+    var complete = true
 }
 
 /// The lazily loaded object graph of one PDF: cross-reference data, trailer, object cache,
@@ -514,7 +516,7 @@ final class Document {
     }
 
     func loadCompressed(_ id: ObjectID, stream: Int, index: Int) throws -> PDFObject {
-        let os = try objectStream(stream)
+        var os = try objectStream(stream)
         var rel: Int? = nil
         if index >= 0 && index < os.pairs.count && os.pairs[index].num == id.num {
             rel = os.pairs[index].offset
@@ -525,6 +527,9 @@ final class Document {
             throw PDFError(.badObject, "object \(id.num) is not in object stream \(stream)", offset: os.fileOffset)
         }
         let (start, ovf) = os.first.addingReportingOverflow(r)
+        guard !ovf, start >= 0 else {
+            throw PDFError(.badObject, "object \(id.num) offset outside object stream \(stream)", offset: os.fileOffset)
+        }
         // Made only when thrown (an interpolated message costs more than reading a small object).
         func pastCap() -> PDFError {
             PDFError(
@@ -533,24 +538,44 @@ final class Document {
                 + "than PDFReadOptions.maxObjectStreamSize (\(options.maxObjectStreamSize) bytes); raise it to read the object",
                 offset: os.fileOffset)
         }
-        guard !ovf, start >= 0, start < os.data.count else {
-            if os.capped && !ovf && start >= 0 { throw pastCap() }
-            throw PDFError(.badObject, "object \(id.num) offset outside object stream \(stream)", offset: os.fileOffset)
-        }
-        var p = Parser(os.data, base: 0, atEOF: true, maxDepth: options.maxNestingDepth, pos: start)
-        do {
-            return try p.parseObject()
-        } catch let e as PDFError where os.capped && e.kind == .truncated {
-            throw pastCap()
-        } catch var e as PDFError {
-            e.offset = os.fileOffset
-            e.message += " (object \(id.num) in object stream \(stream), at \(p.pos))"
-            throw e
+        while true {
+            if start >= os.data.count {
+                // Past what is decoded: decode further (up to the cap) when there is more.
+                if !os.complete { os = try objectStream(stream, covering: start &+ 4096); continue }
+                if os.capped { throw pastCap() }
+                throw PDFError(.badObject, "object \(id.num) offset outside object stream \(stream)", offset: os.fileOffset)
+            }
+            var p = Parser(os.data, base: 0, atEOF: true, maxDepth: options.maxNestingDepth, pos: start)
+            do {
+                return try p.parseObject()
+            } catch let e as PDFError where os.capped && e.kind == .truncated {
+                // The object runs past the decoded part.
+                if !os.complete {
+                    os = try objectStream(stream, covering: max(start &+ 4096, os.data.count &* 8, os.data.count &+ 1))
+                    continue
+                }
+                throw pastCap()
+            } catch var e as PDFError {
+                e.offset = os.fileOffset
+                e.message += " (object \(id.num) in object stream \(stream), at \(p.pos))"
+                throw e
+            }
         }
     }
 
-    func objectStream(_ num: Int) throws -> ObjectStreamData {
-        if let o = objectStreams[num] { return o }
+    /// The first decoded size tried for an object stream: most are smaller, and a larger one is
+    /// decoded only as far as the objects asked for (and its header) reach.
+    static let objectStreamFirstLimit = 64 << 10
+
+    /// The decoded object stream `num`, at least its first `need` bytes (or all of it, or up to
+    /// ``PDFReadOptions/maxObjectStreamSize``) and its whole header of object numbers and offsets.
+    ///
+    /// A large object stream is inflated in steps (64 KiB, then at least 8 times more each time)
+    /// and only as far as needed: a 13 MB object stream whose catalog and Info come first costs a
+    /// 64 KiB inflate, not 13 MB. Each step starts the inflate again, so the work is at most
+    /// about 8/7 of one inflate to the size finally needed.
+    func objectStream(_ num: Int, covering need: Int = 0) throws -> ObjectStreamData {
+        if let o = objectStreams[num], o.complete || o.data.count >= need { return o }
         guard case .inFile? = xref[num] else {
             throw PDFError(.badObject, "object stream \(num) is not a plain file object", offset: nil)
         }
@@ -558,41 +583,54 @@ final class Document {
             throw PDFError(.badObject, "object \(num) is not an object stream", offset: offsetHint(num))
         }
         let cap = options.maxObjectStreamSize
-        let (data, capped): ([UInt8], Bool)
-        do {
-            (data, capped) = try decodeStream(s, decrypt: true, cap: cap, maxRatio: nil, keepPrefix: true)
-        } catch var e as PDFError where e.kind == .decompressionLimit {
-            e.message = "object stream \(num): \(e.message) (PDFReadOptions.maxObjectStreamSize, \(cap) bytes)"
-            throw e
+        var limit = min(cap, max(Document.objectStreamFirstLimit, need))
+        if let old = objectStreams[num] { limit = min(cap, max(limit, old.data.count &* 8)) }
+        while true {
+            let (data, capped): ([UInt8], Bool)
+            do {
+                (data, capped) = try decodeStream(s, decrypt: true, cap: limit, maxRatio: nil, keepPrefix: true)
+            } catch var e as PDFError where e.kind == .decompressionLimit {
+                // An inner filter layer over the step's limit: try the next step.
+                if limit < cap { limit = min(cap, limit &* 8); continue }
+                e.message = "object stream \(num): \(e.message) (PDFReadOptions.maxObjectStreamSize, \(cap) bytes)"
+                throw e
+            }
+            let complete = !capped || limit >= cap
+            guard let n = try resolve(s.dict["N"]).intValue, let first = try resolve(s.dict["First"]).intValue,
+                  n >= 0, first >= 0, capped || (n <= data.count / 2 + 1 && first <= data.count) else {
+                throw PDFError(.badObject, "object stream \(num) has bad /N or /First", offset: s.dataOffset)
+            }
+            if !complete && first >= data.count {
+                // The header itself is longer than this step: decode further.
+                limit = min(cap, max(limit &* 8, first &+ 4096))
+                continue
+            }
+            if capped && complete {
+                try warn(.truncatedStream, "object stream \(num) decodes to more than PDFReadOptions.maxObjectStreamSize "
+                         + "(\(cap) bytes): only the objects in its first \(cap) bytes can be read", offset: s.dataOffset)
+            }
+            var p = Parser(data, base: 0, atEOF: true, maxDepth: 4)
+            var pairs: [(num: Int, offset: Int)] = []
+            pairs.reserveCapacity(min(n, data.count / 2 + 1))
+            for _ in 0 ..< n {
+                try? p.skipWhitespace()
+                guard p.pos < first, let on = p.unsignedInt() else { break }
+                try? p.skipWhitespace()
+                guard let oo = p.unsignedInt() else { break }
+                pairs.append((on, oo))
+            }
+            let o = ObjectStreamData(data: data, first: first, pairs: pairs, fileOffset: s.dataOffset,
+                                     capped: capped, complete: complete)
+            if let old = objectStreams[num] { objectStreamBytes -= old.data.count }
+            // Keep memory bounded: drop decoded object streams beyond a budget.
+            if objectStreamBytes + data.count > max(4 * options.maxDecompressedSize, options.maxObjectStreamSize) {
+                objectStreams.removeAll()
+                objectStreamBytes = 0
+            }
+            objectStreams[num] = o
+            objectStreamBytes += data.count
+            return o
         }
-        if capped {
-            try warn(.truncatedStream, "object stream \(num) decodes to more than PDFReadOptions.maxObjectStreamSize "
-                     + "(\(cap) bytes): only the objects in its first \(cap) bytes can be read", offset: s.dataOffset)
-        }
-        guard let n = try resolve(s.dict["N"]).intValue, let first = try resolve(s.dict["First"]).intValue,
-              n >= 0, n <= data.count / 2 + 1, first >= 0, first <= data.count else {
-            throw PDFError(.badObject, "object stream \(num) has bad /N or /First", offset: s.dataOffset)
-        }
-        var p = Parser(data, base: 0, atEOF: true, maxDepth: 4)
-        var pairs: [(Int, Int)] = []
-        pairs.reserveCapacity(n)
-        for _ in 0 ..< n {
-            try? p.skipWhitespace()
-            guard p.pos < first, let on = p.unsignedInt() else { break }
-            try? p.skipWhitespace()
-            guard let oo = p.unsignedInt() else { break }
-            pairs.append((on, oo))
-        }
-        let o = ObjectStreamData(data: data, first: first, pairs: pairs.map { (num: $0.0, offset: $0.1) },
-                                 fileOffset: s.dataOffset, capped: capped)
-        // Keep memory bounded: drop decoded object streams beyond a budget.
-        if objectStreamBytes + data.count > max(4 * options.maxDecompressedSize, options.maxObjectStreamSize) {
-            objectStreams.removeAll()
-            objectStreamBytes = 0
-        }
-        objectStreams[num] = o
-        objectStreamBytes += data.count
-        return o
     }
 
     // MARK: Streams

@@ -6,16 +6,16 @@ import Testing
 /// fixture table checks: caps that name themselves, passwords, and salvage without a catalog.
 @Suite("Cases from the peers' test suites")
 struct PeerSuiteCaseTests {
-    @Test("an object stream over maxObjectStreamSize is read up to the cap, with a warning that names it")
+    @Test("an object stream over maxObjectStreamSize is decoded only as far as the objects asked for")
     func objectStreamPrefix() throws {
         var o = PDFReadOptions()
         o.maxObjectStreamSize = 1 << 20
+        // Catalog, pages and Info come before the 9 MiB filler: the first step of the inflate
+        // reaches them, and the cap is never met.
         let m = try PDFDocumentInfo.read(contentsOf: fixturePath("hand-objstm-large.pdf"), options: o)
         #expect(m.title == "Large object stream")
         #expect(m.pageCount == 1)
-        let w = try #require(m.warnings.first { $0.kind == .truncatedStream })
-        #expect(w.message.contains("object stream 7") && w.message.contains("maxObjectStreamSize"), "\(w)")
-        #expect(w.offset != nil)
+        #expect(m.warnings.isEmpty, "\(m.warnings)")
     }
 
     @Test("an object past the cap fails with an error naming the object, the stream, the cap and the option")
@@ -29,6 +29,9 @@ struct PeerSuiteCaseTests {
         for part in ["object 20", "object stream 7", "maxObjectStreamSize", "\(1 << 20)"] {
             #expect(w.message.contains(part), "\(part) missing from \(w)")
         }
+        let t = try #require(m.warnings.first { $0.kind == .truncatedStream })
+        #expect(t.message.contains("object stream 7") && t.message.contains("maxObjectStreamSize"), "\(t)")
+        #expect(t.offset != nil)
         // With the default cap the same file reads whole.
         let full = try PDFDocumentInfo.read(contentsOf: fixturePath("hand-objstm-large-info-last.pdf"))
         #expect(full.title == "Large object stream")
