@@ -538,7 +538,14 @@ final class Document {
                 + "than PDFReadOptions.maxObjectStreamSize (\(options.maxObjectStreamSize) bytes); raise it to read the object",
                 offset: os.fileOffset)
         }
+        // Each step decodes at least 8 times more, so a handful reach any cap; the count is a
+        // guard against a stream whose decoded size does not grow with the step.
+        var steps = 0
         while true {
+            steps += 1
+            if steps > 16 {
+                throw PDFError(.badObject, "object \(id.num): object stream \(stream) does not decode further", offset: os.fileOffset)
+            }
             if start >= os.data.count {
                 // Past what is decoded: decode further (up to the cap) when there is more.
                 if !os.complete { os = try objectStream(stream, covering: start &+ 4096); continue }
