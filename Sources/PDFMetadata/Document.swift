@@ -36,6 +36,8 @@ final class Document {
     var repaired = false
     var repairedOffsets: [Int: (offset: Int, gen: Int)] = [:]
     var cache: [ObjectID: PDFObject] = [:]
+    /// Objects whose reading failed, with the error (cleared with `cache`).
+    var failed: [ObjectID: PDFError] = [:]
     /// The objects being resolved, innermost last: a stack no deeper than `maxReferenceChain + 1`,
     /// searched linearly (cheaper than hashing at that size).
     var resolving: [ObjectID] = []
@@ -454,9 +456,22 @@ final class Document {
                 .limitExceeded, "objects nested deeper than \(options.maxReferenceChain) while resolving object \(id.num)",
                 offset: offsetHint(id.num))
         }
+        if let e = failed[id] { throw e }
         resolving.append(id)
         defer { resolving.removeLast() }
-        var value = try load(id)
+        var value: PDFObject
+        do {
+            value = try load(id)
+        } catch let e as PDFError {
+            // An object that cannot be read is not parsed again (the page count check and the
+            // walk ask for the same kids). Failures that depend on how the object was reached
+            // (nesting, loops) or on the caller (strict mode, passwords, I/O) are not kept.
+            switch e.kind {
+            case .badObject, .syntax, .truncated, .decompressionLimit, .unsupportedFilter: failed[id] = e
+            default: break
+            }
+            throw e
+        }
         if case .ref(let next) = value {
             value = try object(next, chain: chain + 1)
         }
@@ -552,10 +567,24 @@ final class Document {
                 if os.capped { throw pastCap() }
                 throw PDFError(.badObject, "object \(id.num) offset outside object stream \(stream)", offset: os.fileOffset)
             }
-            var p = Parser(os.data, base: 0, atEOF: true, maxDepth: options.maxNestingDepth, pos: start)
+            // The object ends where the next one in the stream starts, and spans at most
+            // maxObjectSize bytes: a damaged object cannot run on into the rest of the stream.
+            var next = Int.max
+            for pair in os.pairs {
+                let (o, ovf2) = os.first.addingReportingOverflow(pair.offset)
+                if !ovf2 && o > start && o < next { next = o }
+            }
+            let spanEnd = min(next, start &+ options.maxObjectSize)
+            if next != Int.max && spanEnd > os.data.count && !os.complete {
+                // Where the object ends is known and not yet decoded: decode to there.
+                os = try objectStream(stream, covering: spanEnd)
+                continue
+            }
+            let end = min(spanEnd, os.data.count)
+            var p = Parser(Array(os.data[start ..< end]), base: 0, atEOF: true, maxDepth: options.maxNestingDepth)
             do {
                 return try p.parseObject()
-            } catch let e as PDFError where os.capped && e.kind == .truncated {
+            } catch let e as PDFError where os.capped && e.kind == .truncated && end == os.data.count && end < spanEnd {
                 // The object runs past the decoded part.
                 if !os.complete {
                     os = try objectStream(stream, covering: max(start &+ 4096, os.data.count &* 8, os.data.count &+ 1))
@@ -564,7 +593,7 @@ final class Document {
                 throw pastCap()
             } catch var e as PDFError {
                 e.offset = os.fileOffset
-                e.message += " (object \(id.num) in object stream \(stream), at \(p.pos))"
+                e.message += " (object \(id.num) in object stream \(stream), at \(start &+ p.pos))"
                 throw e
             }
         }
@@ -825,6 +854,7 @@ final class Document {
         }
         // Anything cached before now was read without decryption.
         cache.removeAll()
+        failed.removeAll()
         objectStreams.removeAll()
         objectStreamBytes = 0
     }

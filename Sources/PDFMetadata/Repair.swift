@@ -96,6 +96,7 @@ extension Document {
         for (n, e) in found { newXref[n] = .inFile(offset: e.offset, gen: e.gen) }
         xref = newXref
         cache.removeAll()
+        failed.removeAll()
         objectStreams.removeAll()
         objectStreamBytes = 0
 
