@@ -63,6 +63,9 @@ struct Bench: ParsableCommand {
     @Option(help: "With --pdf: reads of each file (its time is their median); with --render: frames per stage.")
     var repeats: Int = 5
 
+    @Option(help: "With --pdf: a Python that has pikepdf; it reads the same files in the same run, compared per size class.")
+    var pikepdf: String?
+
     @Flag(help: "Benchmark the frame export of Data/scenarios/tour.json (60 and 120 fps, 1 and 2 jobs, and with --video) instead.")
     var export = false
 
@@ -183,7 +186,7 @@ struct Bench: ParsableCommand {
     func bench() throws {
         do {
             if render { return try RenderBench.run(data: input ?? "Data/reports.json", runs: max(3, repeats), json: json) }
-            if !pdf.isEmpty { return try PDFBench.run(directories: pdf, json: json, repeats: repeats) }
+            if !pdf.isEmpty { return try PDFBench.run(directories: pdf, json: json, repeats: repeats, pikepdfPython: pikepdf) }
             if export { return try ExportBench.run(scenario: input ?? "Data/scenarios/tour.json", json: json) }
             if play { return try PlayBench.run(data: input ?? "Data/reports.json", json: json) }
             if search { return try SearchBench.run(work: work, reports: reports, json: json, typingOnly: typingOnly) }

@@ -15,6 +15,15 @@ import PDFMetadata
 /// all files, mean over files larger than 1 MB, and the corpus total). A file that fails to read is
 /// a failure: it is timed like the others but left out of the byte statistics, and the run goes
 /// on. Bytes read are block-granular (the reader fetches 1 KB blocks).
+///
+/// Each read is also timed in CPU time (the thread's, `CLOCK_THREAD_CPUTIME_ID`, less the median
+/// cost of the two clock reads themselves, measured before the first pass), and the files
+/// are reported by size class (under 16 KiB, 16–64 KiB, 64 KiB–1 MiB, over 1 MiB): files, median
+/// CPU and wall time per file in µs, files/s on CPU time. With `pikepdfPython` (a Python that
+/// has pikepdf), pikepdf reads the same files the same number of times right after ours, timed
+/// the same way in its own process (open, `/Title`, `/Keywords`, page count, close), and each
+/// class shows two ratios: pikepdf's median CPU time ÷ ours (the typical file), and our files/s
+/// ÷ pikepdf's (sums, where the slowest files weigh most).
 enum PDFBench {
     struct Failure: Error, CustomStringConvertible, LocalizedError {
         var description: String
@@ -25,13 +34,45 @@ enum PDFBench {
     struct FileResult {
         var path: String
         var times: [Double] = []  // ms, one per repeat
+        var cpuTimes: [Double] = []  // ms of the thread's CPU time, one per repeat
         var bytesRead = 0
         var fileSize = 0
         var error: String?
         var warnings = 0
 
         var median: Double { PDFBench.median(times) }
+        var cpuMedian: Double { PDFBench.median(cpuTimes) }
     }
+
+    /// One size class of the report: ours, and pikepdf's when it ran.
+    struct SizeClass {
+        var name: String
+        var files = 0
+        var cpuMicrosMedian = 0.0
+        var wallMicrosMedian = 0.0
+        /// Files ÷ the sum of the per-file CPU medians.
+        var filesPerCPUSecond = 0.0
+        var peerFiles = 0
+        var peerCPUMicrosMedian: Double?
+        var peerFilesPerCPUSecond: Double?
+        var peerFailures = 0
+        /// Ours ÷ pikepdf, on files per CPU second (sums: the slowest files weigh most).
+        var ratio: Double? {
+            guard let p = peerFilesPerCPUSecond, p > 0 else { return nil }
+            return filesPerCPUSecond / p
+        }
+        /// pikepdf's median CPU time per file ÷ ours (the typical file).
+        var medianRatio: Double? {
+            guard let p = peerCPUMicrosMedian, cpuMicrosMedian > 0 else { return nil }
+            return p / cpuMicrosMedian
+        }
+    }
+
+    /// The size classes: (name, lower bound inclusive, upper bound exclusive), in bytes.
+    static let classes: [(String, Int, Int)] = [
+        ("under 16 KB", 0, 16 << 10), ("16-64 KB", 16 << 10, 64 << 10),
+        ("64 KB-1 MB", 64 << 10, 1 << 20), ("over 1 MB", 1 << 20, Int.max),
+    ]
 
     /// The aggregate over one run.
     struct Summary {
@@ -56,15 +97,97 @@ enum PDFBench {
         var bytesReadMeanOver1MB: Double?
         var filesWithWarnings = 0
         var failures: [(file: String, error: String)] = []
+        var sizeClasses: [SizeClass] = []
+        /// The files of each size class (same order as `sizeClasses`).
+        var classMembers: [[FileResult]] = []
+        var peer: String?
     }
 
     static let oneMB = 1 << 20
 
-    static func run(directories: [String], json: Bool, repeats: Int = 5) throws {
-        let summary = try measure(directories: directories, repeats: repeats) { line in
+    static func run(directories: [String], json: Bool, repeats: Int = 5, pikepdfPython: String? = nil) throws {
+        var summary = try measure(directories: directories, repeats: repeats) { line in
             if !json { printError(line) }
         }
+        if let python = pikepdfPython {
+            let peer = try measurePikepdf(python: python, files: summary.files == 0 ? [] : try collect(directories), repeats: repeats)
+            summary.peer = peer.version
+            addPeer(&summary, peer.results)
+        }
         print(json ? jsonText(summary) : text(summary), terminator: "")
+    }
+
+    /// The thread's CPU time in ms.
+    static func threadCPUms() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) / 1e6
+    }
+
+    /// pikepdf's per-file medians (ms): wall, CPU, whether it read the file.
+    struct PeerResult { var wall: Double; var cpu: Double; var ok: Bool }
+
+    /// The pikepdf side, in a child Python process: the same files, `repeats` passes.
+    static let pikepdfScript = """
+    import json, logging, statistics, sys, time
+    import pikepdf
+    logging.getLogger("pikepdf").setLevel(logging.CRITICAL)
+    files = [l for l in open(sys.argv[1]).read().split("\\n") if l]
+    reps = int(sys.argv[2])
+    wall = {f: [] for f in files}; cpu = {f: [] for f in files}; ok = {f: True for f in files}
+    for _ in range(reps):
+        for f in files:
+            t0 = time.perf_counter_ns(); c0 = time.thread_time_ns()
+            try:
+                with pikepdf.open(f) as pdf:
+                    info = pdf.docinfo
+                    str(info.get("/Title", "")); str(info.get("/Keywords", "")); len(pdf.pages)
+            except Exception:
+                ok[f] = False
+            c1 = time.thread_time_ns(); t1 = time.perf_counter_ns()
+            wall[f].append((t1 - t0) / 1e6); cpu[f].append((c1 - c0) / 1e6)
+    json.dump({"version": pikepdf.__version__, "files": {f: [statistics.median(wall[f]), statistics.median(cpu[f]), ok[f]] for f in files}}, sys.stdout)
+    """
+
+    static func measurePikepdf(python: String, files: [String], repeats: Int) throws -> (version: String, results: [String: PeerResult]) {
+        let list = NSTemporaryDirectory() + "bubbles-pdfbench-\(getpid()).txt"
+        try files.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: list) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: python)
+        if !python.contains("/") {
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = [python]
+        }
+        p.arguments = (p.arguments ?? []) + ["-c", pikepdfScript, list, String(repeats)]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0,
+              let obj = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let byFile = obj["files"] as? [String: [Any]] else {
+            throw Failure(description: "bench --pdf: pikepdf run with \(python) failed (status \(p.terminationStatus))")
+        }
+        var results: [String: PeerResult] = [:]
+        for (f, v) in byFile where v.count == 3 {
+            results[f] = PeerResult(wall: (v[0] as? Double) ?? 0, cpu: (v[1] as? Double) ?? 0, ok: (v[2] as? Bool) ?? false)
+        }
+        return ((obj["version"] as? String) ?? "?", results)
+    }
+
+    static func addPeer(_ s: inout Summary, _ peer: [String: PeerResult]) {
+        for k in s.sizeClasses.indices {
+            let members = s.classMembers[k]
+            let rs = members.compactMap { peer[$0.path] }
+            s.sizeClasses[k].peerFiles = rs.count
+            s.sizeClasses[k].peerFailures = rs.filter { !$0.ok }.count
+            guard !rs.isEmpty else { continue }
+            s.sizeClasses[k].peerCPUMicrosMedian = median(rs.map(\.cpu)) * 1e3
+            let sum = rs.reduce(0) { $0 + $1.cpu }
+            s.sizeClasses[k].peerFilesPerCPUSecond = sum > 0 ? Double(rs.count) / (sum / 1e3) : nil
+        }
     }
 
     /// Finds the files, reads them and summarises. `progress` receives a line after each pass.
@@ -75,9 +198,18 @@ enum PDFBench {
         var results = paths.map { FileResult(path: $0) }
         var passSeconds: [Double] = []
         let options = PDFReadOptions()
+        // What the two clock reads around a read cost on their own (a system call each): taken
+        // off every CPU time below.
+        var clockCosts: [Double] = []
+        for _ in 0 ..< 201 {
+            let a = threadCPUms()
+            clockCosts.append(threadCPUms() - a)
+        }
+        let clockCost = median(clockCosts)
         for pass in 1...repeats {
             let passStart = DispatchTime.now().uptimeNanoseconds
             for i in results.indices {
+                let c0 = threadCPUms()
                 let t0 = DispatchTime.now().uptimeNanoseconds
                 let outcome: Result<PDFMetadata, PDFError>
                 do {
@@ -86,7 +218,9 @@ enum PDFBench {
                     outcome = .failure(error)
                 }
                 let t1 = DispatchTime.now().uptimeNanoseconds
+                let c1 = threadCPUms()
                 results[i].times.append(Double(t1 &- t0) / 1e6)
+                results[i].cpuTimes.append(max(0, c1 - c0 - clockCost))
                 if pass == 1 {
                     switch outcome {
                     case .success(let m):
@@ -154,6 +288,19 @@ enum PDFBench {
             s.msPerFileWorst = medians[worst]
             s.worstFile = results[worst].path
         }
+        for (name, lo, hi) in classes {
+            let members = results.filter { $0.fileSize >= lo && $0.fileSize < hi }
+            var c = SizeClass(name: name)
+            c.files = members.count
+            if !members.isEmpty {
+                c.cpuMicrosMedian = median(members.map(\.cpuMedian)) * 1e3
+                c.wallMicrosMedian = median(members.map(\.median)) * 1e3
+                let sum = members.reduce(0) { $0 + $1.cpuMedian }
+                c.filesPerCPUSecond = sum > 0 ? Double(members.count) / (sum / 1e3) : 0
+            }
+            s.sizeClasses.append(c)
+            s.classMembers.append(members)
+        }
         let ok = results.filter { $0.error == nil }
         s.failures = results.compactMap { r in r.error.map { (r.path, $0) } }
         s.filesWithWarnings = ok.filter { $0.warnings > 0 }.count
@@ -206,6 +353,16 @@ enum PDFBench {
         out += "with warnings:          \(s.filesWithWarnings)\n"
         out += "failures:               \(s.failures.count)\n"
         for (file, error) in s.failures { out += "  \(file): \(error)\n" }
+        out += "by size (medians per file; files/s on CPU time)" + (s.peer.map { ", against pikepdf \($0) in the same run" } ?? "") + ":\n"
+        out += "  class          files   CPU µs  wall µs   files/s" + (s.peer == nil ? "" : "   pikepdf CPU µs   files/s   ×, median   ×, files/s") + "\n"
+        for c in s.sizeClasses where c.files > 0 {
+            var line = "  " + c.name.padding(toLength: 13, withPad: " ", startingAt: 0)
+                + String(format: "%6d %8.1f %8.1f %9.0f", c.files, c.cpuMicrosMedian, c.wallMicrosMedian, c.filesPerCPUSecond)
+            if s.peer != nil, let pm = c.peerCPUMicrosMedian, let pf = c.peerFilesPerCPUSecond {
+                line += String(format: " %16.1f %9.0f %11.1f %11.1f", pm, pf, c.medianRatio ?? 0, c.ratio ?? 0)
+            }
+            out += line + "\n"
+        }
         return out
     }
 
@@ -233,6 +390,18 @@ enum PDFBench {
             "files_with_warnings": s.filesWithWarnings,
             "failures": s.failures.count,
             "failed_files": s.failures.map { ["file": $0.file, "error": $0.error] },
+            "peer": s.peer.map { "pikepdf " + $0 as Any } ?? NSNull(),
+            "size_classes": s.sizeClasses.map { c -> [String: Any] in
+                [
+                    "class": c.name, "files": c.files, "cpu_us_median": c.cpuMicrosMedian, "wall_us_median": c.wallMicrosMedian,
+                    "files_per_cpu_second": c.filesPerCPUSecond,
+                    "pikepdf_cpu_us_median": c.peerCPUMicrosMedian.map { $0 as Any } ?? NSNull(),
+                    "pikepdf_files_per_cpu_second": c.peerFilesPerCPUSecond.map { $0 as Any } ?? NSNull(),
+                    "pikepdf_failures": c.peerFailures,
+                    "ratio_files_per_second": c.ratio.map { $0 as Any } ?? NSNull(),
+                    "ratio_median": c.medianRatio.map { $0 as Any } ?? NSNull(),
+                ]
+            },
         ]
         let data = (try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"

@@ -19,6 +19,8 @@ final class ByteSource {
 
     /// Files up to this size are read whole, in one `pread`, when opened: the reader needs most
     /// of a small file anyway (head, tail, xref and a few objects), and one call beats a handful.
+    /// (Raised to 64 KiB, the 16–64 KiB class read about 10 % slower: copying the whole file
+    /// costs more than the three or four block reads it saves.)
     static let wholeFileLimit = 16 << 10
 
     private(set) var size: Int
@@ -30,6 +32,16 @@ final class ByteSource {
     private(set) var residentBytes: [UInt8]? = nil
     private var blocks: [Int: [UInt8]] = [:]
     private var cachedBytes = 0
+
+    /// Files over `wholeFileLimit` and up to this size keep their blocks in one flat buffer of
+    /// the file's size (each block read straight into place, at most once, and a bit per block),
+    /// instead of one array per block in a dictionary. 128 KiB stays below malloc's mmap
+    /// threshold, so the buffer costs no system call.
+    static let flatLimit = 128 << 10
+    /// The flat buffer (see `flatLimit`); only the blocks marked in `loaded` hold file bytes.
+    private var flat: [UInt8]? = nil
+    /// One bit per block of `flat`: block k is loaded when bit k % 64 of word k / 64 is set.
+    private var loaded: (UInt64, UInt64) = (0, 0)
 
     /// Opens a file for reading.
     init(path: String) throws(PDFError) {
@@ -55,6 +67,8 @@ final class ByteSource {
             residentBytes = all
             close(fd)
             self.fd = -1
+        } else if size <= ByteSource.flatLimit {
+            flat = [UInt8](unsafeUninitializedCapacity: size) { _, initialized in initialized = size }
         }
     }
 
@@ -67,6 +81,9 @@ final class ByteSource {
         if bytes.count <= ByteSource.wholeFileLimit {
             residentBytes = bytes
             bytesRead = bytes.count
+        } else if bytes.count <= ByteSource.flatLimit {
+            let n = bytes.count
+            flat = [UInt8](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
         }
     }
 
@@ -83,6 +100,7 @@ final class ByteSource {
         let bs = ByteSource.blockSize
         let firstBlock = start / bs
         let lastBlock = (end - 1) / bs
+        if flat != nil { return try readFlat(start, end, firstBlock, lastBlock) }
         // Fetch the missing blocks in runs, one pread per contiguous run.
         var b = firstBlock
         while b <= lastBlock {
@@ -122,6 +140,71 @@ final class ByteSource {
         return out
     }
 
+    private func isLoaded(_ b: Int) -> Bool {
+        b < 64 ? loaded.0 & (1 << UInt64(b)) != 0 : loaded.1 & (1 << UInt64(b - 64)) != 0
+    }
+
+    /// `read` for a file kept in `flat`: the missing blocks of the range are read into place, one
+    /// `pread` per run of them, and the range is copied out once.
+    private func readFlat(_ start: Int, _ end: Int, _ firstBlock: Int, _ lastBlock: Int) throws(PDFError) -> [UInt8] {
+        let bs = ByteSource.blockSize
+        var b = firstBlock
+        var end = end
+        while b <= lastBlock {
+            if isLoaded(b) { b += 1; continue }
+            var runEnd = b
+            while runEnd + 1 <= lastBlock && !isLoaded(runEnd + 1) { runEnd += 1 }
+            let runStart = b * bs
+            let runStop = min(size, (runEnd + 1) * bs)
+            let got = try fetchIntoFlat(runStart, runStop - runStart)
+            if got < runStop - runStart {
+                // The file ended early (it shrank after it was opened): keep what came.
+                size = runStart + got
+                end = min(end, size)
+                if start >= end { return [] }
+            }
+            for k in b ... runEnd {
+                if k < 64 { loaded.0 |= 1 << UInt64(k) } else { loaded.1 |= 1 << UInt64(k - 64) }
+            }
+            b = runEnd + 1
+        }
+        return Array(flat![start ..< end])
+    }
+
+    /// Reads `count` bytes at `offset` into `flat` at the same offset; returns how many came.
+    private func fetchIntoFlat(_ offset: Int, _ count: Int) throws(PDFError) -> Int {
+        if let memory {
+            flat!.withUnsafeMutableBufferPointer { f in
+                memory.withUnsafeBufferPointer { m in
+                    (f.baseAddress! + offset).update(from: m.baseAddress! + offset, count: count)
+                }
+            }
+            bytesRead += count
+            return count
+        }
+        var failure: Int32 = 0
+        let fd = self.fd
+        let got = flat!.withUnsafeMutableBufferPointer { f -> Int in
+            var got = 0
+            while got < count, let base = f.baseAddress {
+                let n = pread(fd, base + offset + got, count - got, off_t(offset + got))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if n == 0 { break }
+                got += n
+            }
+            return got
+        }
+        if failure != 0 {
+            throw PDFError(.io, "read failed: \(String(cString: strerror(failure)))", offset: offset + got)
+        }
+        bytesRead += got
+        return got
+    }
+
     /// Reads a large range directly, bypassing the cache (used by the repair scan).
     func readUncached(_ offset: Int, _ count: Int) throws(PDFError) -> [UInt8] {
         let start = max(0, min(offset, size))
@@ -136,22 +219,27 @@ final class ByteSource {
             bytesRead += count
             return Array(memory[offset ..< offset + count])
         }
-        var out = [UInt8](repeating: 0, count: count)
-        var got = 0
-        while got < count {
-            let n = out.withUnsafeMutableBytes { buf -> Int in
-                guard let base = buf.baseAddress else { return -1 }
-                return pread(fd, base + got, count - got, off_t(offset + got))
+        // Read straight into uninitialised storage: no zero fill before the kernel's copy.
+        var failure: Int32 = 0
+        let fd = self.fd
+        let out = [UInt8](unsafeUninitializedCapacity: count) { buf, initialized in
+            var got = 0
+            while got < count, let base = buf.baseAddress {
+                let n = pread(fd, base + got, count - got, off_t(offset + got))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if n == 0 { break }
+                got += n
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw PDFError(.io, "read failed: \(String(cString: strerror(errno)))", offset: offset + got)
-            }
-            if n == 0 { break }
-            got += n
+            initialized = got
         }
-        bytesRead += got
-        if got < count { out.removeLast(count - got) }
+        if failure != 0 {
+            throw PDFError(.io, "read failed: \(String(cString: strerror(failure)))", offset: offset + out.count)
+        }
+        bytesRead += out.count
         return out
     }
 }

@@ -11,6 +11,11 @@ struct ObjectStreamData {
     var first: Int
     var pairs: [(num: Int, offset: Int)]
     var fileOffset: Int
+    /// True when `data` is only the first part of the decoded stream.
+    var capped = false
+    /// True when `data` is all of the stream, or as much as ``PDFReadOptions/maxObjectStreamSize``
+    /// allows; false when it is a first part that can be decoded further.
+    var complete = true
 }
 
 /// The lazily loaded object graph of one PDF: cross-reference data, trailer, object cache,
@@ -27,16 +32,21 @@ final class Document {
     /// (bytes were put before a finished file), else 0.
     var offsetShift = 0
     var xref: [Int: XrefEntry] = [:]
-    var trailer: [String: PDFObject] = [:]
+    var trailer: PDFDict = [:]
     var repaired = false
     var repairedOffsets: [Int: (offset: Int, gen: Int)] = [:]
     var cache: [ObjectID: PDFObject] = [:]
+    /// Objects whose reading failed, with the error (cleared with `cache`).
+    var failed: [ObjectID: PDFError] = [:]
     /// The objects being resolved, innermost last: a stack no deeper than `maxReferenceChain + 1`,
     /// searched linearly (cheaper than hashing at that size).
     var resolving: [ObjectID] = []
     var objectStreams: [Int: ObjectStreamData] = [:]
     var objectStreamBytes = 0
     var security: SecurityHandler?
+    /// Whether ``setUpSecurity()`` has run (it runs once, before the catalog is checked when
+    /// the cross-reference data loaded, else after the repair scan).
+    var securityChecked = false
     var encryptID: ObjectID?
     /// The first window read for an indirect object (it grows when the object is longer).
     var objectWindow = 2048
@@ -106,6 +116,9 @@ final class Document {
         } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .io {
             try warn(.brokenXrefSection, "cross-reference data unreadable: \(e.message)", offset: e.offset)
         }
+        // Decryption is set up before the catalog is read, so that a catalog in an encrypted object
+        // stream is found where it is instead of sending the reader into the repair scan.
+        if loaded && trailer["Encrypt"] != nil { try setUpSecurity() }
         let rootOK = loaded ? try rootIsValid() : false
         if !rootOK {
             try repair(reason: loaded ? "the trailer's /Root does not lead to a catalog" : "no usable cross-reference data")
@@ -202,16 +215,18 @@ final class Document {
                 continue
             }
             first = false
-            let tooMany = PDFError(.limitExceeded, "more than \(options.maxXrefEntries) cross-reference entries", offset: off)
+            func tooMany() -> PDFError {
+                PDFError(.limitExceeded, "more than \(options.maxXrefEntries) cross-reference entries", offset: off)
+            }
             if xref.isEmpty {
-                guard section.entries.count <= options.maxXrefEntries else { throw tooMany }
+                guard section.entries.count <= options.maxXrefEntries else { throw tooMany() }
                 xref = section.entries // the newest section: taken whole, without rehashing
             } else {
                 xref.reserveCapacity(min(xref.count + section.entries.count, options.maxXrefEntries))
                 // Whatever the order of this loop, it throws exactly when the sections hold more
                 // distinct object numbers than the limit.
                 for (num, entry) in section.entries where xref[num] == nil {
-                    guard xref.count < options.maxXrefEntries else { throw tooMany }
+                    guard xref.count < options.maxXrefEntries else { throw tooMany() }
                     xref[num] = entry
                 }
             }
@@ -228,7 +243,7 @@ final class Document {
 
     struct XrefSection {
         var entries: [Int: XrefEntry]
-        var trailer: [String: PDFObject]
+        var trailer: PDFDict
     }
 
     /// Reads a classic table or an xref stream at `offset`; when `tolerant`, searches near a
@@ -404,17 +419,24 @@ final class Document {
 
     /// Parses `N G obj …` at an absolute offset.
     func parseIndirect(at offset: Int, maxBytes: Int? = nil) throws -> (ObjectID, PDFObject) {
-        try parseAt(offset, initial: objectWindow, maxBytes: maxBytes) { p in
+        var cut: Int? = nil
+        let result: (ObjectID, PDFObject) = try parseAt(offset, initial: objectWindow, maxBytes: maxBytes) { p in
             guard let id = try p.indirectHeader() else {
                 throw PDFError(.badObject, "no `N G obj` header", offset: offset)
             }
             let obj = try p.parseObject(allowStream: true)
+            cut = p.closedAtEndobj
             if case .stream(var s) = obj {
                 s.id = id
                 return (id, .stream(s))
             }
             return (id, obj)
         }
+        if let cut {
+            try warn(.unterminatedObject, "object \(result.0.num): a dictionary or array not closed before endobj is read up to it",
+                     offset: cut)
+        }
+        return result
     }
 
     /// Returns the value of an indirect object (decrypted, references inside left unresolved).
@@ -434,9 +456,22 @@ final class Document {
                 .limitExceeded, "objects nested deeper than \(options.maxReferenceChain) while resolving object \(id.num)",
                 offset: offsetHint(id.num))
         }
+        if let e = failed[id] { throw e }
         resolving.append(id)
         defer { resolving.removeLast() }
-        var value = try load(id)
+        var value: PDFObject
+        do {
+            value = try load(id)
+        } catch let e as PDFError {
+            // An object that cannot be read is not parsed again (the page count check and the
+            // walk ask for the same kids). Failures that depend on how the object was reached
+            // (nesting, loops) or on the caller (strict mode, passwords, I/O) are not kept.
+            switch e.kind {
+            case .badObject, .syntax, .truncated, .decompressionLimit, .unsupportedFilter: failed[id] = e
+            default: break
+            }
+            throw e
+        }
         if case .ref(let next) = value {
             value = try object(next, chain: chain + 1)
         }
@@ -496,7 +531,7 @@ final class Document {
     }
 
     func loadCompressed(_ id: ObjectID, stream: Int, index: Int) throws -> PDFObject {
-        let os = try objectStream(stream)
+        var os = try objectStream(stream)
         var rel: Int? = nil
         if index >= 0 && index < os.pairs.count && os.pairs[index].num == id.num {
             rel = os.pairs[index].offset
@@ -507,51 +542,131 @@ final class Document {
             throw PDFError(.badObject, "object \(id.num) is not in object stream \(stream)", offset: os.fileOffset)
         }
         let (start, ovf) = os.first.addingReportingOverflow(r)
-        guard !ovf, start >= 0, start < os.data.count else {
+        guard !ovf, start >= 0 else {
             throw PDFError(.badObject, "object \(id.num) offset outside object stream \(stream)", offset: os.fileOffset)
         }
-        var p = Parser(os.data, base: 0, atEOF: true, maxDepth: options.maxNestingDepth, pos: start)
-        do {
-            return try p.parseObject()
-        } catch var e as PDFError {
-            e.offset = os.fileOffset
-            e.message += " (object \(id.num) in object stream \(stream), at \(p.pos))"
-            throw e
+        // Made only when thrown (an interpolated message costs more than reading a small object).
+        func pastCap() -> PDFError {
+            PDFError(
+                .decompressionLimit,
+                "object \(id.num) lies past the first \(os.data.count) bytes of object stream \(stream), which decodes to more "
+                + "than PDFReadOptions.maxObjectStreamSize (\(options.maxObjectStreamSize) bytes); raise it to read the object",
+                offset: os.fileOffset)
+        }
+        // Each step decodes at least 8 times more, so a handful reach any cap; the count is a
+        // guard against a stream whose decoded size does not grow with the step.
+        var steps = 0
+        while true {
+            steps += 1
+            if steps > 16 {
+                throw PDFError(.badObject, "object \(id.num): object stream \(stream) does not decode further", offset: os.fileOffset)
+            }
+            if start >= os.data.count {
+                // Past what is decoded: decode further (up to the cap) when there is more.
+                if !os.complete { os = try objectStream(stream, covering: start &+ 4096); continue }
+                if os.capped { throw pastCap() }
+                throw PDFError(.badObject, "object \(id.num) offset outside object stream \(stream)", offset: os.fileOffset)
+            }
+            // The object ends where the next one in the stream starts, and spans at most
+            // maxObjectSize bytes: a damaged object cannot run on into the rest of the stream.
+            var next = Int.max
+            for pair in os.pairs {
+                let (o, ovf2) = os.first.addingReportingOverflow(pair.offset)
+                if !ovf2 && o > start && o < next { next = o }
+            }
+            let spanEnd = min(next, start &+ options.maxObjectSize)
+            if next != Int.max && spanEnd > os.data.count && !os.complete {
+                // Where the object ends is known and not yet decoded: decode to there.
+                os = try objectStream(stream, covering: spanEnd)
+                continue
+            }
+            let end = min(spanEnd, os.data.count)
+            var p = Parser(Array(os.data[start ..< end]), base: 0, atEOF: true, maxDepth: options.maxNestingDepth)
+            do {
+                return try p.parseObject()
+            } catch let e as PDFError where os.capped && e.kind == .truncated && end == os.data.count && end < spanEnd {
+                // The object runs past the decoded part.
+                if !os.complete {
+                    os = try objectStream(stream, covering: max(start &+ 4096, os.data.count &* 8, os.data.count &+ 1))
+                    continue
+                }
+                throw pastCap()
+            } catch var e as PDFError {
+                e.offset = os.fileOffset
+                e.message += " (object \(id.num) in object stream \(stream), at \(start &+ p.pos))"
+                throw e
+            }
         }
     }
 
-    func objectStream(_ num: Int) throws -> ObjectStreamData {
-        if let o = objectStreams[num] { return o }
+    /// The first decoded size tried for an object stream: most are smaller, and a larger one is
+    /// decoded only as far as the objects asked for (and its header) reach.
+    static let objectStreamFirstLimit = 64 << 10
+
+    /// The decoded object stream `num`, at least its first `need` bytes (or all of it, or up to
+    /// ``PDFReadOptions/maxObjectStreamSize``) and its whole header of object numbers and offsets.
+    ///
+    /// A large object stream is inflated in steps (64 KiB, then at least 8 times more each time)
+    /// and only as far as needed: a 13 MB object stream whose catalog and Info come first costs a
+    /// 64 KiB inflate, not 13 MB. Each step starts the inflate again, so the work is at most
+    /// about 8/7 of one inflate to the size finally needed.
+    func objectStream(_ num: Int, covering need: Int = 0) throws -> ObjectStreamData {
+        if let o = objectStreams[num], o.complete || o.data.count >= need { return o }
         guard case .inFile? = xref[num] else {
             throw PDFError(.badObject, "object stream \(num) is not a plain file object", offset: nil)
         }
         guard case .stream(let s) = try object(ObjectID(num: num, gen: 0)) else {
             throw PDFError(.badObject, "object \(num) is not an object stream", offset: offsetHint(num))
         }
-        let data = try streamData(s, decrypt: true)
-        guard let n = try resolve(s.dict["N"]).intValue, let first = try resolve(s.dict["First"]).intValue,
-              n >= 0, n <= data.count / 2 + 1, first >= 0, first <= data.count else {
-            throw PDFError(.badObject, "object stream \(num) has bad /N or /First", offset: s.dataOffset)
+        let cap = options.maxObjectStreamSize
+        var limit = min(cap, max(Document.objectStreamFirstLimit, need))
+        if let old = objectStreams[num] { limit = min(cap, max(limit, old.data.count &* 8)) }
+        while true {
+            let (data, capped): ([UInt8], Bool)
+            do {
+                (data, capped) = try decodeStream(s, decrypt: true, cap: limit, maxRatio: nil, keepPrefix: true)
+            } catch var e as PDFError where e.kind == .decompressionLimit {
+                // An inner filter layer over the step's limit: try the next step.
+                if limit < cap { limit = min(cap, limit &* 8); continue }
+                e.message = "object stream \(num): \(e.message) (PDFReadOptions.maxObjectStreamSize, \(cap) bytes)"
+                throw e
+            }
+            let complete = !capped || limit >= cap
+            guard let n = try resolve(s.dict["N"]).intValue, let first = try resolve(s.dict["First"]).intValue,
+                  n >= 0, first >= 0, capped || (n <= data.count / 2 + 1 && first <= data.count) else {
+                throw PDFError(.badObject, "object stream \(num) has bad /N or /First", offset: s.dataOffset)
+            }
+            if !complete && first >= data.count {
+                // The header itself is longer than this step: decode further.
+                limit = min(cap, max(limit &* 8, first &+ 4096))
+                continue
+            }
+            if capped && complete {
+                try warn(.truncatedStream, "object stream \(num) decodes to more than PDFReadOptions.maxObjectStreamSize "
+                         + "(\(cap) bytes): only the objects in its first \(cap) bytes can be read", offset: s.dataOffset)
+            }
+            var p = Parser(data, base: 0, atEOF: true, maxDepth: 4)
+            var pairs: [(num: Int, offset: Int)] = []
+            pairs.reserveCapacity(min(n, data.count / 2 + 1))
+            for _ in 0 ..< n {
+                try? p.skipWhitespace()
+                guard p.pos < first, let on = p.unsignedInt() else { break }
+                try? p.skipWhitespace()
+                guard let oo = p.unsignedInt() else { break }
+                pairs.append((on, oo))
+            }
+            let o = ObjectStreamData(data: data, first: first, pairs: pairs, fileOffset: s.dataOffset,
+                                     capped: capped, complete: complete)
+            if let old = objectStreams[num] { objectStreamBytes -= old.data.count }
+            // Keep memory bounded: drop decoded object streams beyond a budget.
+            if objectStreamBytes + data.count > max(4 * options.maxDecompressedSize, options.maxObjectStreamSize) {
+                objectStreams.removeAll()
+                objectStreamBytes = 0
+            }
+            objectStreams[num] = o
+            objectStreamBytes += data.count
+            return o
         }
-        var p = Parser(data, base: 0, atEOF: true, maxDepth: 4)
-        var pairs: [(Int, Int)] = []
-        pairs.reserveCapacity(n)
-        for _ in 0 ..< n {
-            try? p.skipWhitespace()
-            guard p.pos < first, let on = p.unsignedInt() else { break }
-            try? p.skipWhitespace()
-            guard let oo = p.unsignedInt() else { break }
-            pairs.append((on, oo))
-        }
-        let o = ObjectStreamData(data: data, first: first, pairs: pairs.map { (num: $0.0, offset: $0.1) }, fileOffset: s.dataOffset)
-        // Keep memory bounded: drop decoded object streams beyond a budget.
-        if objectStreamBytes + data.count > 4 * options.maxDecompressedSize {
-            objectStreams.removeAll()
-            objectStreamBytes = 0
-        }
-        objectStreams[num] = o
-        objectStreamBytes += data.count
-        return o
     }
 
     // MARK: Streams
@@ -559,7 +674,15 @@ final class Document {
     /// Reads, decrypts and decodes a stream's data.
     /// `maxRatio` is passed to every Flate layer (see ``PDFStreamDecoder/inflate(_:limit:maxRatio:)``).
     func streamData(_ s: PDFStream, decrypt: Bool, cap: Int? = nil, maxRatio: Int? = nil) throws -> [UInt8] {
-        let cap = min(cap ?? options.maxDecompressedSize, options.maxDecompressedSize)
+        try decodeStream(s, decrypt: decrypt, cap: min(cap ?? options.maxDecompressedSize, options.maxDecompressedSize),
+                         maxRatio: maxRatio, keepPrefix: false).data
+    }
+
+    /// ``streamData(_:decrypt:cap:maxRatio:)`` with the cap given as is; with `keepPrefix`, a
+    /// Flate stream that inflates past `cap` gives its first `cap` bytes and `capped` (object
+    /// streams: the objects in that prefix stay readable).
+    func decodeStream(_ s: PDFStream, decrypt: Bool, cap: Int, maxRatio: Int?, keepPrefix: Bool) throws -> (data: [UInt8], capped: Bool) {
+        var capped = false
         var raw = try rawStreamData(s, cap: cap)
         if decrypt, let sec = security, let id = s.id, id != encryptID, sec.shouldDecrypt(stream: s.dict) {
             raw = try sec.decryptStream(raw, id: id)
@@ -580,7 +703,8 @@ final class Document {
             case "FlateDecode", "Fl":
                 var inflated: PDFStreamDecoder.Inflated
                 do {
-                    inflated = try PDFStreamDecoder.inflate(data, limit: cap, maxRatio: maxRatio)
+                    inflated = try PDFStreamDecoder.inflate(data, limit: cap, maxRatio: maxRatio,
+                                                            keepPrefix: keepPrefix && i == filters.count - 1)
                 } catch var e {
                     e.offset = s.dataOffset
                     throw e
@@ -589,6 +713,7 @@ final class Document {
                     try warn(.truncatedStream, "compressed stream data ends early", offset: s.dataOffset)
                 }
                 data = inflated.bytes
+                if inflated.capped { capped = true }
                 if let parm {
                     let pp = PDFStreamDecoder.PredictorParameters(
                         predictor: try resolve(parm["Predictor"]).intValue ?? 1,
@@ -615,7 +740,7 @@ final class Document {
                 throw PDFError(.decompressionLimit, "stream decodes past the \(cap)-byte cap", offset: s.dataOffset)
             }
         }
-        return data
+        return (data, capped)
     }
 
     /// The raw stream bytes, using `/Length` when it checks out (followed by `endstream`) and
@@ -676,7 +801,7 @@ final class Document {
             let root = try resolve(r)
             guard let d = root.dict else { return false }
             return d["Type"]?.nameValue == "Catalog" || d["Pages"] != nil
-        } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .io {
+        } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .io && e.kind != .passwordRequired {
             return false
         }
     }
@@ -684,6 +809,8 @@ final class Document {
     // MARK: Security
 
     func setUpSecurity() throws {
+        guard !securityChecked else { return }
+        securityChecked = true
         guard let encRef = trailer["Encrypt"] else { return }
         if case .ref(let id) = encRef { encryptID = id }
         let enc: PDFObject
@@ -692,18 +819,42 @@ final class Document {
         } catch let e as PDFError {
             throw PDFError(.unsupportedEncryption, "the /Encrypt dictionary cannot be read: \(e.message)", offset: e.offset)
         }
-        guard let d = enc.dict else {
+        guard var d = enc.dict else {
             if case .null = enc { return }
             throw PDFError(.unsupportedEncryption, "/Encrypt is not a dictionary", offset: encryptID.flatMap { offsetHint($0.num) })
         }
+        // Any value may be indirect (`/CF 7 0 R`, `/O 9 0 R`, a crypt filter `/StdCF 8 0 R`):
+        // resolve the dictionary's values and, under /CF, each filter and its values.
+        func direct(_ o: PDFObject?) -> PDFObject? {
+            guard let o else { return nil }
+            if case .ref = o { return (try? resolve(o)) ?? .null }
+            return o
+        }
+        for (k, v) in d { if case .ref = v { d[k] = direct(v) } }
+        if case .dict(var cfs)? = d["CF"] {
+            for (name, cf) in cfs {
+                guard case .dict(var f)? = direct(cf) else { continue }
+                for (k, v) in f { if case .ref = v { f[k] = direct(v) } }
+                cfs[name] = .dict(f)
+            }
+            d["CF"] = .dict(cfs)
+        }
         var fileID: [UInt8] = []
-        if case .array(let ids)? = trailer["ID"], let first = ids.first, case .string(let b) = (try? resolve(first)) ?? .null {
+        if case .array(let ids)? = direct(trailer["ID"]), let first = ids.first, case .string(let b) = (try? resolve(first)) ?? .null {
             fileID = b
         }
-        security = try SecurityHandler(dict: d, fileID: fileID, password: options.password,
-                                        offset: encryptID.flatMap { offsetHint($0.num) })
+        let encOffset = encryptID.flatMap { offsetHint($0.num) }
+        let handler = try SecurityHandler(dict: d, fileID: fileID, password: options.password, offset: encOffset)
+        security = handler
+        if handler.locked {
+            try warn(.passwordRequired, (options.password.isEmpty ? "the empty user password does not open the file"
+                                                                  : "the password does not open the file")
+                     + "; its strings are not encrypted (/StrF /Identity), so objects outside object streams are read "
+                     + "and encrypted streams (object streams, XMP) are not", offset: encOffset)
+        }
         // Anything cached before now was read without decryption.
         cache.removeAll()
+        failed.removeAll()
         objectStreams.removeAll()
         objectStreamBytes = 0
     }

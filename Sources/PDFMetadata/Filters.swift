@@ -30,6 +30,9 @@ public enum PDFStreamDecoder {
         public var bytes: [UInt8]
         /// True when the zlib stream was cut short or damaged; `bytes` holds what came out.
         public var truncated: Bool
+        /// True when inflating stopped at the cap with more to come (only with
+        /// `keepPrefix: true`): `bytes` holds the first `limit` bytes.
+        public var capped: Bool = false
     }
 
     /// Output size from which `maxRatio` is enforced: below it any ratio is accepted.
@@ -41,19 +44,24 @@ public enum PDFStreamDecoder {
     /// output passes ``ratioCheckThreshold`` bytes and more than `maxRatio` bytes have come out per
     /// compressed byte consumed: a bomb of zeros (about 1 000 : 1) is then refused after ~32 KiB of
     /// output instead of being inflated up to `limit`.
-    public static func inflate(_ input: [UInt8], limit: Int, maxRatio: Int? = nil) throws(PDFError) -> Inflated {
+    ///
+    /// With `keepPrefix`, output past `limit` is not an error: the first `limit` bytes come back
+    /// with ``Inflated/capped`` set (object streams, whose first objects are usable on their own).
+    public static func inflate(_ input: [UInt8], limit: Int, maxRatio: Int? = nil, keepPrefix: Bool = false) throws(PDFError) -> Inflated {
         do {
-            return try inflate(input, limit: limit, maxRatio: maxRatio, windowBits: 15)
+            return try inflate(input, limit: limit, maxRatio: maxRatio, windowBits: 15, keepPrefix: keepPrefix)
         } catch let e where e.kind == .syntax {
             // Some writers omit the zlib header: try raw deflate before giving up.
-            if let raw = try? inflate(input, limit: limit, maxRatio: maxRatio, windowBits: -15), !raw.bytes.isEmpty, !raw.truncated {
+            if let raw = try? inflate(input, limit: limit, maxRatio: maxRatio, windowBits: -15, keepPrefix: keepPrefix),
+               !raw.bytes.isEmpty, !raw.truncated {
                 return raw
             }
             throw e
         }
     }
 
-    private static func inflate(_ input: [UInt8], limit: Int, maxRatio: Int?, windowBits: Int32) throws(PDFError) -> Inflated {
+    private static func inflate(_ input: [UInt8], limit: Int, maxRatio: Int?, windowBits: Int32,
+                                keepPrefix: Bool) throws(PDFError) -> Inflated {
         var strm = z_stream()
         var rc = inflateInit2_(&strm, windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard rc == Z_OK else { throw PDFError(.syntax, "zlib could not be initialised") }
@@ -102,6 +110,10 @@ public enum PDFStreamDecoder {
             }
         }
         out.removeLast(out.count - min(used, out.count))
+        if exceeded && keepPrefix {
+            out.removeLast(max(0, out.count - limit))
+            return Inflated(bytes: out, truncated: false, capped: true)
+        }
         if exceeded {
             throw PDFError(.decompressionLimit, "stream inflates past the \(limit)-byte cap")
         }

@@ -58,15 +58,23 @@ public enum PDFKeywords {
         return s.withUTF8 { u -> [String]? in
             if u.contains(where: { $0 >= 0x80 }) { return nil }
             var out: [String] = []
-            var seen = Set<String>()
+            // The pieces kept so far, as byte ranges: duplicates are found by comparing bytes
+            // with ASCII case folded (what `lowercased()` does to ASCII), without a set of keys.
+            var kept: [(Int, Int)] = []
             func isTrimmed(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) || b == 0 }
+            func fold(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
             func piece(_ from: Int, _ to: Int) {
                 var a = from, z = to
                 while a < z && isTrimmed(u[a]) { a += 1 }
                 while z > a && isTrimmed(u[z - 1]) { z -= 1 }
                 if a == z { return }
-                let t = String(decoding: UnsafeBufferPointer(rebasing: u[a ..< z]), as: UTF8.self)
-                if seen.insert(key(t)).inserted { out.append(t) }
+                for (ka, kz) in kept where kz - ka == z - a {
+                    var k = 0
+                    while k < z - a && fold(u[ka + k]) == fold(u[a + k]) { k += 1 }
+                    if k == z - a { return }
+                }
+                kept.append((a, z))
+                out.append(String(decoding: UnsafeBufferPointer(rebasing: u[a ..< z]), as: UTF8.self))
             }
             var start = 0
             for i in 0 ..< u.count {

@@ -12,6 +12,15 @@ public struct PDFReadOptions: Sendable, Equatable {
     /// The most bytes any one stream may decode to (and the most raw bytes it may have). 8 MiB is
     /// far above any real XMP packet, xref stream or object stream, and inflating up to it stays fast.
     public var maxDecompressedSize: Int = 8 << 20
+    /// The most bytes one object stream may decode to. Object streams are the one kind of stream
+    /// that real files make large (a browser-printed 1.5 MB report holds a 13 MB one), so they get
+    /// their own cap, 32 MiB by default. Below it a stream is decoded in steps, only as far as the
+    /// objects asked for reach (64 KiB first). A stream that decodes to more than the cap is read up
+    /// to the cap, with a `truncatedStream` warning: its objects in the first `maxObjectStreamSize`
+    /// bytes (the catalog and Info dictionary are small and usually early) are read, and an object
+    /// past it fails with ``PDFError/Kind/decompressionLimit`` naming the object, the stream and
+    /// this option.
+    public var maxObjectStreamSize: Int = 32 << 20
     /// The most bytes the XMP metadata stream may decode to (real packets are a few KB; their
     /// padding rarely takes them past 64 KB). Also capped by ``maxDecompressedSize``.
     public var maxMetadataStreamSize: Int = 1 << 20

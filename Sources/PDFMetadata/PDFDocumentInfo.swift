@@ -107,26 +107,36 @@ public enum PDFDocumentInfo {
         var m = PDFMetadata()
         m.isEncrypted = doc.security != nil
 
-        // Catalog, version, page count.
-        let catalogObj = try doc.resolve(doc.trailer["Root"])
-        guard let catalog = catalogObj.dict else {
-            throw PDFError(.missingCatalog, "the trailer's /Root is not a dictionary",
-                           offset: doc.trailer["Root"]?.refValue.flatMap { doc.offsetHint($0.num) })
-        }
-        m.version = doc.headerVersion
-        if let v = (try? doc.resolve(catalog["Version"]))?.nameValue, isNewer(v, than: m.version) {
-            m.version = v
-        }
-        do {
-            let pages = try doc.resolve(catalog["Pages"])
-            if let root = pages.dict, let n = try doc.resolve(root["Count"]).intValue, n >= 0 {
-                m.pageCount = try doc.pageCount(root: root, rootRef: catalog["Pages"], declared: n)
-            } else {
-                try doc.warn(.pageCount, "the page tree root has no usable /Count",
-                             offset: catalog["Pages"]?.refValue.flatMap { doc.offsetHint($0.num) })
+        // Catalog, version, page count. Without a catalog, an intact Info dictionary is still
+        // read (and the read fails only when there is none).
+        var catalog: PDFDict? = nil
+        var catalogError: PDFError? = nil
+        if let rootRef = doc.trailer["Root"] {
+            do {
+                catalog = try doc.resolve(rootRef).dict
+            } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .passwordRequired && e.kind != .io {
+                catalogError = e
             }
-        } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .passwordRequired {
-            try doc.warn(.pageCount, "the page tree root cannot be read: \(e.message)", offset: e.offset)
+        }
+        let rootOffset = doc.trailer["Root"]?.refValue.flatMap { doc.offsetHint($0.num) }
+        m.version = doc.headerVersion
+        if let catalog {
+            if let v = (try? doc.resolve(catalog["Version"]))?.nameValue, isNewer(v, than: m.version) {
+                m.version = v
+            }
+            do {
+                m.pageCount = try doc.pageCount(catalog: catalog)
+            } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .passwordRequired {
+                try doc.warn(.pageCount, "the page tree root cannot be read: \(e.message)", offset: e.offset)
+            }
+        } else if doc.trailer["Info"] == nil {
+            throw PDFError(.missingCatalog, "the trailer's /Root is not a dictionary" + (catalogError.map { ": \($0.message)" } ?? ""),
+                           offset: catalogError?.offset ?? rootOffset)
+        } else {
+            try doc.warn(.unreadableCatalog, "no readable document catalog"
+                         + (catalogError.map { " (\($0.message))" } ?? "")
+                         + ": the document information dictionary is read alone, without a page count or XMP",
+                         offset: catalogError?.offset ?? rootOffset)
         }
 
         // Info dictionary.
@@ -154,8 +164,13 @@ public enum PDFDocumentInfo {
             }
         }
 
+        if catalog == nil && m.info.isEmpty {
+            throw PDFError(.missingCatalog, "no readable document catalog, and no readable document information dictionary",
+                           offset: catalogError?.offset ?? rootOffset)
+        }
+
         // XMP.
-        if doc.options.readXMP, let mdRef = catalog["Metadata"] {
+        if doc.options.readXMP, let mdRef = catalog?["Metadata"] {
             do {
                 if case .stream(let s) = try doc.resolve(mdRef) {
                     let bytes = try doc.streamData(s, decrypt: true, cap: doc.options.maxMetadataStreamSize,

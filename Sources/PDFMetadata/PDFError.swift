@@ -87,6 +87,16 @@ public struct PDFWarning: Sendable, Equatable, CustomStringConvertible {
         case pageCount
         /// A date string did not parse.
         case date
+        /// A dictionary or array ran into `endobj` before it was closed (damaged syntax): it is
+        /// read up to there, as poppler, pdf.js and pypdf read it.
+        case unterminatedObject
+        /// The document catalog could not be read or found: the Info dictionary (found through
+        /// the trailer or the repair scan) is reported alone, without a page count or XMP.
+        case unreadableCatalog
+        /// The password (by default the empty one) does not open an encrypted file whose strings
+        /// are not encrypted (`/StrF /Identity`): what lies outside encrypted streams was read,
+        /// the encrypted streams (object streams, XMP) were not.
+        case passwordRequired
         /// Anything else the reader tolerated.
         case other
     }

@@ -1,4 +1,35 @@
 extension Document {
+    /// The page count of the document whose catalog is `catalog`, or nil (with a `pageCount`
+    /// warning) when there is no page tree to count.
+    ///
+    /// Beside a normal tree (see ``pageCount(root:rootRef:declared:)``): `/Pages` pointing
+    /// straight at a page is 1 page (poppler, qpdf); a root without a usable `/Count` (missing,
+    /// not a number, negative) is walked and its leaves counted (qpdf, pikepdf), with a
+    /// `pageCount` warning either way.
+    func pageCount(catalog: PDFDict) throws -> Int? {
+        let rootRef = catalog["Pages"]
+        let hint = rootRef?.refValue.flatMap { offsetHint($0.num) }
+        guard let root = try resolve(rootRef).dict else {
+            try warn(.pageCount, "the catalog has no page tree root (/Pages)", offset: hint)
+            return nil
+        }
+        let type = root["Type"]?.nameValue
+        if type == "Page" || (type == nil && !isNode(root) && (root["Contents"] != nil || root["MediaBox"] != nil)) {
+            try warn(.pageCount, "/Pages points straight at a page, not a page tree node: 1 page", offset: hint)
+            return 1
+        }
+        if let n = try resolve(root["Count"]).intValue, n >= 0 {
+            return try pageCount(root: root, rootRef: rootRef, declared: n)
+        }
+        guard let leaves = try countLeaves(root: root, rootRef: rootRef) else {
+            try warn(.pageCount, "the page tree root has no usable /Count, and the tree has more than "
+                     + "\(options.maxPageTreeNodes) nodes", offset: hint)
+            return nil
+        }
+        try warn(.pageCount, "the page tree root has no usable /Count; the tree has \(leaves) pages", offset: hint)
+        return leaves
+    }
+
     /// The page count: the page tree root's `/Count` when its kids bear it out, else the number
     /// of leaves found by walking the tree (as qpdf's page list, pikepdf's, and pypdf count them).
     ///
@@ -10,7 +41,7 @@ extension Document {
     /// objects. Only a disagreement starts the walk, which is bounded by
     /// ``PDFReadOptions/maxPageTreeNodes`` and visits each object once (loops and shared kids
     /// are counted once).
-    func pageCount(root: [String: PDFObject], rootRef: PDFObject?, declared: Int) throws -> Int {
+    func pageCount(root: PDFDict, rootRef: PDFObject?, declared: Int) throws -> Int {
         // Page objects are small: a first window of one block keeps each to about 1 KB read.
         let window = objectWindow
         objectWindow = 256
@@ -67,7 +98,7 @@ extension Document {
 
     /// An intermediate node has a `/Kids` array (or says `/Type /Pages`); anything else that is a
     /// dictionary is a page.
-    func isNode(_ d: [String: PDFObject]) -> Bool {
+    func isNode(_ d: PDFDict) -> Bool {
         if d["Type"]?.nameValue == "Page" { return false }
         if d["Type"]?.nameValue == "Pages" { return true }
         if case .array? = d["Kids"] { return true }
@@ -77,7 +108,7 @@ extension Document {
 
     /// The number of pages under `root`, each object visited once; nil past
     /// ``PDFReadOptions/maxPageTreeNodes`` nodes. Kids that cannot be read are skipped.
-    func countLeaves(root: [String: PDFObject], rootRef: PDFObject?) throws -> Int? {
+    func countLeaves(root: PDFDict, rootRef: PDFObject?) throws -> Int? {
         var seen = Set<ObjectID>()
         if let id = rootRef?.refValue { seen.insert(id) }
         var stack: [PDFObject] = [(try? resolve(root["Kids"])) ?? .null]

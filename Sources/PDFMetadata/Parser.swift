@@ -40,6 +40,9 @@ struct Parser {
     let atEOF: Bool
     let maxDepth: Int
     var pos: Int = 0
+    /// Where a dictionary or array that `endobj` cut short was taken as closed (poppler, pdf.js
+    /// and pypdf read such objects up to the damage), if one was: the caller records a warning.
+    var closedAtEndobj: Int? = nil
 
     init(_ buf: [UInt8], base: Int, atEOF: Bool, maxDepth: Int = 64, pos: Int = 0) {
         self.buf = buf
@@ -156,7 +159,10 @@ struct Parser {
                     pos += 1 // stray closing delimiter: skip it (lenient)
                     continue
                 }
-                if isStructuralKeyword() { throw fail(.syntax, "unterminated array") }
+                if isStructuralKeyword() {
+                    if matches("endobj") { closedAtEndobj = closedAtEndobj ?? offset; break }
+                    throw fail(.syntax, "unterminated array")
+                }
                 items.append(try parseObject(depth: depth + 1))
             }
             return .array(items)
@@ -188,10 +194,10 @@ struct Parser {
             || matches("xref") || matches("trailer") || matches("startxref")
     }
 
-    mutating func parseDictBody(depth: Int) throws -> [String: PDFObject] {
+    mutating func parseDictBody(depth: Int) throws -> PDFDict {
         pos += 2
-        // Most dictionaries have 2–8 entries: one allocation instead of three rehashing growths.
-        var d: [String: PDFObject] = Dictionary(minimumCapacity: 8)
+        // Most dictionaries have 2–8 entries: one allocation instead of growing the list twice.
+        var d = PDFDict(minimumCapacity: 8)
         while true {
             try skipWhitespace()
             guard pos < buf.count else { throw endOfData("a dictionary") }
@@ -207,14 +213,24 @@ struct Parser {
                 try skipWhitespace()
                 guard pos < buf.count else { throw endOfData("a dictionary") }
                 if buf[pos] == UInt8(ascii: ">") {
-                    d[key] = .null
+                    d.append(key, .null)
                     continue
                 }
-                if isStructuralKeyword() { throw fail(.syntax, "unterminated dictionary") }
+                if isStructuralKeyword() {
+                    if matches("endobj") { closedAtEndobj = closedAtEndobj ?? offset; break }
+                    throw fail(.syntax, "unterminated dictionary")
+                }
                 let value = try parseObject(depth: depth + 1)
-                if case .null = value { d.removeValue(forKey: key) } else { d[key] = value }
+                d.append(key, value) // a null value shadows an earlier entry: the key reads as absent
             } else {
-                if isStructuralKeyword() { throw fail(.syntax, "unterminated dictionary") }
+                if isStructuralKeyword() {
+                    if matches("endobj") { closedAtEndobj = closedAtEndobj ?? offset; break }
+                    throw fail(.syntax, "unterminated dictionary")
+                }
+                if c == UInt8(ascii: "]") || c == UInt8(ascii: ")") || c == UInt8(ascii: "}") {
+                    pos += 1 // stray closing delimiter: skip it (lenient, as in arrays)
+                    continue
+                }
                 // A key that is not a name: parse and drop it (lenient).
                 _ = try parseObject(depth: depth + 1)
             }
@@ -222,7 +238,7 @@ struct Parser {
         return d
     }
 
-    mutating func streamAfter(_ d: [String: PDFObject]) throws -> PDFObject {
+    mutating func streamAfter(_ d: PDFDict) throws -> PDFObject {
         let save = pos
         do {
             try skipWhitespace()

@@ -96,15 +96,24 @@ extension Document {
         for (n, e) in found { newXref[n] = .inFile(offset: e.offset, gen: e.gen) }
         xref = newXref
         cache.removeAll()
+        failed.removeAll()
         objectStreams.removeAll()
         objectStreamBytes = 0
 
         // Objects inside object streams (directly found objects win).
         var seenStreams = Set<Int>()
+        var unreadableStreams: [String] = []
         // Bounded work: at most 1000 object streams and 4 × maxDecompressedSize decoded bytes.
         var decodedBudget = 4 * options.maxDecompressedSize
         for sn in objStreamNums.reversed().prefix(1000) where seenStreams.insert(sn).inserted {
-            guard decodedBudget > 0, let os = try? objectStream(sn) else { continue }
+            guard decodedBudget > 0 else { continue }
+            let os: ObjectStreamData
+            do {
+                os = try objectStream(sn)
+            } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .io {
+                if unreadableStreams.count < 3 { unreadableStreams.append("object stream \(sn): \(e.message)") }
+                continue
+            }
             decodedBudget -= os.data.count
             for (k, pair) in os.pairs.enumerated() where xref[pair.num] == nil {
                 xref[pair.num] = .compressed(stream: sn, index: k)
@@ -115,9 +124,9 @@ extension Document {
         }
 
         // Trailer candidates, newest first: `trailer` dictionaries, then xref stream dictionaries.
-        var candidates: [[String: PDFObject]] = []
+        var candidates: [PDFDict] = []
         for off in trailerOffsets.reversed().prefix(1000) {
-            if let d = try? parseAt(off, initial: 1024, maxBytes: 1 << 20, { p -> [String: PDFObject]? in
+            if let d = try? parseAt(off, initial: 1024, maxBytes: 1 << 20, { p -> PDFDict? in
                 p.pos += 7
                 return try p.parseObject().dict
             }) { candidates.append(d) }
@@ -160,7 +169,20 @@ extension Document {
                 if root != nil && info != nil { break }
             }
             guard let root else {
-                throw PDFError(.missingCatalog, "no trailer and no catalog object found by the repair scan", offset: 0)
+                // No catalog anywhere: an intact Info dictionary is still worth reading (the
+                // caller gets it with an `unreadableCatalog` warning). The trailers' /Info first,
+                // then the Info-like dictionary the scan found.
+                let infoRef = candidates.first(where: { $0["Info"] != nil })?["Info"] ?? previous["Info"] ?? info.map { .ref($0) }
+                guard let infoRef else {
+                    var message = "no trailer and no catalog object found by the repair scan"
+                    if !unreadableStreams.isEmpty { message += " (unread: " + unreadableStreams.joined(separator: "; ") + ")" }
+                    throw PDFError(.missingCatalog, message, offset: 0)
+                }
+                trailer["Info"] = infoRef
+                for key in ["Encrypt", "ID"] {
+                    if let v = candidates.first(where: { $0[key] != nil })?[key] ?? previous[key] { trailer[key] = v }
+                }
+                return
             }
             trailer["Root"] = .ref(root)
             if let info {

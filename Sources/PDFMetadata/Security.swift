@@ -16,13 +16,38 @@ struct SecurityHandler {
     let stringMethod: Method
     let streamMethod: Method
     let encryptMetadata: Bool
+    /// True when the password did not open the file but its strings are not encrypted
+    /// (`/StrF /Identity`): objects outside object streams read as they are, and any stream that
+    /// needs decrypting fails with ``PDFError/Kind/passwordRequired``.
+    let locked: Bool
 
     static let pad: [UInt8] = [
         0x28, 0xBF, 0x4E, 0x5E, 0x4E, 0x75, 0x8A, 0x41, 0x64, 0x00, 0x4E, 0x56, 0xFF, 0xFA, 0x01, 0x08,
         0x2E, 0x2E, 0x00, 0xB6, 0xD0, 0x68, 0x3E, 0x80, 0x2F, 0x0C, 0xA9, 0xFE, 0x64, 0x53, 0x69, 0x7A,
     ]
 
-    init(dict d: [String: PDFObject], fileID: [UInt8], password: String, offset: Int?) throws {
+    /// A key length in bits from a `/Length` value: a multiple of 8 from 40 to 128 (a crypt
+    /// filter's `/Length` of 5 to 16 is taken as bytes, as writers use both), else nil.
+    static func keyBits(_ o: PDFObject?) -> Int? {
+        guard var n = o?.intValue else { return nil }
+        if n >= 5 && n <= 16 { n *= 8 }
+        return n >= 40 && n <= 128 && n % 8 == 0 ? n : nil
+    }
+
+    /// Sets up decryption from the `/Encrypt` dictionary `d` (its values, and the crypt filter
+    /// dictionaries under `/CF`, already resolved).
+    ///
+    /// Readers differ on files the specification leaves open; this one reads them as the most
+    /// lenient peer does:
+    /// - strings and streams both under the Identity crypt filter (only embedded files are
+    ///   encrypted, `/EFF`): nothing to decrypt, no password asked (poppler, Acrobat);
+    /// - a password that does not open a file whose strings are not encrypted (`/StrF /Identity`):
+    ///   a `locked` handler (see ``locked``);
+    /// - revision 3 or 4 without a usable `/Length`: 128-bit and 40-bit keys are both tried
+    ///   against `/U` (qpdf tries 128 bits);
+    /// - a key shorter than 16 bytes under `/V 4` is padded with zeros to 16 bytes before object
+    ///   keys are made from it, as Acrobat does (pdf.js does the same since 2025).
+    init(dict d: PDFDict, fileID: [UInt8], password: String, offset: Int?) throws {
         func fail(_ kind: PDFError.Kind, _ m: String) -> PDFError { PDFError(kind, m, offset: offset) }
         let filter = d["Filter"]?.nameValue ?? ""
         guard filter == "Standard" else {
@@ -35,17 +60,17 @@ struct SecurityHandler {
         let encMeta: Bool = { if case .bool(let b)? = d["EncryptMetadata"] { return b }; return true }()
         encryptMetadata = encMeta
         var fileKey: [UInt8] = []
-        guard let o = d["O"]?.stringBytes, let u = d["U"]?.stringBytes else {
-            throw fail(.unsupportedEncryption, "/Encrypt lacks /O or /U")
-        }
+        var locked = false
         let p = UInt32(truncatingIfNeeded: d["P"]?.intValue ?? 0)
 
         // Crypt filters.
+        var filterBits: Int? = nil
         func method(_ name: String?) throws -> Method {
             guard let name, name != "Identity" else { return .identity }
             guard case .dict(let cfs)? = d["CF"], case .dict(let cf)? = cfs[name] else {
                 throw fail(.unsupportedEncryption, "crypt filter /\(name) is not defined")
             }
+            if filterBits == nil { filterBits = SecurityHandler.keyBits(cf["Length"]) }
             switch cf["CFM"]?.nameValue ?? "None" {
             case "None": return .identity
             case "V2": return .rc4
@@ -64,24 +89,43 @@ struct SecurityHandler {
         default:
             throw fail(.unsupportedEncryption, "encryption algorithm /V \(v) is not supported")
         }
+        let passwordError = fail(.passwordRequired, password.isEmpty
+            ? "the file is encrypted and needs a password (the empty user password does not open it)"
+            : "the password does not open the file")
+        if stringMethod == .identity && streamMethod == .identity {
+            // Only embedded files (/EFF) are encrypted, or nothing is: no key is needed to read
+            // strings and streams, and no password is asked for.
+            self.fileKey = []
+            self.locked = false
+            return
+        }
+        guard let o = d["O"]?.stringBytes, let u = d["U"]?.stringBytes else {
+            throw fail(.unsupportedEncryption, "/Encrypt lacks /O or /U")
+        }
 
         let pw = Array(password.utf8)
         switch r {
         case 2, 3, 4:
-            var bits = d["Length"]?.intValue ?? 40
-            if v >= 4, [stringMethod, streamMethod].contains(.aes128) { bits = 128 }
-            if r == 2 { bits = 40 }
-            if bits < 40 || bits > 128 || bits % 8 != 0 { bits = min(128, max(40, bits - bits % 8)) }
-            let n = bits / 8
             guard o.count >= 32, u.count >= 32 else {
                 throw fail(.unsupportedEncryption, "/O or /U is shorter than 32 bytes")
             }
+            // Key lengths to try, in bits: the declared one first.
+            var lengths: [Int]
+            if r == 2 {
+                lengths = [40]
+            } else if v >= 4, [stringMethod, streamMethod].contains(.aes128) {
+                lengths = [128]
+            } else if let declared = SecurityHandler.keyBits(d["Length"]) ?? (v >= 4 ? filterBits : nil) {
+                lengths = declared == 128 ? [128, 40] : [declared, 128, 40]
+            } else {
+                lengths = [128, 40] // no usable /Length (missing or misspelt): qpdf's 128 bits first
+            }
             let id = fileID
-            func key(for padded: [UInt8]) -> [UInt8] {
-                var extra: [UInt8] = []
-                if r >= 4 && !encMeta { extra = [0xFF, 0xFF, 0xFF, 0xFF] }
-                let pBytes: [UInt8] = [UInt8(p & 0xFF), UInt8((p >> 8) & 0xFF), UInt8((p >> 16) & 0xFF), UInt8(p >> 24)]
-                var h = Crypto.md5(padded, Array(o[0 ..< 32]), pBytes, id, extra)
+            let pBytes: [UInt8] = [UInt8(p & 0xFF), UInt8((p >> 8) & 0xFF), UInt8((p >> 16) & 0xFF), UInt8(p >> 24)]
+            let extra: [UInt8] = r >= 4 && !encMeta ? [0xFF, 0xFF, 0xFF, 0xFF] : []
+            let o32 = Array(o[0 ..< 32])
+            func key(for padded: [UInt8], n: Int) -> [UInt8] {
+                var h = Crypto.md5(padded, o32, pBytes, id, extra)
                 if r >= 3 { h = Crypto.md5Rounds(h, n: n, rounds: 50) }
                 return Array(h[0 ..< n])
             }
@@ -92,27 +136,32 @@ struct SecurityHandler {
                 return x == Array(u[0 ..< 16])
             }
             let padded = Array((pw + SecurityHandler.pad).prefix(32))
-            let k = key(for: padded)
-            if userCheck(k) {
-                fileKey = k
-            } else {
+            var found: [UInt8]? = nil
+            search: for bits in lengths {
+                let n = bits / 8
+                let k = key(for: padded, n: n)
+                if userCheck(k) { found = k; break search }
                 // Perhaps the password given is the owner password: recover the user password.
                 var ok: [UInt8] = Crypto.md5(padded)
                 if r >= 3 { ok = Crypto.md5Rounds(ok, n: n, rounds: 50) }
                 let ownerKey = Array(ok[0 ..< n])
-                var x = Array(o[0 ..< 32])
+                var x = o32
                 if r == 2 {
                     x = Crypto.rc4(key: ownerKey, x)
                 } else {
                     for i in stride(from: 19, through: 0, by: -1) { x = Crypto.rc4(key: ownerKey.map { $0 ^ UInt8(i) }, x) }
                 }
-                let k2 = key(for: x)
-                guard userCheck(k2) else {
-                    throw fail(.passwordRequired, password.isEmpty
-                        ? "the file is encrypted and needs a password (the empty user password does not open it)"
-                        : "the password does not open the file")
-                }
-                fileKey = k2
+                let k2 = key(for: x, n: n)
+                if userCheck(k2) { found = k2; break search }
+            }
+            if let k = found {
+                fileKey = k
+                // Acrobat pads a short key to 16 bytes under /V 4 before making object keys.
+                if v >= 4 && fileKey.count < 16 { fileKey += [UInt8](repeating: 0, count: 16 - fileKey.count) }
+            } else if stringMethod == .identity {
+                locked = true
+            } else {
+                throw passwordError
             }
         case 5, 6:
             guard o.count >= 48, u.count >= 48, let oe = d["OE"]?.stringBytes, let ue = d["UE"]?.stringBytes,
@@ -142,6 +191,7 @@ struct SecurityHandler {
                    pd[0] == UInt8(p & 0xFF), pd[1] == UInt8((p >> 8) & 0xFF),
                    pd[2] == UInt8((p >> 16) & 0xFF), pd[3] == UInt8(p >> 24) {
                     self.fileKey = k
+                    self.locked = false
                     return
                 }
             }
@@ -157,15 +207,16 @@ struct SecurityHandler {
                     throw fail(.unsupportedEncryption, "could not decrypt /OE")
                 }
                 fileKey = k
+            } else if stringMethod == .identity {
+                locked = true
             } else {
-                throw fail(.passwordRequired, password.isEmpty
-                    ? "the file is encrypted and needs a password (the empty user password does not open it)"
-                    : "the password does not open the file")
+                throw passwordError
             }
         default:
             throw fail(.unsupportedEncryption, "standard security handler revision \(r) is not supported")
         }
         self.fileKey = fileKey
+        self.locked = locked
     }
 
     /// ISO 32000-2 algorithm 2.B: the iterated SHA-256/384/512 hash of revision 6.
@@ -304,6 +355,7 @@ struct SecurityHandler {
     }
 
     func decryptStrings(_ obj: PDFObject, id: ObjectID) -> PDFObject {
+        if stringMethod == .identity { return obj }
         switch obj {
         case .string(let b): return .string(decrypt(b, id: id, method: stringMethod))
         case .array(let a): return .array(a.map { decryptStrings($0, id: id) })
@@ -317,7 +369,7 @@ struct SecurityHandler {
 
     /// Whether a stream is encrypted: not xref streams, not metadata when /EncryptMetadata is
     /// false, not streams with an Identity crypt filter.
-    func shouldDecrypt(stream d: [String: PDFObject]) -> Bool {
+    func shouldDecrypt(stream d: PDFDict) -> Bool {
         let type = d["Type"]?.nameValue
         if type == "XRef" { return false }
         if type == "Metadata" && !encryptMetadata { return false }
@@ -333,6 +385,9 @@ struct SecurityHandler {
     }
 
     func decryptStream(_ data: [UInt8], id: ObjectID) throws -> [UInt8] {
-        decrypt(data, id: id, method: streamMethod)
+        if locked && streamMethod != .identity {
+            throw PDFError(.passwordRequired, "stream of object \(id.num) is encrypted and the password does not open the file")
+        }
+        return decrypt(data, id: id, method: streamMethod)
     }
 }

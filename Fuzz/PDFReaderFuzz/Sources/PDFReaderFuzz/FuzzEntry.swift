@@ -9,6 +9,7 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var options = PDFReadOptions()
     options.maxDecompressedSize = 1 << 20
     options.maxObjectSize = 1 << 20
+    options.maxObjectStreamSize = 1 << 20 // also fuzzes reading an object stream up to its cap
     _ = try? PDFDocumentInfo.read(data: bytes, options: options)
     return 0
 }
