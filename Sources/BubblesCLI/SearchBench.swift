@@ -42,10 +42,10 @@ enum SearchBench {
         row.append(("cold_index_s", fmt(cold)))
         var warm: [Double] = []
         for _ in 0..<5 { warm.append(try timeProcess(["index", library.datasource, "--json"])) }
-        row.append(("warm_index_s", fmt(median(warm))))
+        row.append(("warm_index_s", fmt(BenchStatistics.median(warm))))
         let size = ["", "-wal"].reduce(0) { $0 + ((try? fm.attributesOfItem(atPath: index + $1)[.size] as? Int) ?? 0) }
         row.append(("index_bytes_per_report", fmt(Double(size) / Double(reports))))
-        progress("  index: cold \(fmt(cold)) s, warm \(fmt(median(warm))) s, \(size / reports) bytes per report")
+        progress("  index: cold \(fmt(cold)) s, warm \(fmt(BenchStatistics.median(warm))) s, \(size / reports) bytes per report")
 
         // As you type.
         let opened = try ReportIndex.open(at: index, mode: .readOnly)
@@ -70,10 +70,10 @@ enum SearchBench {
         slowest.sort { $0.0 > $1.0 }
         progress("  slowest keystrokes: " + slowest.prefix(8).map { "'\($0.1)' \(fmt($0.0)) ms (\($0.2) matches)" }.joined(separator: ", "))
         row += [
-            ("keystrokes", String(times.count)), ("p50_ms", fmt(median(times))), ("p99_ms", fmt(percentile(times, 0.99))),
-            ("max_ms", fmt(times.last ?? 0)), ("facets_p50_ms", fmt(median(facetTimes))),
+            ("keystrokes", String(times.count)), ("p50_ms", fmt(BenchStatistics.median(times))), ("p99_ms", fmt(BenchStatistics.percentile(times, 0.99))),
+            ("max_ms", fmt(times.last ?? 0)), ("facets_p50_ms", fmt(BenchStatistics.median(facetTimes))),
         ]
-        progress("  as you type: \(times.count) keystrokes, median \(fmt(median(times))) ms, p99 \(fmt(percentile(times, 0.99))) ms, max \(fmt(times.last ?? 0)) ms; facets median \(fmt(median(facetTimes))) ms")
+        progress("  as you type: \(times.count) keystrokes, median \(fmt(BenchStatistics.median(times))) ms, p99 \(fmt(BenchStatistics.percentile(times, 0.99))) ms, max \(fmt(times.last ?? 0)) ms; facets median \(fmt(BenchStatistics.median(facetTimes))) ms")
 
         if typingOnly { return }
 
@@ -105,9 +105,9 @@ enum SearchBench {
             withIndex.append(try timeProcess(["render", "--data", library.datasource, "--png", png, "--scale", "1"]))
             noPDF.append(try timeProcess(["render", "--data", library.datasource, "--png", png, "--scale", "1", "--no-pdf"]))
         }
-        row += [("render_index_s", fmt(median(withIndex))), ("render_no_pdf_s", fmt(median(noPDF))),
-                ("render_ratio", fmt(median(withIndex) / median(noPDF)))]
-        progress("  render: with the index \(fmt(median(withIndex))) s, --no-pdf \(fmt(median(noPDF))) s")
+        row += [("render_index_s", fmt(BenchStatistics.median(withIndex))), ("render_no_pdf_s", fmt(BenchStatistics.median(noPDF))),
+                ("render_ratio", fmt(BenchStatistics.median(withIndex) / BenchStatistics.median(noPDF)))]
+        progress("  render: with the index \(fmt(BenchStatistics.median(withIndex))) s, --no-pdf \(fmt(BenchStatistics.median(noPDF))) s")
 
         if json {
             print("{" + row.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
@@ -186,17 +186,6 @@ enum SearchBench {
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
         return nil
-    }
-
-    static func median(_ xs: [Double]) -> Double {
-        guard !xs.isEmpty else { return 0 }
-        let s = xs.sorted()
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-    }
-
-    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
     }
 
     static func fmt(_ x: Double) -> String { String(format: "%.3f", x) }
