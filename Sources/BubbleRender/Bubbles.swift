@@ -300,11 +300,11 @@ extension SceneRenderer {
         drawBubbleBody(b, c)
         cairo_destroy(c)
         let sprite = Sprite(image: image, originX: ox, originY: oy)
-        spriteBytes += w * h * 4
-        if spriteBytes > 96 << 20 {
+        if spriteBytes + shadowBytes + w * h * 4 > spriteBudgetBytes {
             bodySprites.removeAll()
-            spriteBytes = w * h * 4
+            spriteBytes = 0
         }
+        spriteBytes += w * h * 4
         bodySprites[key] = sprite
         return sprite
     }
@@ -368,7 +368,11 @@ extension SceneRenderer {
             BoxBlur.blur(p, width: w, height: h, stride: stride, channels: 1, radius: radius)
         }
         let s = Sprite(image: image, originX: ox, originY: oy)
-        if shadowSprites.count > 512 { shadowSprites.removeAll() }
+        if shadowSprites.count > 512 || shadowBytes + w * h > spriteBudgetBytes / 4 {
+            shadowSprites.removeAll()
+            shadowBytes = 0
+        }
+        shadowBytes += w * h
         shadowSprites[shape] = s
         return s
     }

@@ -20,6 +20,13 @@ public final class SceneRenderer {
     var shadowSprites: [SceneShape: Sprite] = [:]
     var bodySprites: [BodyKey: Sprite] = [:]
     var spriteBytes = 0
+    var shadowBytes = 0
+    /// The most bytes the bubble and shadow sprites may hold together (default 96 MiB); past it
+    /// they are dropped and drawn again as needed. A host with several renderers (the play
+    /// server) splits one budget between them. Lowering it drops the sprites at once.
+    public var spriteBudgetBytes = 96 << 20 {
+        didSet { if spriteBytes + shadowBytes > spriteBudgetBytes { dropSprites() } }
+    }
     var backgroundCache: (key: CanvasKey, image: RenderedImage)?
     var topBarCache: (key: TopBarKey, image: RenderedImage)?
     var bottomBarCache: (key: CanvasKey, image: RenderedImage)?
@@ -40,13 +47,30 @@ public final class SceneRenderer {
         bubbleTexts.removeAll()
         paints.removeAll()
         focusCache.removeAll()
-        shadowSprites.removeAll()
-        bodySprites.removeAll()
-        spriteBytes = 0
+        dropSprites()
         backgroundCache = nil
         topBarCache = nil
         bottomBarCache = nil
     }
+
+    func dropSprites() {
+        shadowSprites.removeAll()
+        bodySprites.removeAll()
+        spriteBytes = 0
+        shadowBytes = 0
+    }
+
+    /// The bytes of the raster caches (sprites, background, bars, blurred focus), in bytes of
+    /// pixels; the text layouts are bounded by count (`TextEngine`) and not included.
+    public var rasterCacheBytes: Int {
+        func bytes(_ i: RenderedImage?) -> Int { i.map { $0.width * $0.height * 4 } ?? 0 }
+        var n = spriteBytes + shadowBytes + bytes(backgroundCache?.image) + bytes(topBarCache?.image) + bytes(bottomBarCache?.image)
+        for f in focusCache.values { n += bytes(f.sprite.image) }
+        return n
+    }
+
+    /// Cached text entries (bubble labels and text layouts), for statistics.
+    public var textCacheEntries: Int { bubbleTexts.count + engine.cachedEntries }
 
     /// The pixel size of a scene's frame at this renderer's scale.
     public func pixelSize(of scene: Scene) -> (width: Int, height: Int) {

@@ -197,6 +197,8 @@ final class TextEngine {
     let fontProblem: RenderError?
     /// Layouts made (cache misses), for the benchmark.
     private(set) var layoutsMade = 0
+    /// Entries in the layout, size, break and prepared-text caches.
+    var cachedEntries: Int { current.count + previous.count + measured.count + breaks.count + preparedTexts.count }
 
     init(family: String) {
         self.family = family
