@@ -70,6 +70,8 @@ struct WSTranscript: Sendable {
     var texts: [String] = []
     var binaries: [Int] = []
     var closed = false
+    /// The status code of the server's close frame (RFC 6455 section 7.4), if one came.
+    var closeCode: Int?
 
     var errors: [String] { texts.map(object).filter { $0["type"] as? String == "error" }.compactMap { $0["message"] as? String } }
 }
@@ -126,7 +128,7 @@ final class RawWebSocket: @unchecked Sendable {
         return true
     }
 
-    private func writeAll(_ bytes: [UInt8]) throws {
+    func writeAll(_ bytes: [UInt8]) throws {
         var off = 0
         while off < bytes.count {
             let n = bytes[off...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -138,8 +140,8 @@ final class RawWebSocket: @unchecked Sendable {
     /// Sends a text message (masked, one frame).
     func send(_ text: String) throws { try sendFrame(opcode: 1, Array(text.utf8)) }
 
-    func sendFrame(opcode: UInt8, _ payload: [UInt8]) throws {
-        var frame: [UInt8] = [0x80 | opcode]
+    func sendFrame(opcode: UInt8, _ payload: [UInt8], fin: Bool = true) throws {
+        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
         let n = payload.count
         if n < 126 {
             frame.append(0x80 | UInt8(n))
@@ -171,6 +173,7 @@ final class RawWebSocket: @unchecked Sendable {
             }
             switch opcode {
             case 8:
+                if payload.count >= 2 { transcript.closeCode = Int(payload[0]) << 8 | Int(payload[1]) }
                 transcript.closed = true
                 return false
             case 9:
