@@ -15,6 +15,11 @@ final class RunningServer: Sendable {
     init(options: PlayServerOptions = PlayServerOptions(), source: PlaySource = sampleSource) async throws {
         var o = options
         o.port = 0
+        // The suite runs many servers and a soak in one process on a loaded machine: a request
+        // that waits its turn must not meet the 10 s request limit, unless a test is about it.
+        let defaults = PlayServerOptions()
+        if o.requestTimeout == defaults.requestTimeout { o.requestTimeout = 120 }
+        if o.httpIdleTimeout == defaults.httpIdleTimeout { o.httpIdleTimeout = 120 }
         let server = PlayServer(source: source, options: o)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         task = Task {
