@@ -43,6 +43,9 @@ public struct PlayServerOptions: Sendable {
     /// The bytes all sessions' sprite caches may hold together (default 256 MiB), split evenly
     /// between `maxSessions`.
     public var cacheBudgetBytes = 256 << 20
+    /// The bytes all sessions' text caches (layouts, fitted labels) may hold together, by the
+    /// renderer's estimate (default 64 MiB), split the same way.
+    public var textBudgetBytes = 64 << 20
     /// Connections open at once, in all (default 256) and from one client address (default 32).
     /// One more is closed as soon as it opens.
     public var maxConnections = 256
@@ -90,6 +93,7 @@ public final class PlayServer: Sendable {
     let boundPort = Mutex<Int?>(nil)
     let cacheSizes = Mutex<[ObjectIdentifier: PlaySession.CacheStatistics]>([:])
     let connections: ConnectionCounts
+    let trim = Mutex<(last: Double, pending: Bool)>((-10, false))
 
     public init(source: PlaySource, options: PlayServerOptions) {
         self.source = source
@@ -272,7 +276,7 @@ public final class PlayServer: Sendable {
             $0.movesCoalesced += totals.coalesced
         }
         // The session's memory is free now: give it back to the system.
-        PlayMemory.returnFreedMemory()
+        returnFreedMemorySoon()
         switch failure {
         case nil:
             return
@@ -332,6 +336,7 @@ public final class PlayServer: Sendable {
                 if batch.closed { break loop }
                 if session.wantsFrame {
                     session.spriteBudgetBytes = spriteBudgetPerSession
+                    session.textBudgetBytes = options.textBudgetBytes / max(1, options.maxSessions)
                     if let frame = try session.frame(now: now()) {
                         try await send(.text(frame.header))
                         // No PNG follows a frame in which no tile changed.
@@ -365,6 +370,37 @@ public final class PlayServer: Sendable {
     /// that followed the sessions open would wipe every page's sprites whenever one more opened).
     var spriteBudgetPerSession: Int { options.cacheBudgetBytes / max(1, options.maxSessions) }
 
+    /// `malloc_trim` now, or (when the last was under a second ago: sessions that close in a
+    /// burst, rapid reconnects) once a second later, so that trimming costs at most a few
+    /// milliseconds a second of the threads that draw frames.
+    func returnFreedMemorySoon() {
+        let now = monotonicSeconds()
+        let action = trim.withLock { t -> Int in
+            if now - t.last >= 1 {
+                t.last = now
+                return 1
+            }
+            if t.pending { return 0 }
+            t.pending = true
+            return 2
+        }
+        switch action {
+        case 1:
+            PlayMemory.returnFreedMemory()
+        case 2:
+            Task { [self] in
+                try? await Task.sleep(for: .seconds(1))
+                trim.withLock {
+                    $0.pending = false
+                    $0.last = monotonicSeconds()
+                }
+                PlayMemory.returnFreedMemory()
+            }
+        default:
+            break
+        }
+    }
+
     // MARK: - Statistics
 
     /// Sessions, frames, memory and cache sizes now.
@@ -376,6 +412,7 @@ public final class PlayServer: Sendable {
             counters: c, residentBytes: PlayMemory.residentBytes(), mallocInUseBytes: PlayMemory.mallocInUseBytes(),
             mallocFreeBytes: PlayMemory.mallocFreeBytes(),
             rasterCacheBytes: caches.reduce(0) { $0 + $1.rasterBytes }, textCacheEntries: caches.reduce(0) { $0 + $1.textEntries },
+            textCacheBytes: caches.reduce(0) { $0 + $1.textBytes }, textBudgetBytes: options.textBudgetBytes,
             cacheBudgetBytes: options.cacheBudgetBytes, openConnections: conn.total, connectionsRefused: conn.refused,
             connectionsTimedOut: conn.timedOut)
     }
@@ -394,6 +431,10 @@ public struct PlayServerStatistics: Sendable {
     public var rasterCacheBytes: Int
     /// Every session's cached text layouts and sizes (entries).
     public var textCacheEntries: Int
+    /// Every session's cached text layouts and labels, by the renderer's estimate (bytes), and
+    /// their server-wide budget.
+    public var textCacheBytes: Int
+    public var textBudgetBytes: Int
     /// The server-wide sprite budget (bytes).
     public var cacheBudgetBytes: Int
     public var openConnections: Int
@@ -407,7 +448,7 @@ public struct PlayServerStatistics: Sendable {
             + "\"sessionsRefused\": \(c.sessionsRefused), \"frames\": \(c.framesSent), \"creditsReceived\": \(c.creditsReceived), "
             + "\"movesCoalesced\": \(c.movesCoalesced), \"messagesRefused\": \(c.messagesRefused), \"slowReadersClosed\": \(c.slowReadersClosed), "
             + "\"residentBytes\": \(residentBytes), \"mallocInUseBytes\": \(mallocInUseBytes), \"mallocFreeBytes\": \(mallocFreeBytes), "
-            + "\"rasterCacheBytes\": \(rasterCacheBytes), \"cacheBudgetBytes\": \(cacheBudgetBytes), \"textCacheEntries\": \(textCacheEntries), "
+            + "\"rasterCacheBytes\": \(rasterCacheBytes), \"cacheBudgetBytes\": \(cacheBudgetBytes), \"textCacheEntries\": \(textCacheEntries), \"textCacheBytes\": \(textCacheBytes), \"textBudgetBytes\": \(textBudgetBytes), "
             + "\"openConnections\": \(openConnections), \"connectionsRefused\": \(connectionsRefused), \"connectionsTimedOut\": \(connectionsTimedOut)}"
     }
 
@@ -417,7 +458,7 @@ public struct PlayServerStatistics: Sendable {
         func mb(_ b: Int) -> String { String(format: "%.0f MB", Double(b) / 1e6) }
         return "sessions \(c.activeSessions) (\(c.sessionsStarted) started, \(c.sessionsRefused) refused), frames \(c.framesSent), "
             + "resident \(mb(residentBytes)), malloc in use \(mb(mallocInUseBytes)) (free \(mb(mallocFreeBytes))), "
-            + "raster caches \(mb(rasterCacheBytes)) of \(mb(cacheBudgetBytes)), text cache \(textCacheEntries) entries, "
+            + "raster caches \(mb(rasterCacheBytes)) of \(mb(cacheBudgetBytes)), text caches \(mb(textCacheBytes)) of \(mb(textBudgetBytes)) (\(textCacheEntries) entries), "
             + "connections \(openConnections) (\(connectionsRefused) refused, \(connectionsTimedOut) timed out)"
     }
 }

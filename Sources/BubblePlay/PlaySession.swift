@@ -135,9 +135,10 @@ public final class PlaySession {
             let clamped = min(max(s, 0.5), Self.maxScale)
             if clamped != scale {
                 scale = clamped
-                let budget = renderer.spriteBudgetBytes
+                let budget = (renderer.spriteBudgetBytes, renderer.textBudgetBytes)
                 renderer = SceneRenderer(pixelScale: clamped)
-                renderer.spriteBudgetBytes = budget
+                renderer.spriteBudgetBytes = budget.0
+                renderer.textBudgetBytes = budget.1
                 spareImage = nil
             }
             // A hello starts the page's picture afresh.
@@ -338,6 +339,13 @@ public final class PlaySession {
         set { if renderer.spriteBudgetBytes != newValue { renderer.spriteBudgetBytes = newValue } }
     }
 
+    /// The most bytes this session's text caches may hold, estimated (default unbounded; the
+    /// server sets a share of one budget).
+    public var textBudgetBytes: Int {
+        get { renderer.textBudgetBytes }
+        set { if renderer.textBudgetBytes != newValue { renderer.textBudgetBytes = newValue } }
+    }
+
     /// The sizes of what this session keeps between frames.
     public struct CacheStatistics: Sendable, Equatable {
         /// Raster caches of the renderer (sprites, background, bars, focus), bytes.
@@ -346,12 +354,15 @@ public final class PlaySession {
         public var pictureBytes: Int
         /// Text layouts and sizes cached by the renderer, entries.
         public var textEntries: Int
+        /// The renderer's text layouts and fitted labels, bytes (estimated).
+        public var textBytes: Int
     }
 
     public var cacheStatistics: CacheStatistics {
         func bytes(_ i: RenderedImage?) -> Int { i.map { $0.width * $0.height * 4 } ?? 0 }
         return CacheStatistics(
-            rasterBytes: renderer.rasterCacheBytes, pictureBytes: bytes(shownImage) + bytes(spareImage), textEntries: renderer.textCacheEntries)
+            rasterBytes: renderer.rasterCacheBytes, pictureBytes: bytes(shownImage) + bytes(spareImage), textEntries: renderer.textCacheEntries,
+            textBytes: renderer.textCacheBytes)
     }
 
     /// The recording so far as a scenario file, ending at the current step.

@@ -129,7 +129,13 @@ extension SceneRenderer {
             let top = footer == nil ? max(0, (areaH - blockHeight) / 2) : 0
             t = BubbleText(title: fitted, titleOrigin: (-w / 2 + padX, -h / 2 + padY + top), footer: footer, glyphCentre: glyph)
         }
-        if bubbleTexts.count > 4096 { bubbleTexts.removeAll(keepingCapacity: true) }
+        // A fitted label keeps its layouts alive: counted like them (TextEngine.estimatedBytes).
+        let bytes = 4096 + 128 * b.label.utf8.count
+        if bubbleTexts.count > 4096 || textBudgetBytes != .max && bubbleTextBytes + bytes > textBudgetBytes / 2 {
+            bubbleTexts.removeAll(keepingCapacity: true)
+            bubbleTextBytes = 0
+        }
+        bubbleTextBytes += bytes
         bubbleTexts[key] = t
         return t
     }

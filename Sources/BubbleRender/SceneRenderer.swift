@@ -21,6 +21,7 @@ public final class SceneRenderer {
     var bodySprites: [BodyKey: Sprite] = [:]
     var spriteBytes = 0
     var shadowBytes = 0
+    var bubbleTextBytes = 0
     /// The most bytes the bubble and shadow sprites may hold together (default 96 MiB); past it
     /// they are dropped and drawn again as needed. A host with several renderers (the play
     /// server) splits one budget between them. Lowering it drops the sprites at once.
@@ -45,6 +46,7 @@ public final class SceneRenderer {
     /// Drops every cache (the next frame is drawn from scratch).
     public func clearCaches() {
         bubbleTexts.removeAll()
+        bubbleTextBytes = 0
         paints.removeAll()
         focusCache.removeAll()
         dropSprites()
@@ -71,6 +73,18 @@ public final class SceneRenderer {
 
     /// Cached text entries (bubble labels and text layouts), for statistics.
     public var textCacheEntries: Int { bubbleTexts.count + engine.cachedEntries }
+
+    /// The most bytes the text caches may hold, estimated (the layouts, and the fitted labels
+    /// that keep layouts alive; default unbounded: then only their entry bounds apply). A host
+    /// with several renderers splits one budget between them. Lowering it takes effect as the
+    /// caches fill.
+    public var textBudgetBytes: Int {
+        get { engine.layoutBudgetBytes }
+        set { engine.layoutBudgetBytes = newValue }
+    }
+
+    /// The text caches' size by that estimate, in bytes.
+    public var textCacheBytes: Int { engine.layoutCacheBytes + bubbleTextBytes }
 
     /// The pixel size of a scene's frame at this renderer's scale.
     public func pixelSize(of scene: Scene) -> (width: Int, height: Int) {

@@ -90,8 +90,8 @@ final class RawWebSocket: @unchecked Sendable {
     private var buffer: [UInt8] = []
 
     /// Connects and upgrades; throws `CDPError` with the status line when the server refuses.
-    init(port: Int, path: String = "/ws", host: String? = nil, origin: String?) throws {
-        fd = try connectLoopback(port: port)
+    init(port: Int, path: String = "/ws", host: String? = nil, origin: String?, receiveBuffer: Int32? = nil) throws {
+        fd = try connectLoopback(port: port, receiveBuffer: receiveBuffer)
         var request = "GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let origin { request += "Origin: \(origin)\r\n" }
@@ -245,9 +245,12 @@ final class RawWebSocket: @unchecked Sendable {
     }
 }
 
-func connectLoopback(port: Int) throws -> Int32 {
+/// A TCP connection to 127.0.0.1:`port`; `receiveBuffer` (bytes) is set before connecting, so
+/// that the window the server sees stays that small.
+func connectLoopback(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw POSIXError(.EIO) }
+    if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
