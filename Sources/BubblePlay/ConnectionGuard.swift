@@ -53,7 +53,8 @@ final class ConnectionCounts: Sendable {
 /// - A request (its head up to the blank line, and a `Content-Length` body) must arrive within
 ///   `requestTimeout` of its first byte (or of the connection's opening): a client that sends
 ///   its headers a byte a second is closed. The WebSocket upgrade is such a request.
-/// - Between requests, a connection may stay silent for `idleTimeout`.
+/// - Between requests, a connection may stay silent for `idleTimeout` after the server's last
+///   write (while the server works on an answer, no limit runs).
 /// - Once the server answers `101 Switching Protocols`, the WebSocket's own limits apply (the
 ///   session's idle timeout, pings, the slow-reader bound) and this handler only counts.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
@@ -161,9 +162,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// A whole request is in: no limit while the server answers (its answer can wait for a busy
+    /// moment); the silence between requests counts from the server's last write.
     private func requestDone(_ context: ChannelHandlerContext) {
         inRequest = false
-        arm(context, idleTimeout)
+        deadline?.cancel()
+        deadline = nil
     }
 
     /// The `Content-Length` of a request head (0 when none or unreadable: the HTTP decoder
@@ -184,6 +188,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             deadline?.cancel()
             deadline = nil
         }
+        if !upgraded && !inRequest && active { arm(context, idleTimeout) }
         context.write(data, promise: promise)
     }
 }

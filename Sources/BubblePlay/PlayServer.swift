@@ -72,7 +72,8 @@ public struct PlayServerCounters: Sendable, Equatable {
     public var framesSent = 0
     public var messagesRefused = 0
     public var sessionsEnded = 0
-    /// `ready` messages taken (never dropped) and finger moves merged into the one before.
+    /// `ready` messages taken (never dropped) and finger moves merged into the one before, by the
+    /// sessions that have ended.
     public var creditsReceived = 0
     public var movesCoalesced = 0
     /// Connections closed because the page stopped reading its frames (`sendTimeout`).
