@@ -86,9 +86,10 @@ struct PlaySoakTests {
     /// The soak of the issue, short: four pages dragging at 60 Hz and misbehaving clients
     /// (extra sessions, floods, oversized and malformed messages, binary messages, half-sent
     /// requests, rapid reconnects) for 30 s. Fails on a lost credit (a page waiting over 2 s for
-    /// a frame while it drags), a page whose connection ends, a wrong close code, a half-sent
-    /// request left open, growth of malloc's memory in use over 128 MB after a 10 s warm-up, or
-    /// a server that no longer serves. `scripts/soak-play.sh MINUTES` is the long variant.
+    /// a frame while it drags as other pages get theirs), a server stall (no page getting a frame
+    /// for 10 s), a page whose connection ends, a wrong close code, a half-sent request left
+    /// open, growth of malloc's memory in use over 128 MB after a 10 s warm-up, or a server that
+    /// no longer serves. `scripts/soak-play.sh MINUTES` is the long variant.
     @Test(.timeLimit(.minutes(3))) func fourPagesAndMisbehavingClientsFor30Seconds() async throws {
         var options = PlayServerOptions()
         options.maxSessions = 6
