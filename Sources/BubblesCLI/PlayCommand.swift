@@ -111,6 +111,9 @@ struct Play: ParsableCommand {
         options.host = host
         options.port = port
         options.maxSessions = maxSessions
+        // Every page may come from one address (all of them on loopback): room for each page's
+        // WebSocket and a few HTTP connections, however many pages --max-sessions allows.
+        options.maxConnectionsPerAddress = max(options.maxConnectionsPerAddress, maxSessions + 16)
         options.idleTimeout = idleTimeout
         options.recordPath = record
         let server = PlayServer(source: source, options: options)
