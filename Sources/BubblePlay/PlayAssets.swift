@@ -99,6 +99,15 @@ public enum PlayAssets {
         state.frames = "0";
 
         function send(message) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(message)); }
+        // The pacing credit. The server never drops one; as a safety net, the page sends it again
+        // when no frame has come for a second while something moves or a finger is down.
+        let lastFrameAt = performance.now(), lastReadyAt = 0, moving = false;
+        function sendReady() { lastReadyAt = performance.now(); send({type: "ready"}); }
+        setInterval(() => {
+          const now = performance.now();
+          const active = moving || (typeof gesture !== "undefined" && gesture !== null);
+          if (active && now - lastFrameAt > 1000 && now - lastReadyAt > 1000) { state.readyResent = String(Number(state.readyResent || 0) + 1); sendReady(); }
+        }, 250);
         function showError(text) { $("error").textContent = text; state.lastError = text; }
 
         function layout() {
@@ -120,11 +129,11 @@ public enum PlayAssets {
               paint(h, bitmap);
               bitmap.close();
               if (h) shown(h);
-              requestAnimationFrame(() => send({type: "ready"}));
+              requestAnimationFrame(sendReady);
             }, () => {
               // The picture can no longer be patched: ask for a whole one.
               send({type: "hello", scale: Math.min(2, window.devicePixelRatio || 1)});
-              requestAnimationFrame(() => send({type: "ready"}));
+              requestAnimationFrame(sendReady);
             });
           };
         }
@@ -152,7 +161,7 @@ public enum PlayAssets {
           } else if (m.type === "frame") {
             header = m;
             // No tile changed: no PNG follows.
-            if (m.tiles && m.tiles.length === 0) { shown(m); requestAnimationFrame(() => send({type: "ready"})); }
+            if (m.tiles && m.tiles.length === 0) { shown(m); requestAnimationFrame(sendReady); }
           } else if (m.type === "error") {
             showError(m.message); state.errors = String(Number(state.errors || 0) + 1);
           } else if (m.type === "recording") {
@@ -165,6 +174,7 @@ public enum PlayAssets {
 
         function shown(h) {
           frames++;
+          lastFrameAt = performance.now(); moving = !h.atRest && !h.paused;
           if (h.tiles) state.patches = String(Number(state.patches || 0) + 1);
           state.frames = String(frames); state.step = String(h.step); state.hash = h.hash; state.stepHash = h.stepHash;
           state.atRest = String(h.atRest); state.paused = String(h.paused);

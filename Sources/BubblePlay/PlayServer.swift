@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -35,6 +36,27 @@ public struct PlayServerOptions: Sendable {
     public var messageBurst = 480.0
     /// Messages waiting for the session; beyond this they are dropped with an error.
     public var queueLimit = 256
+    /// A write to a page that has not completed after this long (the page stopped reading its
+    /// frames) closes the connection (seconds, default 30). A page that reads slowly simply gets
+    /// fewer frames: a frame is drawn only when the one before has been handed to the socket.
+    public var sendTimeout: Double = 30
+    /// The bytes all sessions' sprite caches may hold together (default 256 MiB), split evenly
+    /// between `maxSessions`.
+    public var cacheBudgetBytes = 256 << 20
+    /// The bytes all sessions' text caches (layouts, fitted labels) may hold together, by the
+    /// renderer's estimate (default 64 MiB), split the same way.
+    public var textBudgetBytes = 64 << 20
+    /// Connections open at once, in all (default 256) and from one client address (default 32).
+    /// One more is closed as soon as it opens.
+    public var maxConnections = 256
+    public var maxConnectionsPerAddress = 32
+    /// An HTTP request (head and body, the WebSocket upgrade too) must arrive within this long of
+    /// its first byte (seconds, default 10); an HTTP connection may be silent between requests
+    /// for `httpIdleTimeout` (seconds, default 30).
+    public var requestTimeout: Double = 10
+    public var httpIdleTimeout: Double = 30
+    /// Serve `/stats` (JSON: sessions, frames, memory, caches, connections) on a loopback host.
+    public var servesStatistics = true
 
     public init() {}
 
@@ -49,6 +71,13 @@ public struct PlayServerCounters: Sendable, Equatable {
     public var activeSessions = 0
     public var framesSent = 0
     public var messagesRefused = 0
+    public var sessionsEnded = 0
+    /// `ready` messages taken (never dropped) and finger moves merged into the one before, by the
+    /// sessions that have ended.
+    public var creditsReceived = 0
+    public var movesCoalesced = 0
+    /// Connections closed because the page stopped reading its frames (`sendTimeout`).
+    public var slowReadersClosed = 0
     /// The state hash and step of the last frame each ended session sent, latest session last.
     public var lastStep = 0
     public var lastHash: UInt64 = 0
@@ -63,10 +92,14 @@ public final class PlayServer: Sendable {
     public let source: PlaySource
     let state = Mutex(PlayServerCounters())
     let boundPort = Mutex<Int?>(nil)
+    let cacheSizes = Mutex<[ObjectIdentifier: PlaySession.CacheStatistics]>([:])
+    let connections: ConnectionCounts
+    let trim = Mutex<(last: Double, pending: Bool)>((-10, false))
 
     public init(source: PlaySource, options: PlayServerOptions) {
         self.source = source
         self.options = options
+        connections = ConnectionCounts(maxTotal: options.maxConnections, maxPerAddress: options.maxConnectionsPerAddress)
     }
 
     public var counters: PlayServerCounters { state.withLock { $0 } }
@@ -89,19 +122,36 @@ public final class PlayServer: Sendable {
                     body: .init(byteBuffer: body))
             }
         }
+        if options.servesStatistics && options.isLoopback {
+            router.get("/stats") { [self] request, _ -> Response in
+                guard hostAllowed(request.head.authority) else { return Self.plain(.forbidden, "host not allowed") }
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(string: statistics.json + "\n")))
+            }
+        }
         router.get("/ws") { _, _ -> Response in
             Self.plain(.forbidden, "WebSocket refused: the Origin must be this server's page")
         }
         let wsConfiguration = WebSocketServerConfiguration(
             maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(30)), closeTimeout: .seconds(5), validateUTF8: true)
+        let upgrade = HTTP1WebSocketUpgradeChannel.Configuration(ws: wsConfiguration)
+        let counts = connections
+        let requestTimeout = TimeAmount.milliseconds(Int64(options.requestTimeout * 1000))
+        let httpIdle = TimeAmount.milliseconds(Int64(options.httpIdleTimeout * 1000))
+        let builder = HTTPServerBuilder { [self] responder in
+            GuardedChannel(
+                base: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: upgrade) { [self] request, channel, _ in
+                    guard request.path == "/ws", upgradeAllowed(request) else { return .dontUpgrade }
+                    return .upgrade([:]) { [self] inbound, outbound, _ in
+                        try await serveSession(inbound: inbound, outbound: outbound, channel: channel)
+                    }
+                },
+                counts: counts, requestTimeout: requestTimeout, idleTimeout: httpIdle)
+        }
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(configuration: .init(ws: wsConfiguration)) { [self] request, _, _ in
-                guard request.path == "/ws", upgradeAllowed(request) else { return .dontUpgrade }
-                return .upgrade([:]) { [self] inbound, outbound, _ in
-                    await serveSession(inbound: inbound, outbound: outbound)
-                }
-            },
+            server: builder,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
             onServerRunning: { [self] channel in
                 let port = channel.localAddress?.port ?? options.port
@@ -140,12 +190,12 @@ public final class PlayServer: Sendable {
 
     // MARK: - A session
 
-    enum Inbound: Sendable {
-        case message([UInt8])
-        case closed
+    /// Why a connection ended, when not by the page closing it.
+    enum Ending: Error {
+        case binaryMessage
     }
 
-    func serveSession(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+    func serveSession(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel) async throws {
         let number = state.withLock { s -> Int? in
             guard s.activeSessions < options.maxSessions else {
                 s.sessionsRefused += 1
@@ -160,7 +210,6 @@ public final class PlayServer: Sendable {
             try? await outbound.close(.policyViolation, reason: "too many sessions")
             return
         }
-        defer { state.withLock { $0.activeSessions -= 1 } }
 
         let clock = ContinuousClock()
         let start = clock.now
@@ -168,59 +217,84 @@ public final class PlayServer: Sendable {
             let d = clock.now - start
             return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
         }
-        let (stream, continuation) = AsyncStream<Inbound>.makeStream(bufferingPolicy: .bufferingOldest(options.queueLimit))
+        let inbox = PlayInbox(
+            rate: options.messagesPerSecond, burst: options.messageBurst, queueLimit: options.queueLimit,
+            canvasWidth: source.settings.canvasWidth, canvasHeight: source.settings.canvasHeight)
         let lastHeard = Locked(now())
-        let dropped = Locked(0)
-        let limits = (rate: options.messagesPerSecond, burst: options.messageBurst)
+        // When the write under way began (nil: none): a page that stops reading is closed.
+        let writing = Locked<Double?>(nil)
 
-        // The session's own task: parses, applies, draws, writes.
+        // The session's own task: takes the inbox, applies, draws, writes.
         let sessionTask = Task { [self] in
-            await runSession(stream: stream, outbound: outbound, now: now, dropped: dropped, recordPath: options.recordPath(session: number))
+            await runSession(inbox: inbox, outbound: outbound, now: now, writing: writing, recordPath: options.recordPath(session: number))
         }
-        // Idle watchdog.
-        let idle = options.idleTimeout
-        let watchdog = Task {
+        // Idle and slow-reader watchdog.
+        let idle = options.idleTimeout, sendTimeout = options.sendTimeout
+        let watchdog = Task { [self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(min(1, idle / 4)))
-                if now() - lastHeard.value.withLock({ $0 }) > idle {
+                try? await Task.sleep(for: .seconds(min(1, idle / 4, sendTimeout / 4)))
+                let t = now()
+                if let w = writing.value.withLock({ $0 }), t - w > sendTimeout {
+                    // The page does not read its frames: nothing more can be written, so drop
+                    // the connection without a close handshake.
+                    state.withLock { $0.slowReadersClosed += 1 }
+                    inbox.close()
+                    channel.close(promise: nil)
+                    return
+                }
+                if t - lastHeard.value.withLock({ $0 }) > idle {
+                    inbox.close()
                     try? await outbound.write(.text(PlaySession.error("idle for \(Int(idle)) s: session closed")))
-                    continuation.yield(.closed)
                     try? await outbound.close(.goingAway, reason: "idle")
                     return
                 }
             }
         }
-        // This task reads: sizes, rate limit, bounded queue.
-        var tokens = limits.burst
-        var refilled = now()
+        // This task reads: sizes (the library), message types, then the inbox's limits.
+        var failure: (any Error)?
         do {
             for try await message in inbound.messages(maxSize: 1 << 16) {
                 let t = now()
                 lastHeard.value.withLock { $0 = t }
-                tokens = min(limits.burst, tokens + (t - refilled) * limits.rate)
-                refilled = t
-                let bytes: [UInt8]
                 switch message {
-                case .text(let s): bytes = Array(s.utf8)
-                case .binary(var b): bytes = b.readBytes(length: b.readableBytes) ?? []
+                case .text(let s):
+                    inbox.receive(Array(s.utf8), now: t)
+                case .binary:
+                    throw Ending.binaryMessage
                 }
-                guard tokens >= 1 else {
-                    dropped.value.withLock { $0 += 1 }
-                    continue
-                }
-                tokens -= 1
-                if case .dropped = continuation.yield(.message(bytes)) { dropped.value.withLock { $0 += 1 } }
             }
-        } catch {}
-        continuation.yield(.closed)
-        continuation.finish()
-        watchdog.cancel()
+        } catch {
+            failure = error
+        }
+        inbox.close()
         await sessionTask.value
+        watchdog.cancel()
+        let totals = inbox.totals
+        state.withLock {
+            $0.activeSessions -= 1
+            $0.sessionsEnded += 1
+            $0.creditsReceived += totals.credits
+            $0.movesCoalesced += totals.coalesced
+        }
+        // The session's memory is free now: give it back to the system.
+        returnFreedMemorySoon()
+        switch failure {
+        case nil:
+            return
+        case Ending.binaryMessage?:
+            try? await outbound.write(.text(PlaySession.error("binary messages are refused: page messages are JSON text")))
+            try? await outbound.close(.unacceptableData, reason: "binary message")
+        case let error?:
+            // The WebSocket library closes with the code the error names: 1007 for text that is
+            // not UTF-8, 1009 for a message over 64 KiB, 1002 for a broken frame sequence.
+            throw error
+        }
     }
 
-    /// The session loop: one message at a time, then a frame if the page has a credit.
+    /// The session loop: whenever the inbox rings, every waiting message, then a frame if the
+    /// page holds a credit and anything can have changed.
     func runSession(
-        stream: AsyncStream<Inbound>, outbound: WebSocketOutboundWriter, now: @escaping @Sendable () -> Double, dropped: Locked<Int>,
+        inbox: PlayInbox, outbound: WebSocketOutboundWriter, now: @escaping @Sendable () -> Double, writing: Locked<Double?>,
         recordPath: String?
     ) async {
         let session: PlaySession
@@ -231,57 +305,57 @@ public final class PlayServer: Sendable {
             try? await outbound.close(.unexpectedServerError, reason: "no session")
             return
         }
-        try? await outbound.write(.text(session.welcome()))
+        @Sendable func send(_ message: WebSocketOutboundWriter.OutboundFrame) async throws {
+            writing.value.withLock { $0 = now() }
+            defer { writing.value.withLock { $0 = nil } }
+            try await outbound.write(message)
+        }
         var lastDropReport = -10.0
-        loop: for await item in stream {
-            switch item {
-            case .closed:
-                break loop
-            case .message(let bytes):
-                var replies: [String]
-                do {
-                    let message = try session.parser.parse(bytes)
-                    replies = session.handle(message, now: now())
-                    if message == .record, let path = recordPath {
-                        do {
-                            try session.recorder.write(to: path, endStep: session.dashboard.stepCount)
-                        } catch {
-                            replies.append(PlaySession.error("cannot write the recording to \(path): \(error)"))
-                        }
+        do {
+            try await send(.text(session.welcome()))
+            loop: for await _ in inbox.doorbell {
+                let batch = inbox.take()
+                let taken = session.apply(batch, now: now)
+                var replies = taken.replies
+                if taken.refused > 0 { state.withLock { $0.messagesRefused += taken.refused } }
+                if taken.recordingAsked, let path = recordPath {
+                    do {
+                        try session.recorder.write(to: path, endStep: session.dashboard.stepCount)
+                    } catch {
+                        replies.append(PlaySession.error("cannot write the recording to \(path): \(error)"))
                     }
-                } catch {
-                    state.withLock { $0.messagesRefused += 1 }
-                    replies = [PlaySession.error(error.message, path: error.path)]
                 }
-                let lost = dropped.value.withLock { n -> Int in
-                    defer { n = 0 }
-                    return n
-                }
-                if lost > 0 {
-                    state.withLock { $0.messagesRefused += lost }
+                if batch.dropped > 0 {
+                    state.withLock { $0.messagesRefused += batch.dropped }
                     let t = now()
                     if t - lastDropReport >= 1 {
                         lastDropReport = t
-                        replies.append(PlaySession.error("too many messages: \(lost) dropped (at most \(Int(options.messagesPerSecond)) a second)"))
+                        replies.append(PlaySession.error("too many messages: \(batch.dropped) dropped (at most \(Int(options.messagesPerSecond)) a second)"))
                     }
                 }
-                do {
-                    for r in replies { try await outbound.write(.text(r)) }
-                    if session.wantsFrame, let frame = try session.frame(now: now()) {
-                        try await outbound.write(.text(frame.header))
+                for r in replies { try await send(.text(r)) }
+                if batch.closed { break loop }
+                if session.wantsFrame {
+                    session.spriteBudgetBytes = spriteBudgetPerSession
+                    session.textBudgetBytes = options.textBudgetBytes / max(1, options.maxSessions)
+                    if let frame = try session.frame(now: now()) {
+                        try await send(.text(frame.header))
                         // No PNG follows a frame in which no tile changed.
-                        if !frame.png.isEmpty { try await outbound.write(.binary(ByteBuffer(bytes: frame.png))) }
+                        if !frame.png.isEmpty { try await send(.binary(ByteBuffer(bytes: frame.png))) }
+                        let cache = session.cacheStatistics
                         state.withLock {
                             $0.framesSent += 1
                             $0.lastStep = frame.step
                             $0.lastHash = frame.stateHash
                         }
+                        cacheSizes.withLock { $0[ObjectIdentifier(session)] = cache }
                     }
-                } catch {
-                    break loop
                 }
             }
+        } catch {
+            // The connection is gone (or a frame could not be drawn): the session ends.
         }
+        cacheSizes.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(session)) }
         if let path = recordPath {
             session.advanceClock(now())
             do {
@@ -290,6 +364,103 @@ public final class PlayServer: Sendable {
                 FileHandle.standardError.write(Data("error: \(path): cannot write the recording: \(error)\n".utf8))
             }
         }
+    }
+
+    /// Each session's share of `cacheBudgetBytes` for its sprites: an even split between the most
+    /// sessions the server plays at once, so that the sum holds whatever comes and goes (a share
+    /// that followed the sessions open would wipe every page's sprites whenever one more opened).
+    var spriteBudgetPerSession: Int { options.cacheBudgetBytes / max(1, options.maxSessions) }
+
+    /// `malloc_trim` now, or (when the last was under a second ago: sessions that close in a
+    /// burst, rapid reconnects) once a second later, so that trimming costs at most a few
+    /// milliseconds a second of the threads that draw frames.
+    func returnFreedMemorySoon() {
+        let now = monotonicSeconds()
+        let action = trim.withLock { t -> Int in
+            if now - t.last >= 1 {
+                t.last = now
+                return 1
+            }
+            if t.pending { return 0 }
+            t.pending = true
+            return 2
+        }
+        switch action {
+        case 1:
+            PlayMemory.returnFreedMemory()
+        case 2:
+            Task { [self] in
+                try? await Task.sleep(for: .seconds(1))
+                trim.withLock {
+                    $0.pending = false
+                    $0.last = monotonicSeconds()
+                }
+                PlayMemory.returnFreedMemory()
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: - Statistics
+
+    /// Sessions, frames, memory and cache sizes now.
+    public var statistics: PlayServerStatistics {
+        let c = counters
+        let caches = cacheSizes.withLock { Array($0.values) }
+        let conn = connections.state.withLock { $0 }
+        return PlayServerStatistics(
+            counters: c, residentBytes: PlayMemory.residentBytes(), mallocInUseBytes: PlayMemory.mallocInUseBytes(),
+            mallocFreeBytes: PlayMemory.mallocFreeBytes(),
+            rasterCacheBytes: caches.reduce(0) { $0 + $1.rasterBytes }, textCacheEntries: caches.reduce(0) { $0 + $1.textEntries },
+            textCacheBytes: caches.reduce(0) { $0 + $1.textBytes }, textBudgetBytes: options.textBudgetBytes,
+            cacheBudgetBytes: options.cacheBudgetBytes, openConnections: conn.total, connectionsRefused: conn.refused,
+            connectionsTimedOut: conn.timedOut)
+    }
+}
+
+/// A snapshot for `/stats` and `bubbles play --stats`.
+public struct PlayServerStatistics: Sendable {
+    public var counters: PlayServerCounters
+    /// The process's resident set size (bytes).
+    public var residentBytes: Int
+    /// Bytes malloc has handed out (bytes).
+    public var mallocInUseBytes: Int
+    /// Bytes free inside malloc's arenas, not yet returned to the system (bytes).
+    public var mallocFreeBytes: Int
+    /// Every session's raster caches (sprites, background, bars, focus) at its last frame (bytes).
+    public var rasterCacheBytes: Int
+    /// Every session's cached text layouts and sizes (entries).
+    public var textCacheEntries: Int
+    /// Every session's cached text layouts and labels, by the renderer's estimate (bytes), and
+    /// their server-wide budget.
+    public var textCacheBytes: Int
+    public var textBudgetBytes: Int
+    /// The server-wide sprite budget (bytes).
+    public var cacheBudgetBytes: Int
+    public var openConnections: Int
+    public var connectionsRefused: Int
+    public var connectionsTimedOut: Int
+
+    /// As one JSON object.
+    public var json: String {
+        let c = counters
+        return "{\"sessions\": \(c.activeSessions), \"sessionsStarted\": \(c.sessionsStarted), \"sessionsEnded\": \(c.sessionsEnded), "
+            + "\"sessionsRefused\": \(c.sessionsRefused), \"frames\": \(c.framesSent), \"creditsReceived\": \(c.creditsReceived), "
+            + "\"movesCoalesced\": \(c.movesCoalesced), \"messagesRefused\": \(c.messagesRefused), \"slowReadersClosed\": \(c.slowReadersClosed), "
+            + "\"residentBytes\": \(residentBytes), \"mallocInUseBytes\": \(mallocInUseBytes), \"mallocFreeBytes\": \(mallocFreeBytes), "
+            + "\"rasterCacheBytes\": \(rasterCacheBytes), \"cacheBudgetBytes\": \(cacheBudgetBytes), \"textCacheEntries\": \(textCacheEntries), \"textCacheBytes\": \(textCacheBytes), \"textBudgetBytes\": \(textBudgetBytes), "
+            + "\"openConnections\": \(openConnections), \"connectionsRefused\": \(connectionsRefused), \"connectionsTimedOut\": \(connectionsTimedOut)}"
+    }
+
+    /// As one line for a terminal.
+    public var line: String {
+        let c = counters
+        func mb(_ b: Int) -> String { String(format: "%.0f MB", Double(b) / 1e6) }
+        return "sessions \(c.activeSessions) (\(c.sessionsStarted) started, \(c.sessionsRefused) refused), frames \(c.framesSent), "
+            + "resident \(mb(residentBytes)), malloc in use \(mb(mallocInUseBytes)) (free \(mb(mallocFreeBytes))), "
+            + "raster caches \(mb(rasterCacheBytes)) of \(mb(cacheBudgetBytes)), text caches \(mb(textCacheBytes)) of \(mb(textBudgetBytes)) (\(textCacheEntries) entries), "
+            + "connections \(openConnections) (\(connectionsRefused) refused, \(connectionsTimedOut) timed out)"
     }
 }
 

@@ -141,7 +141,10 @@ public final class PlaySession {
             let clamped = min(max(s, 0.5), Self.maxScale)
             if clamped != scale {
                 scale = clamped
+                let budget = (renderer.spriteBudgetBytes, renderer.textBudgetBytes)
                 renderer = SceneRenderer(pixelScale: clamped)
+                renderer.spriteBudgetBytes = budget.0
+                renderer.textBudgetBytes = budget.1
                 spareImage = nil
             }
             // A hello starts the page's picture afresh.
@@ -205,6 +208,39 @@ public final class PlaySession {
         case .saveSettings:
             return ["{\"type\": \"settingsFile\", \"text\": \(JSONLiteral.string(SettingsFile.encode(dashboard.settings)))}"]
         }
+    }
+
+    /// What `apply(_:now:)` did with a batch.
+    public struct BatchResult {
+        /// Text messages to send back, in order (errors, recordings, settings files, welcome).
+        public var replies: [String] = []
+        /// Messages refused by the parser.
+        public var refused = 0
+        /// The page asked for its recording (the server also writes `--record`).
+        public var recordingAsked = false
+    }
+
+    /// Handles what the inbox held: each message in arrival order (parsed by this session's
+    /// parser), then the credit. `now` is read for each message (seconds, the server's clock).
+    public func apply(_ batch: PlayInbox.Batch, now: () -> Double) -> BatchResult {
+        var result = BatchResult()
+        for item in batch.items {
+            switch item {
+            case .move(let p):
+                result.replies += handle(.move(p), now: now())
+            case .message(let bytes):
+                do {
+                    let message = try parser.parse(bytes)
+                    result.replies += handle(message, now: now())
+                    if message == .record { result.recordingAsked = true }
+                } catch {
+                    result.refused += 1
+                    result.replies.append(Self.error(error.message, path: error.path))
+                }
+            }
+        }
+        if batch.credit { hasCredit = true }
+        return result
     }
 
     /// Sends a dashboard event at the current step and records it (also when the dashboard
@@ -298,6 +334,41 @@ public final class PlaySession {
         if showsDebug { header += ", \"debug\": " + Self.debugJSON(dashboard.debugView()) }
         header += "}"
         return PlayFrame(header: header, png: png, tiles: picture.tiles, step: dashboard.stepCount, stateHash: hash, drawSeconds: t1 - t0, encodeSeconds: t2 - t1)
+    }
+
+    // MARK: - Memory
+
+    /// The most bytes this session's sprite caches may hold (the server splits one budget between
+    /// its sessions; default 96 MiB, the renderer's own).
+    public var spriteBudgetBytes: Int {
+        get { renderer.spriteBudgetBytes }
+        set { if renderer.spriteBudgetBytes != newValue { renderer.spriteBudgetBytes = newValue } }
+    }
+
+    /// The most bytes this session's text caches may hold, estimated (default unbounded; the
+    /// server sets a share of one budget).
+    public var textBudgetBytes: Int {
+        get { renderer.textBudgetBytes }
+        set { if renderer.textBudgetBytes != newValue { renderer.textBudgetBytes = newValue } }
+    }
+
+    /// The sizes of what this session keeps between frames.
+    public struct CacheStatistics: Sendable, Equatable {
+        /// Raster caches of the renderer (sprites, background, bars, focus), bytes.
+        public var rasterBytes: Int
+        /// The pictures kept for changed tiles (shown and spare), bytes.
+        public var pictureBytes: Int
+        /// Text layouts and sizes cached by the renderer, entries.
+        public var textEntries: Int
+        /// The renderer's text layouts and fitted labels, bytes (estimated).
+        public var textBytes: Int
+    }
+
+    public var cacheStatistics: CacheStatistics {
+        func bytes(_ i: RenderedImage?) -> Int { i.map { $0.width * $0.height * 4 } ?? 0 }
+        return CacheStatistics(
+            rasterBytes: renderer.rasterCacheBytes, pictureBytes: bytes(shownImage) + bytes(spareImage), textEntries: renderer.textCacheEntries,
+            textBytes: renderer.textCacheBytes)
     }
 
     /// The recording so far as a scenario file, ending at the current step.

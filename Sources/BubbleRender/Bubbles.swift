@@ -129,7 +129,13 @@ extension SceneRenderer {
             let top = footer == nil ? max(0, (areaH - blockHeight) / 2) : 0
             t = BubbleText(title: fitted, titleOrigin: (-w / 2 + padX, -h / 2 + padY + top), footer: footer, glyphCentre: glyph)
         }
-        if bubbleTexts.count > 4096 { bubbleTexts.removeAll(keepingCapacity: true) }
+        // A fitted label keeps its layouts alive: counted like them (TextEngine.estimatedBytes).
+        let bytes = 4096 + 128 * b.label.utf8.count
+        if bubbleTexts.count > 4096 || textBudgetBytes != .max && bubbleTextBytes + bytes > textBudgetBytes / 2 {
+            bubbleTexts.removeAll(keepingCapacity: true)
+            bubbleTextBytes = 0
+        }
+        bubbleTextBytes += bytes
         bubbleTexts[key] = t
         return t
     }
@@ -300,11 +306,11 @@ extension SceneRenderer {
         drawBubbleBody(b, c)
         cairo_destroy(c)
         let sprite = Sprite(image: image, originX: ox, originY: oy)
-        spriteBytes += w * h * 4
-        if spriteBytes > 96 << 20 {
+        if spriteBytes + shadowBytes + w * h * 4 > spriteBudgetBytes {
             bodySprites.removeAll()
-            spriteBytes = w * h * 4
+            spriteBytes = 0
         }
+        spriteBytes += w * h * 4
         bodySprites[key] = sprite
         return sprite
     }
@@ -368,7 +374,11 @@ extension SceneRenderer {
             BoxBlur.blur(p, width: w, height: h, stride: stride, channels: 1, radius: radius)
         }
         let s = Sprite(image: image, originX: ox, originY: oy)
-        if shadowSprites.count > 512 { shadowSprites.removeAll() }
+        if shadowSprites.count > 512 || shadowBytes + w * h > spriteBudgetBytes / 4 {
+            shadowSprites.removeAll()
+            shadowBytes = 0
+        }
+        shadowBytes += w * h
         shadowSprites[shape] = s
         return s
     }

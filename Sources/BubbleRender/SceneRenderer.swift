@@ -20,6 +20,14 @@ public final class SceneRenderer {
     var shadowSprites: [SceneShape: Sprite] = [:]
     var bodySprites: [BodyKey: Sprite] = [:]
     var spriteBytes = 0
+    var shadowBytes = 0
+    var bubbleTextBytes = 0
+    /// The most bytes the bubble and shadow sprites may hold together (default 96 MiB); past it
+    /// they are dropped and drawn again as needed. A host with several renderers (the play
+    /// server) splits one budget between them. Lowering it drops the sprites at once.
+    public var spriteBudgetBytes = 96 << 20 {
+        didSet { if spriteBytes + shadowBytes > spriteBudgetBytes { dropSprites() } }
+    }
     var backgroundCache: (key: CanvasKey, image: RenderedImage)?
     var topBarCache: (key: TopBarKey, image: RenderedImage)?
     var bottomBarCache: (key: CanvasKey, image: RenderedImage)?
@@ -38,15 +46,45 @@ public final class SceneRenderer {
     /// Drops every cache (the next frame is drawn from scratch).
     public func clearCaches() {
         bubbleTexts.removeAll()
+        bubbleTextBytes = 0
         paints.removeAll()
         focusCache.removeAll()
-        shadowSprites.removeAll()
-        bodySprites.removeAll()
-        spriteBytes = 0
+        dropSprites()
         backgroundCache = nil
         topBarCache = nil
         bottomBarCache = nil
     }
+
+    func dropSprites() {
+        shadowSprites.removeAll()
+        bodySprites.removeAll()
+        spriteBytes = 0
+        shadowBytes = 0
+    }
+
+    /// The bytes of the raster caches (sprites, background, bars, blurred focus), in bytes of
+    /// pixels; the text layouts are bounded by count (`TextEngine`) and not included.
+    public var rasterCacheBytes: Int {
+        func bytes(_ i: RenderedImage?) -> Int { i.map { $0.width * $0.height * 4 } ?? 0 }
+        var n = spriteBytes + shadowBytes + bytes(backgroundCache?.image) + bytes(topBarCache?.image) + bytes(bottomBarCache?.image)
+        for f in focusCache.values { n += bytes(f.sprite.image) }
+        return n
+    }
+
+    /// Cached text entries (bubble labels and text layouts), for statistics.
+    public var textCacheEntries: Int { bubbleTexts.count + engine.cachedEntries }
+
+    /// The most bytes the text caches may hold, estimated (the layouts, and the fitted labels
+    /// that keep layouts alive; default unbounded: then only their entry bounds apply). A host
+    /// with several renderers splits one budget between them. Lowering it takes effect as the
+    /// caches fill.
+    public var textBudgetBytes: Int {
+        get { engine.layoutBudgetBytes }
+        set { engine.layoutBudgetBytes = newValue }
+    }
+
+    /// The text caches' size by that estimate, in bytes.
+    public var textCacheBytes: Int { engine.layoutCacheBytes + bubbleTextBytes }
 
     /// The pixel size of a scene's frame at this renderer's scale.
     public func pixelSize(of scene: Scene) -> (width: Int, height: Int) {

@@ -197,6 +197,18 @@ final class TextEngine {
     let fontProblem: RenderError?
     /// Layouts made (cache misses), for the benchmark.
     private(set) var layoutsMade = 0
+    /// Entries in the layout, size, break and prepared-text caches.
+    var cachedEntries: Int { current.count + previous.count + measured.count + breaks.count + preparedTexts.count }
+    /// The most bytes the layout cache may hold, by `estimatedBytes` (both generations together;
+    /// default unbounded: then the entry bound alone applies).
+    var layoutBudgetBytes = Int.max
+    private var currentBytes = 0, previousBytes = 0
+    /// The layout cache's size by `estimatedBytes`.
+    var layoutCacheBytes: Int { currentBytes + previousBytes }
+
+    /// What a cached layout costs, estimated: the Pango layout with its lines, runs and glyph
+    /// strings (about 2 KB, and 64 bytes per byte of text) and the laid lines kept beside it.
+    static func estimatedBytes(_ key: LayoutKey) -> Int { 2048 + 64 * key.text.utf8.count }
 
     init(family: String) {
         self.family = family
@@ -246,16 +258,21 @@ final class TextEngine {
     /// The laid-out paragraph for `key` (cached).
     func layout(_ key: LayoutKey) -> TextLayout {
         if let l = current[key] { return l }
+        let bytes = Self.estimatedBytes(key)
+        if current.count >= Self.cacheGeneration || layoutBudgetBytes != .max && currentBytes + bytes > layoutBudgetBytes / 2 {
+            previous = current
+            previousBytes = currentBytes
+            current = [:]
+            currentBytes = 0
+        }
         if let l = previous[key] {
             current[key] = l
+            currentBytes += bytes
             return l
         }
         let made = makeLayout(key)
-        if current.count >= Self.cacheGeneration {
-            previous = current
-            current = [:]
-        }
         current[key] = made
+        currentBytes += bytes
         return made
     }
 

@@ -45,6 +45,21 @@ struct Play: ParsableCommand {
     @Flag(name: .customLong("no-pdf"), help: "Do not read the PDFs (no page counts, authors or PDF keywords).")
     var skipPDFs = false
 
+    @Option(help: ArgumentHelp("Print the server's statistics (sessions, frames, memory, caches, connections) to standard error every this many seconds.", valueName: "seconds"))
+    var stats: Double?
+
+    @Option(help: ArgumentHelp("Do not serve: drive the play server already listening on 127.0.0.1:--port for this many seconds with --soak-pages pages and misbehaving clients, print what they saw, and exit with status 1 on a failure (scripts/soak-play.sh).", valueName: "seconds"))
+    var soak: Double?
+
+    @Option(name: .customLong("soak-pages"), help: "With --soak: pages that play at once.")
+    var soakPages = 4
+
+    @Option(name: .customLong("soak-scale"), help: "With --soak: the pages' devicePixelRatio.")
+    var soakScale = 1.0
+
+    @Flag(name: .customLong("soak-polite"), help: "With --soak: no misbehaving clients, only the pages.")
+    var soakPolite = false
+
     @OptionGroup var indexOptions: IndexOptions
 
     @OptionGroup var global: GlobalOptions
@@ -56,9 +71,30 @@ struct Play: ParsableCommand {
             throw ValidationError("--idle-timeout must be within 1...86400 seconds, not \(idleTimeout)")
         }
         _ = try parseSize(size)
+        if let stats, !(stats.isFinite && stats >= 0.5 && stats <= 86_400) { throw ValidationError("--stats must be within 0.5...86400 seconds, not \(stats)") }
+        if let soak {
+            guard soak.isFinite, soak >= 1, soak <= 7 * 86_400 else { throw ValidationError("--soak must be within 1...604800 seconds, not \(soak)") }
+            guard port != 0 else { throw ValidationError("--soak needs the server's --port") }
+            guard (1...64).contains(soakPages) else { throw ValidationError("--soak-pages must be within 1...64, not \(soakPages)") }
+            guard soakScale.isFinite, (0.5...2).contains(soakScale) else { throw ValidationError("--soak-scale must be within 0.5...2, not \(soakScale)") }
+        }
+    }
+
+    /// `--soak`: the load clients against a running server; prints every 30 s and at the end.
+    func runSoak(seconds: Double) throws {
+        var o = PlaySoak.Options(port: port, seconds: seconds)
+        o.pages = soakPages
+        o.scale = soakScale
+        o.misbehave = !soakPolite
+        o.sampleInterval = 30
+        printError("bubbles play --soak: \(soakPages) pages at scale \(SettingsFile.number(soakScale))\(soakPolite ? "" : " and misbehaving clients") against 127.0.0.1:\(port) for \(Int(seconds)) s")
+        let report = PlaySoak.run(o) { t in printError("bubbles play --soak: \(Int(t)) s") }
+        FileHandle.standardOutput.write(Data(report.text.utf8))
+        if !report.failures.isEmpty { throw ExitCode.failure }
     }
 
     func run() throws {
+        if let soak { return try runSoak(seconds: soak) }
         let source: PlaySource
         do {
             let canvas = try parseSize(size)
@@ -77,6 +113,9 @@ struct Play: ParsableCommand {
         options.host = host
         options.port = port
         options.maxSessions = maxSessions
+        // Every page may come from one address (all of them on loopback): room for each page's
+        // WebSocket and a few HTTP connections, however many pages --max-sessions allows.
+        options.maxConnectionsPerAddress = max(options.maxConnectionsPerAddress, maxSessions + 16)
         options.idleTimeout = idleTimeout
         options.recordPath = record
         let server = PlayServer(source: source, options: options)
@@ -97,7 +136,16 @@ struct Play: ParsableCommand {
             }
             done.signal()
         }
-        done.wait()
+        if let stats {
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + stats, repeating: stats)
+            timer.setEventHandler { printError("bubbles play: \(server.statistics.line)") }
+            timer.resume()
+            done.wait()
+            timer.cancel()
+        } else {
+            done.wait()
+        }
         if let message = failure.withLock({ $0 }) {
             printError("error: cannot serve: \(message)")
             throw ExitCode.failure

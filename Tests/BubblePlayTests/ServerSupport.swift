@@ -15,6 +15,11 @@ final class RunningServer: Sendable {
     init(options: PlayServerOptions = PlayServerOptions(), source: PlaySource = sampleSource) async throws {
         var o = options
         o.port = 0
+        // The suite runs many servers and a soak in one process on a loaded machine: a request
+        // that waits its turn must not meet the 10 s request limit, unless a test is about it.
+        let defaults = PlayServerOptions()
+        if o.requestTimeout == defaults.requestTimeout { o.requestTimeout = 120 }
+        if o.httpIdleTimeout == defaults.httpIdleTimeout { o.httpIdleTimeout = 120 }
         let server = PlayServer(source: source, options: o)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         task = Task {
@@ -70,6 +75,8 @@ struct WSTranscript: Sendable {
     var texts: [String] = []
     var binaries: [Int] = []
     var closed = false
+    /// The status code of the server's close frame (RFC 6455 section 7.4), if one came.
+    var closeCode: Int?
 
     var errors: [String] { texts.map(object).filter { $0["type"] as? String == "error" }.compactMap { $0["message"] as? String } }
 }
@@ -83,8 +90,8 @@ final class RawWebSocket: @unchecked Sendable {
     private var buffer: [UInt8] = []
 
     /// Connects and upgrades; throws `CDPError` with the status line when the server refuses.
-    init(port: Int, path: String = "/ws", host: String? = nil, origin: String?) throws {
-        fd = try connectLoopback(port: port)
+    init(port: Int, path: String = "/ws", host: String? = nil, origin: String?, receiveBuffer: Int32? = nil) throws {
+        fd = try connectLoopback(port: port, receiveBuffer: receiveBuffer)
         var request = "GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let origin { request += "Origin: \(origin)\r\n" }
@@ -126,7 +133,7 @@ final class RawWebSocket: @unchecked Sendable {
         return true
     }
 
-    private func writeAll(_ bytes: [UInt8]) throws {
+    func writeAll(_ bytes: [UInt8]) throws {
         var off = 0
         while off < bytes.count {
             let n = bytes[off...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -138,8 +145,8 @@ final class RawWebSocket: @unchecked Sendable {
     /// Sends a text message (masked, one frame).
     func send(_ text: String) throws { try sendFrame(opcode: 1, Array(text.utf8)) }
 
-    func sendFrame(opcode: UInt8, _ payload: [UInt8]) throws {
-        var frame: [UInt8] = [0x80 | opcode]
+    func sendFrame(opcode: UInt8, _ payload: [UInt8], fin: Bool = true) throws {
+        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
         let n = payload.count
         if n < 126 {
             frame.append(0x80 | UInt8(n))
@@ -171,6 +178,7 @@ final class RawWebSocket: @unchecked Sendable {
             }
             switch opcode {
             case 8:
+                if payload.count >= 2 { transcript.closeCode = Int(payload[0]) << 8 | Int(payload[1]) }
                 transcript.closed = true
                 return false
             case 9:
@@ -237,9 +245,12 @@ final class RawWebSocket: @unchecked Sendable {
     }
 }
 
-func connectLoopback(port: Int) throws -> Int32 {
+/// A TCP connection to 127.0.0.1:`port`; `receiveBuffer` (bytes) is set before connecting, so
+/// that the window the server sees stays that small.
+func connectLoopback(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw POSIXError(.EIO) }
+    if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
