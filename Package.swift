@@ -94,6 +94,7 @@ let package = Package(
             dependencies: [
                 "BubbleScenario", "BubbleRender", "BubbleDashboard", "BubblePhysics", "ReportLibrary",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
