@@ -138,6 +138,7 @@ let package = Package(
             name: "BubblePlayTests",
             dependencies: [
                 "BubblePlay", "BubbleExport", "BubbleScenario", "BubbleDashboard", "BubbleRender", "ReportLibrary",
+                "BubblePhysics",
             ]),
         .testTarget(
             name: "IntegrationTests",

@@ -1,3 +1,4 @@
+import BubblePhysics
 import Foundation
 import Synchronization
 
@@ -174,18 +175,6 @@ public enum PlaySoak {
 
     // MARK: - A page
 
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
-    }
-
     /// A JSON number as Foundation's parser gives it (an Int for integers on Linux).
     static func number(_ v: Any?) -> Double? {
         if let d = v as? Double { return d }
@@ -199,7 +188,7 @@ public enum PlaySoak {
 
     static func playPage(_ o: Options, index: Int, end: Double) -> Page {
         var page = Page()
-        var random = Random(state: o.seed &* 7919 &+ UInt64(index))
+        var random = SplitMix64(seed: o.seed &* 7919 &+ UInt64(index))
         let ws: LoopbackWebSocket
         do {
             ws = try LoopbackWebSocket(port: o.port)
@@ -377,7 +366,7 @@ public enum PlaySoak {
 
     static func misbehave(_ o: Options, end: Double) -> Misbehaviour {
         var m = Misbehaviour()
-        var random = Random(state: o.seed &+ 0xBAD)
+        var random = SplitMix64(seed: o.seed &+ 0xBAD)
         var halfSent: [(fd: Int32, since: Double)] = []
         func expectClose(_ ws: LoopbackWebSocket, _ code: Int, _ what: String) {
             let deadline = LoopbackWebSocket.now() + 10
@@ -478,4 +467,9 @@ public enum PlaySoak {
         for h in halfSent { close(h.fd) }
         return m
     }
+}
+
+extension SplitMix64 {
+    /// A number in `0 ..< n` (0 for n below 1; the modulo bias is irrelevant here).
+    fileprivate mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
 }

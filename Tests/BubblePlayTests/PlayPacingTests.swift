@@ -1,21 +1,12 @@
 import BubbleDashboard
+import BubblePhysics
 import BubblePlay
 import Foundation
 import Testing
 
-/// SplitMix64, for the hostile schedules (a fixed seed gives the same schedule every run).
-struct TestRandom {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SplitMix64 {
+    /// A number in `0 ..< n`, for the hostile schedules (a fixed seed gives the same schedule every run).
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
 
 func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
@@ -80,7 +71,7 @@ struct PlayPacingTests {
     /// held by the session; a held credit with something to draw has been spent.
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
     func noCreditIsLostUnderAHostileInterleaving(seed: UInt64) throws {
-        var random = TestRandom(seed)
+        var random = SplitMix64(seed: seed)
         let session = try PlaySession(source: sampleSource, scale: 0.5, now: 0)
         let inbox = PlayInbox(rate: 240, burst: 60, queueLimit: 24, canvasWidth: 768, canvasHeight: 1024)
         var now = 0.0
@@ -93,7 +84,7 @@ struct PlayPacingTests {
                        #"{"type": "tap", "x": 5, "y": 5}"#, #"{"type": "explode"}"#]
         var pressed = false
         for _ in 0..<1200 {
-            now += random.unit() * 0.01
+            now += random.nextUnit() * 0.01
             switch random.below(20) {
             case 0...3:
                 // The page shows a frame that arrived and sends its credit (sometimes twice).
