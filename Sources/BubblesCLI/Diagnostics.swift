@@ -101,6 +101,11 @@ struct CLIError: Error, CustomStringConvertible {
     }
 }
 
+/// This program's executable, for the benchmarks' child processes.
+func ownExecutablePath() -> String {
+    CommandLine.arguments[0].contains("/") ? CommandLine.arguments[0] : (Bundle.main.executablePath ?? CommandLine.arguments[0])
+}
+
 /// Monotonic seconds.
 func monotonicNow() -> Double {
     var ts = timespec()

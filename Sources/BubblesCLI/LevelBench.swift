@@ -42,8 +42,7 @@ enum LevelBench {
             let path = folder + "/levels-\(count).json"
             try document(count: count).write(toFile: path, atomically: true, encoding: .utf8)
             let child = Process()
-            child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0].contains("/")
-                ? CommandLine.arguments[0] : (Bundle.main.executablePath ?? CommandLine.arguments[0]))
+            child.executableURL = URL(fileURLWithPath: ownExecutablePath())
             child.arguments = ["bench", "--levels-child", path, "--rounds", String(rounds)]
             let pipe = Pipe()
             child.standardOutput = pipe

@@ -156,14 +156,10 @@ enum SearchBench {
         return out + "]}\n"
     }
 
-    static func selfPath() -> String {
-        CommandLine.arguments[0].contains("/") ? CommandLine.arguments[0] : (Bundle.main.executablePath ?? CommandLine.arguments[0])
-    }
-
     /// Wall seconds of `bubbles ARGS` as a child process (its output discarded); fails on a failure.
     static func timeProcess(_ arguments: [String]) throws -> Double {
         let t0 = monotonicNow()
-        let status = try runQuiet(selfPath(), arguments)
+        let status = try runQuiet(ownExecutablePath(), arguments)
         let seconds = monotonicNow() - t0
         guard status == 0 else { throw CLIError("bench --search: 'bubbles \(arguments.joined(separator: " "))' failed (status \(status))") }
         return seconds

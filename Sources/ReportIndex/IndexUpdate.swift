@@ -94,17 +94,7 @@ extension ReportIndex {
         while start < toRead.count {
             let paths = Array(toRead[start..<min(start + batch, toRead.count)])
             start += paths.count
-            let records = parallelMap(paths, jobs: jobs) { path -> PDFFileRecord in
-                // Same size and content as recorded (only the time moved): keep what was read.
-                if let old = stored.files[path], old.size >= 0, let stamp = FileStamp.of(path), stamp.size == old.size,
-                   let (bytes, stamp2) = PDFFileReader.readBytes(path), stamp2 == stamp, PDFFileReader.sha256(bytes) == old.contentHash
-                {
-                    var kept = old
-                    kept.modificationTime = stamp.modificationTime
-                    return kept
-                }
-                return PDFFileReader.read(path)
-            }
+            let records = parallelMap(paths, jobs: jobs) { PDFFileReader.read($0, previous: stored.files[$0]) }
             for record in records {
                 if let old = stored.files[record.path], old.contentHash == record.contentHash, old.readError == record.readError,
                    old.title == record.title, old.author == record.author, old.keywords == record.keywords, old.pageCount == record.pageCount

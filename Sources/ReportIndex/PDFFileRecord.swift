@@ -52,9 +52,10 @@ enum PDFFileReader {
     static let attempts = 3
 
     /// Reads the file once: its stamp before and after, its bytes, their hash and the metadata.
-    /// Never throws: a file that cannot be read is a record with `readError`, as the datasource
-    /// loader would report it.
-    static func read(_ path: String) -> PDFFileRecord {
+    /// When the bytes hash as `previous` recorded (only the time moved), `previous` is kept with
+    /// the new stamp instead of parsing again. Never throws: a file that cannot be read is a
+    /// record with `readError`, as the datasource loader would report it.
+    static func read(_ path: String, previous: PDFFileRecord? = nil) -> PDFFileRecord {
         var record = PDFFileRecord(path: path)
         for attempt in 1...attempts {
             guard let (bytes, before) = readBytes(path) else {
@@ -70,7 +71,14 @@ enum PDFFileReader {
                 return record
             }
             let after = FileStamp.of(path)
-            record = metadata(of: bytes, path: path, stamp: before)
+            let hash = sha256(bytes)
+            if let previous, previous.size >= 0, previous.modificationTime >= 0, !previous.contentHash.isEmpty, hash == previous.contentHash {
+                record = previous
+                record.size = before.size
+                record.modificationTime = before.modificationTime
+            } else {
+                record = metadata(of: bytes, hash: hash, path: path, stamp: before)
+            }
             if after == before { return record }
             if attempt == attempts {
                 record.modificationTime = -1
@@ -81,8 +89,8 @@ enum PDFFileReader {
     }
 
     /// The record for `bytes` read from `path`.
-    static func metadata(of bytes: [UInt8], path: String, stamp: FileStamp) -> PDFFileRecord {
-        var record = PDFFileRecord(path: path, size: stamp.size, modificationTime: stamp.modificationTime, contentHash: sha256(bytes))
+    static func metadata(of bytes: [UInt8], hash: [UInt8], path: String, stamp: FileStamp) -> PDFFileRecord {
+        var record = PDFFileRecord(path: path, size: stamp.size, modificationTime: stamp.modificationTime, contentHash: hash)
         do {
             let meta = try PDFDocumentInfo.read(data: bytes)
             record.title = meta.title
