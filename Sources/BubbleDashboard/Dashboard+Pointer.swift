@@ -3,7 +3,7 @@ import BubblePhysics
 // Input by canvas point (a finger), and the reports table's scroll.
 extension Dashboard {
     /// The reports of a level's table: its report children and those inside its groups, in data order.
-    func tableRows(of focus: Int) -> [Int] { tree.reports(of: focus) }
+    func tableRows(of focus: Int) -> [Int] { levels.reports(of: focus) }
 
     /// The reports table's layout on this dashboard's canvas.
     public func tableGeometry(rows: Int) -> ReportsTableGeometry {
@@ -85,7 +85,7 @@ extension Dashboard {
             }
         }
         if let what = chromeAt(p) { throw .nothingAt(p, what: what) }
-        guard let id = hitTest(p), let node = tree.index(of: id) else { throw .nothingAt(p, what: "no bubble there") }
+        guard let id = hitTest(p), let node = levels.index(of: id) else { throw .nothingAt(p, what: "no bubble there") }
         try tap(node)
     }
 
@@ -106,7 +106,7 @@ extension Dashboard {
             return
         }
         if let what = chromeAt(p) { throw .nothingAt(p, what: what) }
-        guard let id = hitTest(p), let node = tree.index(of: id) else { throw .nothingAt(p, what: "no bubble there") }
+        guard let id = hitTest(p), let node = levels.index(of: id) else { throw .nothingAt(p, what: "no bubble there") }
         try beginDrag(node, at: Vector2(p.x, p.y))
     }
 

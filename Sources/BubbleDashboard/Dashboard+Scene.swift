@@ -31,7 +31,7 @@ extension Dashboard {
                                        scale: g.scale.value(at: now), opacity: g.opacity.value(at: now), blur: g.blur))
         }
         // Children in data order, whatever order they (re)appeared in.
-        let order = tree.nodes[focus].children
+        let order = levels.nodes[focus].children
         let children = live.filter { $0.role == .child }.sorted {
             (order.firstIndex(of: $0.node) ?? Int.max, $0.node) < (order.firstIndex(of: $1.node) ?? Int.max, $1.node)
         }
@@ -39,7 +39,7 @@ extension Dashboard {
             bubbles.append(sceneBubble(node: b.node, role: .child, shape: shape(of: b, at: now), centre: centre(of: b, at: now, alpha),
                                        scale: b.scale.value(at: now), opacity: b.opacity.value(at: now), blur: b.blur.value(at: now)))
         }
-        let breadcrumbs = focusPath.map { tree.nodes[$0].title }
+        let breadcrumbs = focusPath.map { levels.nodes[$0].title }
         var sceneOverlay: SceneOverlay? = nil
         var overlayOpacity = 0.0
         if let o = overlay {
@@ -50,7 +50,7 @@ extension Dashboard {
             case .reports(let f):
                 let reports = tableRows(of: f).map(sceneReport)
                 let scroll = SceneTableScroll(offset: table.offset, indicatorOpacity: clamp01(table.indicator.value(at: now)))
-                sceneOverlay = .reportsTable(title: tree.nodes[f].title, reports: reports, scroll: scroll)
+                sceneOverlay = .reportsTable(title: levels.nodes[f].title, reports: reports, scroll: scroll)
             }
         }
         return Scene(
@@ -89,12 +89,12 @@ extension Dashboard {
     }
 
     /// The ids of the bubbles that can be tapped or dragged now (live, not leaving).
-    public var visibleIDs: [String] { live.map { tree.nodes[$0.node].id } }
+    public var visibleIDs: [String] { live.map { levels.nodes[$0.node].id } }
 
     func sceneBubble(
         node: Int, role: LiveBubble.Role, shape: Shape, centre: Vector2, scale: Double, opacity: Double, blur: Double
     ) -> SceneBubble {
-        let n = tree.nodes[node]
+        let n = levels.nodes[node]
         let kind: SceneBubbleKind
         switch (role, n.kind) {
         case (.focus, _): kind = .focus
@@ -114,7 +114,7 @@ extension Dashboard {
     }
 
     func sceneReport(_ node: Int) -> SceneReport {
-        let n = tree.nodes[node]
+        let n = levels.nodes[node]
         return SceneReport(id: n.id, title: n.title, author: n.author, pageCount: n.pageCount, keywords: n.keywords, colour: n.colour)
     }
 }

@@ -77,3 +77,124 @@ extension Dashboard {
         return h.value
     }
 }
+
+// Stepping: the per-step animation of the live bubbles, then the physics step.
+extension Dashboard {
+    /// Advances one fixed step (1/60 s).
+    public func step() {
+        for i in live.indices { live[i].previous = position(of: live[i]) }
+        previousGhosts = ghosts
+        previousOverlay = overlay
+        stepCount += 1
+        let now = time
+        for i in live.indices {
+            let lands = live[i].transit.map { $0.endsDynamic && $0.isFinished(at: now) } ?? false
+            applyAnimation(&live[i], at: now, hold: lands && landsUnderTraveller(i, at: now))
+        }
+        if let drag {
+            world.moveKinematic(held: drag.body, to: drag.finger + drag.grab)
+        }
+        world.step()
+        ghosts.removeAll { $0.isFinished(at: now) }
+        if let o = overlay, o.closing, o.opacity.isFinished(at: now) { overlay = nil }
+        advanceTable(at: now)
+        if drag == nil && world.isAtRest && live.allSatisfy({ $0.transit == nil }) {
+            if placesPending {
+                commitPlaces()
+            } else if needsSnap {
+                needsSnap = false
+                snapToPlaces()
+            }
+        }
+    }
+
+    /// Once the world rests, a child within a point of its place is put exactly on it, so a level
+    /// comes back to the very same positions every time (the last hundredth of a point a spring
+    /// would take seconds to close).
+    func snapToPlaces() {
+        for b in live where b.role == .child {
+            guard let state = world.state(ofHeld: b.body), state.position != state.target else { continue }
+            let d = state.position - state.target
+            if d.lengthSquared < 1 {
+                world.setPosition(ofHeld: b.body, to: state.target)
+                world.setVelocity(ofHeld: b.body, to: .zero)
+            }
+        }
+    }
+
+    /// Steps `count` times.
+    public func step(count: Int) {
+        for _ in 0..<max(0, count) { step() }
+    }
+
+    /// Steps until the dashboard is at rest, at most `limit` steps; returns the steps taken.
+    @discardableResult
+    public func settle(limit: Int = 1200) -> Int {
+        var n = 0
+        while n < limit && !isAtRest {
+            step()
+            n += 1
+        }
+        return n
+    }
+
+    // MARK: - Per-step animation
+
+    /// True when live bubble `i`, ending its glide, would land under a bubble that is still
+    /// travelling (a kinematic glide, or the dragged bubble): as a dynamic body it would be shoved
+    /// off that one in a single step, so it stays kinematic at its place until the other has
+    /// passed. (Bounding circles: a card may wait a frame or two longer than it needs to.)
+    func landsUnderTraveller(_ i: Int, at now: Double) -> Bool {
+        guard let t = live[i].transit else { return false }
+        let r = boundingRadius(live[i].shape) * live[i].displayScale(at: now)
+        for (j, other) in live.enumerated() where j != i {
+            let p: Vector2
+            if let o = other.transit, !o.isFinished(at: now) {
+                p = o.position(at: now)
+            } else if let drag, drag.body == other.body {
+                p = drag.finger + drag.grab
+            } else {
+                continue
+            }
+            let reach = r + boundingRadius(other.shape) * other.displayScale(at: now) + settings.gap
+            if (p - t.to).lengthSquared < reach * reach { return true }
+        }
+        return false
+    }
+
+    func boundingRadius(_ shape: Shape) -> Double {
+        switch shape {
+        case .circle(let r): r
+        case .roundedRect(let w, let h, _): 0.5 * (w * w + h * h).squareRoot()
+        }
+    }
+
+    /// Pushes a bubble's animated values (scale, size, travel) into the world. With `hold`, a
+    /// glide that has ended keeps the bubble kinematic at its place for this step.
+    func applyAnimation(_ b: inout LiveBubble, at now: Double, hold: Bool = false) {
+        let scale = max(0, min(b.displayScale(at: now), 4))
+        if let current = world.scale(ofHeld: b.body), current != scale {
+            world.setScale(ofHeld: b.body, to: scale)
+        }
+        if var transit = b.transit {
+            let p = transit.position(at: now)
+            let r = transit.radius.value(at: now)
+            world.moveKinematic(held: b.body, to: p)
+            if case .circle = b.shape {
+                b.shape = .circle(radius: r)
+                world.setShape(ofHeld: b.body, to: .circle(radius: r + settings.gap / 2))
+            }
+            if transit.isFinished(at: now) && !hold {
+                if transit.endsDynamic {
+                    world.setKinematic(held: b.body, false)
+                    world.setTarget(ofHeld: b.body, to: transit.to)
+                    world.setSpring(ofHeld: b.body, to: settings.placeSpring)
+                    b.transit = nil
+                } else {
+                    transit.from = transit.to
+                    b.transit = nil
+                }
+            }
+        }
+    }
+}

@@ -42,16 +42,61 @@ public struct DashboardNode: Sendable, Hashable {
     }
 }
 
-/// The hierarchy the dashboard navigates: nodes in a flat array, the root at index 0.
-///
-/// Groups are added by the dashboard when it first shows a level too large to show whole: they are
-/// appended after the datasource's nodes (whose indices never change) and take over the children
-/// they stand for.
-public struct DashboardTree: Sendable {
-    public private(set) var nodes: [DashboardNode]
+/// What `DashboardTree` (the datasource's hierarchy) and `LevelModel` (the hierarchy the
+/// dashboard shows, with its groups) have in common: nodes in a flat array, the root at index 0,
+/// and a parent per node.
+public protocol DashboardHierarchy: Sendable {
+    /// The nodes; a node's `children` are indices into this array.
+    var nodes: [DashboardNode] { get }
     /// Parent index per node (`-1` for the root).
-    public private(set) var parents: [Int]
-    private var indexByID: [String: Int]
+    var parents: [Int] { get }
+    /// The index of the node with `id`, if there is one.
+    func index(of id: String) -> Int?
+}
+
+extension DashboardHierarchy {
+    /// Whether `node` is shown as a circle that opens a level (a category or a group).
+    public func opensLevel(_ node: Int) -> Bool { nodes[node].kind != .report }
+
+    /// The reports of a level: the node's report children, and those inside its groups, in data
+    /// order.
+    public func reports(of node: Int) -> [Int] {
+        nodes[node].children.flatMap { child -> [Int] in
+            switch nodes[child].kind {
+            case .report: [child]
+            case .group: reports(of: child)
+            case .category: []
+            }
+        }
+    }
+
+    /// Indices from the root down to `index`.
+    public func path(to index: Int) -> [Int] {
+        var chain = [index]
+        var current = index
+        while parents[current] >= 0 {
+            current = parents[current]
+            chain.append(current)
+        }
+        return chain.reversed()
+    }
+
+    /// The ids closest to `id` by edit distance, best first (for "did you mean" messages), among
+    /// the nodes at `candidates` (default: all); at most `limit` (default 3).
+    public func suggestions(for id: String, among candidates: [Int]? = nil, limit: Int = 3) -> [String] {
+        let scored = (candidates ?? Array(nodes.indices)).map { (editDistance(id, nodes[$0].id), nodes[$0].id) }
+        return scored.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.prefix(limit).map(\.1)
+    }
+}
+
+/// The datasource's hierarchy: nodes in a flat array, the root at index 0. Immutable: the
+/// dashboard never edits it; the groups it adds for large levels live in its `LevelModel`.
+public struct DashboardTree: DashboardHierarchy {
+    /// The nodes, root first.
+    public let nodes: [DashboardNode]
+    /// Parent index per node (`-1` for the root).
+    public let parents: [Int]
+    private let indexByID: [String: Int]
 
     /// Builds the tree; fails if the root is not a category, an index is out of range, a node has
     /// two parents, or an id repeats.
@@ -88,12 +133,40 @@ public struct DashboardTree: Sendable {
 
     /// The index of the node with `id`.
     public func index(of id: String) -> Int? { indexByID[id] }
+}
 
-    /// Whether `node` is shown as a circle that opens a level (a category or a group).
-    public func opensLevel(_ node: Int) -> Bool { nodes[node].kind != .report }
+/// The hierarchy the dashboard shows, derived from its datasource's `DashboardTree`: the same
+/// nodes at the same indices, and after them the groups the dashboard made for levels too large to
+/// show whole (see `LevelGrouping`), which take over the children they stand for.
+///
+/// A node index, once the dashboard has shown it (in `Dashboard/focusPath`, a scene, a layout),
+/// keeps meaning the same node for the dashboard's lifetime: groups are only ever added. Group ids
+/// are `PARENT-ID~KEY` (see `GroupPlan.key`), the same for the same data.
+public struct LevelModel: DashboardHierarchy {
+    /// The datasource's tree, unchanged.
+    public let source: DashboardTree
+    /// The datasource's nodes (with a grouped level's `children` replaced by its groups), then the
+    /// groups.
+    public private(set) var nodes: [DashboardNode]
+    /// Parent index per node (`-1` for the root); a grouped child's parent is its group.
+    public private(set) var parents: [Int]
+    /// Ids of the groups (the datasource's own ids are looked up in `source`).
+    private var groupIndexByID: [String: Int] = [:]
 
-    /// Replaces the children of `parent` by groups, each standing for a run of them. Group ids are
-    /// `PARENT-ID~KEY` (see `GroupPlan.key`).
+    /// The model of `tree` before any level is grouped.
+    public init(_ tree: DashboardTree) {
+        source = tree
+        nodes = tree.nodes
+        parents = tree.parents
+    }
+
+    /// The index of the node (or group) with `id`.
+    public func index(of id: String) -> Int? { source.index(of: id) ?? groupIndexByID[id] }
+
+    /// Whether `node` is a group the dashboard made.
+    public func isGroup(_ node: Int) -> Bool { node >= source.nodes.count }
+
+    /// Replaces the children of `parent` by groups, each standing for a run of them.
     mutating func insertGroups(under parent: Int, _ plans: [GroupPlan]) {
         let children = nodes[parent].children
         var groups: [Int] = []
@@ -105,55 +178,28 @@ public struct DashboardTree: Sendable {
                 id: id, title: plan.title, kind: .group, colour: nodes[parent].colour, children: members,
                 reportCount: members.reduce(0) { $0 + nodes[$1].reportCount }, count: members.count))
             parents.append(parent)
-            indexByID[id] = index
+            groupIndexByID[id] = index
             for m in members { parents[m] = index }
             groups.append(index)
         }
         nodes[parent].children = groups
     }
 
-    /// Undoes the last `insertGroups(under: parent, …)`, while its groups are still the last nodes.
-    mutating func removeGroups(under parent: Int) {
+    /// Undoes the last `insertGroups(under: parent, …)` while its groups are still the last nodes.
+    /// Only for groups nothing has shown yet (the grouping step trying a finer plan): a shown
+    /// node's index must keep its meaning.
+    mutating func removeUnshownGroups(under parent: Int) {
         let groups = nodes[parent].children
         guard let first = groups.first, nodes[first].kind == .group, groups == Array(first..<nodes.count) else { return }
         var children: [Int] = []
         for g in groups {
             for m in nodes[g].children { parents[m] = parent }
             children += nodes[g].children
-            indexByID[nodes[g].id] = nil
+            groupIndexByID[nodes[g].id] = nil
         }
         nodes.removeLast(groups.count)
         parents.removeLast(groups.count)
         nodes[parent].children = children
-    }
-
-    /// The reports of a level: the focus' report children, and those inside its groups.
-    public func reports(of node: Int) -> [Int] {
-        nodes[node].children.flatMap { child -> [Int] in
-            switch nodes[child].kind {
-            case .report: [child]
-            case .group: reports(of: child)
-            case .category: []
-            }
-        }
-    }
-
-    /// Indices from the root down to `index`.
-    public func path(to index: Int) -> [Int] {
-        var chain = [index]
-        var current = index
-        while parents[current] >= 0 {
-            current = parents[current]
-            chain.append(current)
-        }
-        return chain.reversed()
-    }
-
-    /// The ids closest to `id` by edit distance, best first (for "did you mean" messages), among
-    /// the nodes at `candidates` (default: all).
-    public func suggestions(for id: String, among candidates: [Int]? = nil, limit: Int = 3) -> [String] {
-        let scored = (candidates ?? Array(nodes.indices)).map { (editDistance(id, nodes[$0].id), nodes[$0].id) }
-        return scored.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.prefix(limit).map(\.1)
     }
 }
 

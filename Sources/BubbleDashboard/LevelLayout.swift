@@ -39,7 +39,7 @@ public struct LevelLayout: Sendable {
     /// Computes the layout of the level focused on `focus`, with label sizes from `measurer` (nil:
     /// the character-count estimate of `naturalShape`).
     public static func compute(
-        tree: DashboardTree, focus: Int, settings: DashboardSettings, measurer: (any TextMeasurer)? = nil
+        tree: some DashboardHierarchy, focus: Int, settings: DashboardSettings, measurer: (any TextMeasurer)? = nil
     ) throws(DashboardError) -> LevelLayout {
         let content = settings.contentRect
         let centre = content.center
@@ -66,7 +66,7 @@ public struct LevelLayout: Sendable {
     }
 
     /// The children's labels and the level's caption.
-    static func levelLabels(_ tree: DashboardTree, _ focus: Int) -> ([String], String?) {
+    static func levelLabels(_ tree: some DashboardHierarchy, _ focus: Int) -> ([String], String?) {
         let children = tree.nodes[focus].children
         if children.contains(where: { tree.nodes[$0].kind == .group }) {
             // Groups: their range and count. The caption is what the grouped titles share, read from
@@ -86,13 +86,13 @@ public struct LevelLayout: Sendable {
     }
 
     /// "2015 · 12 reports", "A – F · 40 categories", "1 – 50 · 50 items".
-    static func groupLabel(_ tree: DashboardTree, _ node: Int) -> String {
+    static func groupLabel(_ tree: some DashboardHierarchy, _ node: Int) -> String {
         let n = tree.nodes[node]
         guard n.kind == .group else { return n.title }
         return groupLabel(title: n.title, tree: tree, members: n.children[...])
     }
 
-    static func groupLabel(title: String, tree: DashboardTree, members: ArraySlice<Int>) -> String {
+    static func groupLabel(title: String, tree: some DashboardHierarchy, members: ArraySlice<Int>) -> String {
         var reports = 0, others = 0
         for m in members { if tree.nodes[m].kind == .report { reports += 1 } else { others += 1 } }
         let noun = others == 0 ? "report" : (reports == 0 ? "category" : "item")
@@ -105,7 +105,7 @@ public struct LevelLayout: Sendable {
     /// The children's shapes before packing, the focus radius, and the common shrink the area rule
     /// gives (before any extra shrink the packing may need).
     static func sizes(
-        tree: DashboardTree, focus: Int, labels: [String], settings: DashboardSettings, measurer: (any TextMeasurer)?
+        tree: some DashboardHierarchy, focus: Int, labels: [String], settings: DashboardSettings, measurer: (any TextMeasurer)?
     ) -> (shapes: [Shape], focusRadius: Double, shrink: Double) {
         let content = settings.contentRect
         let children = tree.nodes[focus].children
@@ -136,7 +136,7 @@ public struct LevelLayout: Sendable {
 
     /// The smallest common shrink at which every label of the level is still at least
     /// `minimumLabelFontSize` at scale 1: the label sizes the shapes were made for, scaled down.
-    static func floorShrink(tree: DashboardTree, focus: Int, settings: DashboardSettings, measurer: (any TextMeasurer)?) -> Double {
+    static func floorShrink(tree: some DashboardHierarchy, focus: Int, settings: DashboardSettings, measurer: (any TextMeasurer)?) -> Double {
         var floor = 0.0
         var seen = (report: false, circle: false)
         for child in tree.nodes[focus].children {

@@ -124,8 +124,8 @@ struct DashboardPropertyTests {
             let scene = d.scene()
             let focus = d.focusPath.last!
             let expected = d.isStartScreen
-                ? [d.tree.nodes[0].id]
-                : [d.tree.nodes[focus].id] + d.tree.nodes[focus].children.map { d.tree.nodes[$0].id }
+                ? [d.levels.nodes[0].id]
+                : [d.levels.nodes[focus].id] + d.levels.nodes[focus].children.map { d.levels.nodes[$0].id }
             #expect(scene.bubbles.map(\.id) == expected)
             #expect(d.maxOverlap() <= 0.5)
         }
@@ -318,7 +318,7 @@ struct DashboardLongRunTests {
                     }
                 }
                 // The focus is always on screen.
-                let focusID = d.tree.nodes[d.focus].id
+                let focusID = d.levels.nodes[d.focus].id
                 if !scene.bubbles.contains(where: { $0.id == focusID }) {
                     Issue.record("the focus \(focusID) is not on screen at step \(d.stepCount), \(place())")
                 }
@@ -352,8 +352,8 @@ struct DashboardLongRunTests {
         let scene = d.scene()
         let focus = d.focus
         let expected = d.isStartScreen
-            ? [d.tree.nodes[0].id]
-            : [d.tree.nodes[focus].id] + d.tree.nodes[focus].children.map { d.tree.nodes[$0].id }
+            ? [d.levels.nodes[0].id]
+            : [d.levels.nodes[focus].id] + d.levels.nodes[focus].children.map { d.levels.nodes[$0].id }
         #expect(scene.bubbles.map(\.id) == expected, "lost or extra bubbles after settling, \(place)")
         #expect(d.maxOverlap() <= 0.5, "overlap \(d.maxOverlap()) after settling, \(place)")
         for b in scene.bubbles {

@@ -135,7 +135,7 @@ struct GroupingTests {
         try d.send(.tap(g.id))
         d.settle(limit: 3000)
         let inside = d.scene()
-        let title = d.tree.nodes[d.tree.index(of: g.id)!].title
+        let title = d.levels.nodes[d.levels.index(of: g.id)!].title
         #expect(inside.breadcrumbs == ["All", "Big", title])
         let numbers = inside.bubbles.filter { $0.kind == .report }.compactMap { Int($0.label) }
         #expect(numbers.count == g.count && numbers == Array(numbers[0]..<numbers[0] + numbers.count))
@@ -194,7 +194,7 @@ struct GroupingTests {
         let groups = d.scene().bubbles.filter { $0.kind == .group }
         #expect(groups.count >= 4 && groups.count <= 30)
         #expect(groups.reduce(0) { $0 + ($1.count ?? 0) } == 100_000)
-        #expect(d.tree.reports(of: d.tree.index(of: "big")!).count == 100_000)
+        #expect(d.levels.reports(of: d.levels.index(of: "big")!).count == 100_000)
     }
 
     /// At rest, on every level of the large sample, labels differ among siblings and the level did
@@ -214,7 +214,7 @@ struct GroupingTests {
                 d.settle(limit: 3000)
                 #expect(d.isAtRest, "\(id)")
                 let lay = try d.layout(of: d.focus)
-                let floor = LevelLayout.floorShrink(tree: d.tree, focus: d.focus, settings: settings, measurer: nil)
+                let floor = LevelLayout.floorShrink(tree: d.levels, focus: d.focus, settings: settings, measurer: nil)
                 #expect(lay.shrink >= floor - 1e-9, "\(id): shrink \(lay.shrink) below the floor \(floor)")
                 let children = d.scene().bubbles.filter { $0.kind != .focus }
                 #expect(Set(children.map(\.label)).count == children.count, "\(id): labels repeat")

@@ -156,7 +156,7 @@ struct PlaySessionTests {
         s.placeSpring.frequency = 6
         page.send(.settings(s))
         try page.run(1)
-        let category = try #require(session.dashboard.debugView().bodies.first { !$0.isKinematic && session.dashboard.tree.index(of: $0.id).map { session.dashboard.tree.nodes[$0].kind == .category } == true })
+        let category = try #require(session.dashboard.debugView().bodies.first { !$0.isKinematic && session.dashboard.levels.index(of: $0.id).map { session.dashboard.levels.nodes[$0].kind == .category } == true })
         page.send(.tap(category.position))
         try page.run(1.2)
         page.send(.pinch)

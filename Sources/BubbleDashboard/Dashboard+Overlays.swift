@@ -1,0 +1,23 @@
+import BubblePhysics
+
+// Overlays: the report preview and the reports table, fading in and out over the bubbles.
+extension Dashboard {
+    func openOverlay(_ content: OverlayState.Content) {
+        // A finger on the table's rows lets go of them when anything else opens.
+        if table.isTracking { _ = releaseTable() }
+        if case .reports(let level) = content, !(overlay.map { $0.content == content && !$0.closing } ?? false) {
+            resetTable(rows: tableRows(of: level).count)
+        }
+        let now = time
+        let from = overlay?.opacity ?? .constant(0)
+        overlay = OverlayState(
+            content: content, opacity: from.retarget(1, at: now, duration: settings.overlayDuration, curve: .out), closing: false)
+    }
+
+    func closeOverlay() {
+        guard let o = overlay, !o.closing else { return }
+        if table.isTracking { _ = releaseTable() }
+        overlay!.closing = true
+        overlay!.opacity = o.opacity.retarget(0, at: time, duration: settings.overlayDuration, curve: .out)
+    }
+}

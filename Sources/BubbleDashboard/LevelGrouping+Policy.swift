@@ -1,0 +1,120 @@
+import BubblePhysics
+
+/// When a level is grouped, and into how many groups: the policy on top of `LevelGrouping.plan`.
+///
+/// A level is grouped when its children cannot all be shown with labels of at least
+/// `DashboardSettings.minimumLabelFontSize`. It then gets as many groups as fit above that floor
+/// (as circles), each standing for a run of children that its own level can show without grouping
+/// again where round ranges allow.
+extension LevelGrouping {
+    /// The factors of the policy. They are fixed: they shape the levels, which are pinned by the
+    /// determinism tests.
+    enum Policy {
+        /// The share of the room above the floor the groups' circles may take at first.
+        static let roomShare = 0.85
+        /// After a packing that still shrank the labels below the floor, the room share of the
+        /// next, finer attempt, and its factor for each attempt after that.
+        static let retryRoomShare = 0.8
+        static let retryRoomDecay = 0.8
+        /// Attempts at a packing above the floor (each with fewer or smaller bubbles).
+        static let packingAttempts = 4
+        /// The most groups a level shows.
+        static let maxGroups = 30
+        /// How many children a group's level shows without grouping again: this share of what
+        /// fits at the floor (room to spare for longer titles), and never fewer than
+        /// `minimumCapacity`.
+        static let capacityShare = 0.6
+        static let minimumCapacity = 4
+        /// Attempts at fitting the planned group circles into the room (each with fewer groups).
+        static let fitAttempts = 6
+        /// The font size the floor is measured against without a measurer (pt).
+        static let estimatedFontSize = 14.0
+    }
+
+    /// The layout of `focus`, grouping its children in `levels` first if it is crowded, and again,
+    /// more coarsely, while the packing still has to shrink labels below the floor.
+    static func layOut(
+        _ focus: Int, in levels: inout LevelModel, settings: DashboardSettings, measurer: (any TextMeasurer)?
+    ) throws(DashboardError) -> LevelLayout {
+        groupIfCrowded(focus, in: &levels, settings: settings, measurer: measurer)
+        var computed = try LevelLayout.compute(tree: levels, focus: focus, settings: settings, measurer: measurer)
+        var share = Policy.retryRoomShare
+        for _ in 0..<Policy.packingAttempts {
+            let floor = LevelLayout.floorShrink(tree: levels, focus: focus, settings: settings, measurer: measurer)
+            guard computed.shrink < floor - 1e-9, computed.children.count > 2 else { break }
+            let grouped = levels.nodes[computed.children[0]].kind == .group
+            if grouped { levels.removeUnshownGroups(under: focus) }
+            groupIfCrowded(
+                focus, in: &levels, settings: settings, measurer: measurer, force: true,
+                roomShare: grouped ? share : Policy.roomShare)
+            share *= Policy.retryRoomDecay
+            computed = try LevelLayout.compute(tree: levels, focus: focus, settings: settings, measurer: measurer)
+        }
+        return computed
+    }
+
+    /// Replaces the children of `focus` by groups when they cannot all be shown above the
+    /// legibility floor (or always, with `force`): with as many groups as fit above it in
+    /// `roomShare` of the room.
+    static func groupIfCrowded(
+        _ focus: Int, in levels: inout LevelModel, settings: DashboardSettings, measurer: (any TextMeasurer)?,
+        force: Bool = false, roomShare: Double = Policy.roomShare
+    ) {
+        let children = levels.nodes[focus].children
+        guard children.count > 2 else { return }
+        let floor = LevelLayout.floorShrink(tree: levels, focus: focus, settings: settings, measurer: measurer)
+        let content = settings.contentRect
+        let atFloor = content.width * content.height * settings.fillFactor / (floor * floor)
+        let k = settings.canvasScale, pad = settings.gap
+        // No level holds more of the smallest bubbles than this: decide without measuring them.
+        let smallest = min(
+            LevelLayout.paddedArea(
+                .roundedRect(width: settings.cardMinWidth * k, height: (settings.cardBaseHeight + settings.cardLineHeight) * k, cornerRadius: 0),
+                pad),
+            LevelLayout.paddedArea(.circle(radius: settings.categoryRadiusMin * k), pad))
+        if !force && Double(children.count) * smallest <= atFloor {
+            let (labels, _) = LevelLayout.levelLabels(levels, focus)
+            // Clearly too many when even their least areas need shrinking below the floor: then
+            // the titles are not wrapped for a layout that would not be used.
+            var least = LevelLayout.paddedArea(.circle(radius: settings.focusRadius * k), pad)
+            if let measurer {
+                for (child, label) in zip(children, labels) {
+                    var node = levels.nodes[child]
+                    node.title = label
+                    least += LevelLayout.leastPaddedArea(of: node, settings, measurer)
+                }
+            }
+            if measurer == nil || least <= atFloor || settings.minimumShrink >= floor - 1e-9 {
+                let shrink = LevelLayout.sizes(tree: levels, focus: focus, labels: labels, settings: settings, measurer: measurer).shrink
+                if shrink >= floor - 1e-9 { return }
+            }
+        }
+        // As many groups as fit above the floor (the circles' floor: the level will show circles),
+        // checked on the group circles themselves before they are made.
+        let circleFloor = settings.minimumLabelFontSize / (measurer?.fontSize(for: .categoryTitle) ?? Policy.estimatedFontSize)
+        let room = content.width * content.height * settings.fillFactor / (circleFloor * circleFloor) * roomShare
+        let largest = LevelLayout.paddedArea(.circle(radius: settings.categoryRadiusMax * k), pad)
+        let focusArea = LevelLayout.paddedArea(.circle(radius: settings.focusRadius * k), pad)
+        var maxGroups = min(Policy.maxGroups, max(2, Int(((room - focusArea) / largest).rounded(.down))))
+        let titles = children.map { levels.nodes[$0].title }
+        let keys = titles.map(TitleKey.init)
+        let capacity = max(Policy.minimumCapacity, Int(atFloor / smallest * Policy.capacityShare))
+        var plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity)
+        for _ in 0..<Policy.fitAttempts {
+            var area = focusArea
+            for plan in plans {
+                let members = children[plan.range]
+                let group = DashboardNode(
+                    id: "", title: LevelLayout.groupLabel(title: plan.title, tree: levels, members: members), kind: .group,
+                    colour: nil, children: Array(members), reportCount: members.reduce(0) { $0 + levels.nodes[$1].reportCount },
+                    count: members.count)
+                area += LevelLayout.paddedArea(LevelLayout.shape(of: group, settings, measurer), pad)
+            }
+            if area <= room || plans.count <= 2 { break }
+            maxGroups = max(2, min(plans.count - 1, Int(Double(plans.count) * room / area)))
+            plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity)
+        }
+        guard plans.count >= 2 else { return }
+        levels.insertGroups(under: focus, plans)
+    }
+}
