@@ -11,7 +11,7 @@ extension Dashboard {
         let targets = places[focus] ?? lay.home
         places[focus] = targets
         let now = time
-        let spawnDistance = lay.focusRadius + settings.gap
+        let spawnDistance = lay.focusRadius + settings.sizes.gap
         for (k, node) in lay.children.enumerated() where liveIndex(of: node) == nil {
             let target = targets[k]
             var start: Vector2
@@ -36,7 +36,7 @@ extension Dashboard {
                     let (s, c) = Trig.sinCos(Double(k) * 2.399963229728653)
                     dir = Vector2(c, s)
                 }
-                start = lay.centre + dir * max(spawnDistance, length * settings.appearFrom)
+                start = lay.centre + dir * max(spawnDistance, length * settings.motion.appearFrom)
             }
             start = clampToContent(start)
             // Every child glides to its place, kinematic (passing over the others and over a focus
@@ -46,19 +46,19 @@ extension Dashboard {
             // glides back from there at once.
             let body = try createBody(
                 BodyDefinition(
-                    shape: LevelLayout.padded(lay.shapes[k], settings.gap), position: start, target: target,
-                    spring: settings.placeSpring, scale: max(0, min(scale0, 2)), opacity: max(0, min(opacity0, 1)),
+                    shape: LevelLayout.padded(lay.shapes[k], settings.sizes.gap), position: start, target: target,
+                    spring: settings.motion.placeSpring, scale: max(0, min(scale0, 2)), opacity: max(0, min(opacity0, 1)),
                     isKinematic: true))
-            let wait = delay + min(Double(k) * settings.appearStagger, settings.appearStaggerTotal)
+            let wait = delay + min(Double(k) * settings.motion.appearStagger, settings.motion.appearStaggerTotal)
             let glide = caught
                 ? glide(from: start, to: target, radius: .constant(lay.shapes[k].radius ?? 0), endsDynamic: true)
                 : Transit(
-                    from: start, to: target, start: now + wait, duration: settings.appearDuration,
+                    from: start, to: target, start: now + wait, duration: settings.motion.appearDuration,
                     radius: .constant(lay.shapes[k].radius ?? 0), endsDynamic: true)
             let bubble = LiveBubble(
                 node: node, body: body, role: .child, shape: lay.shapes[k],
-                scale: Tween(from: scale0, to: 1, start: now + wait, duration: settings.appearDuration, curve: .out),
-                opacity: Tween(from: opacity0, to: 1, start: now + wait, duration: settings.appearDuration * 0.7, curve: .out),
+                scale: Tween(from: scale0, to: 1, start: now + wait, duration: settings.motion.appearDuration, curve: .out),
+                opacity: Tween(from: opacity0, to: 1, start: now + wait, duration: settings.motion.appearDuration * 0.7, curve: .out),
                 blur: .constant(0), transit: glide)
             live.append(bubble)
         }
@@ -84,17 +84,17 @@ extension Dashboard {
         }
         let body = try createBody(
             BodyDefinition(
-                shape: .circle(radius: radius + settings.gap / 2), position: start, scale: max(0, min(scale0, 2)),
+                shape: .circle(radius: radius + settings.sizes.gap / 2), position: start, scale: max(0, min(scale0, 2)),
                 opacity: max(0, min(opacity0, 1)), isKinematic: true))
         var bubble = LiveBubble(
             node: node, body: body, role: .focus, shape: .circle(radius: radius),
-            scale: Tween(from: scale0, to: 1, start: now, duration: settings.focusDuration, curve: .out),
-            opacity: Tween(from: opacity0, to: 1, start: now, duration: settings.focusDuration, curve: .out),
+            scale: Tween(from: scale0, to: 1, start: now, duration: settings.motion.focusDuration, curve: .out),
+            opacity: Tween(from: opacity0, to: 1, start: now, duration: settings.motion.focusDuration, curve: .out),
             blur: .constant(1), transit: nil)
         // Caught from a fade-out away from the middle (it had been dragged): travel back.
         var travel = 0.0
         if start != lay.centre || radius != lay.focusRadius {
-            bubble.transit = glide(from: start, to: lay.centre, radius: Tween(from: radius, to: lay.focusRadius, start: now, duration: settings.focusDuration, curve: .inOut), endsDynamic: false)
+            bubble.transit = glide(from: start, to: lay.centre, radius: Tween(from: radius, to: lay.focusRadius, start: now, duration: settings.motion.focusDuration, curve: .inOut), endsDynamic: false)
             if start != lay.centre { travel = bubble.transit!.duration }
         }
         live.insert(bubble, at: 0)
@@ -114,16 +114,16 @@ extension Dashboard {
             let d = p - centre
             let length = d.length
             // Towards the rim, but no further than `collapseGlide`: a far bubble shrinks on its way.
-            let rim = max(focusRadius + settings.gap, length - settings.collapseGlide)
+            let rim = max(focusRadius + settings.sizes.gap, length - settings.motion.collapseGlide)
             if length > rim { destination = centre + d * (rim / length) }
         }
         ghosts.removeAll { $0.node == b.node && $0.role == b.role }
         ghosts.append(
             Ghost(
                 node: b.node, role: b.role, shape: b.shape, from: p, to: destination, start: now,
-                duration: settings.collapseDuration,
-                scale: Tween(from: s, to: targetScale, start: now, duration: settings.collapseDuration, curve: .inOut),
-                opacity: Tween(from: b.opacity.value(at: now), to: 0, start: now, duration: settings.collapseDuration, curve: .out),
+                duration: settings.motion.collapseDuration,
+                scale: Tween(from: s, to: targetScale, start: now, duration: settings.motion.collapseDuration, curve: .inOut),
+                opacity: Tween(from: b.opacity.value(at: now), to: 0, start: now, duration: settings.motion.collapseDuration, curve: .out),
                 blur: b.blur.value(at: now)))
         world.removeBody(held: b.body)
     }

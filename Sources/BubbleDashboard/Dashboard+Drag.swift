@@ -12,7 +12,7 @@ extension Dashboard {
         if dragged.transit != nil {
             if case .circle = dragged.shape, let r = dragged.transit?.radius.to {
                 live[li].shape = .circle(radius: r)
-                world.setShape(ofHeld: dragged.body, to: .circle(radius: r + settings.gap / 2))
+                world.setShape(ofHeld: dragged.body, to: .circle(radius: r + settings.sizes.gap / 2))
             }
             live[li].transit = nil
         }
@@ -21,9 +21,9 @@ extension Dashboard {
         var couplings: [(id: CouplingID, body: BodyID, offset: Vector2)] = []
         for other in live where other.node != node && other.role == .child && other.transit == nil {
             let offset = position(of: other) - origin
-            let falloff = 1 + offset.length / settings.dragFalloff
-            let frequency = max(settings.dragFarFrequency, settings.dragNearFrequency / falloff)
-            let spring = Spring(frequency: frequency, dampingRatio: settings.dragDampingRatio)
+            let falloff = 1 + offset.length / settings.drag.falloff
+            let frequency = max(settings.drag.farFrequency, settings.drag.nearFrequency / falloff)
+            let spring = Spring(frequency: frequency, dampingRatio: settings.drag.dampingRatio)
             if let id = world.addCoupling(held: dragged.body, to: other.body, offset: offset, spring: spring) {
                 couplings.append((id, other.body, offset))
                 world.setSpring(ofHeld: other.body, to: .none)
@@ -66,7 +66,7 @@ extension Dashboard {
             } else if i == di {
                 // Let go over the focus circle (kinematic bubbles pass over each other): glide out
                 // instead of being shoved out in one step.
-                live[i].transit = glide(from: here[k], to: places[k], base: settings.collapseDuration, radius: .constant(live[i].shape.radius ?? 0), endsDynamic: true)
+                live[i].transit = glide(from: here[k], to: places[k], base: settings.motion.collapseDuration, radius: .constant(live[i].shape.radius ?? 0), endsDynamic: true)
             } else {
                 bringToPlace(&live[i], places[k])
             }
@@ -75,14 +75,14 @@ extension Dashboard {
 
     func holdInPlace(_ body: BodyID, at place: Vector2) {
         world.setTarget(ofHeld: body, to: place)
-        world.setSpring(ofHeld: body, to: settings.placeSpring)
+        world.setSpring(ofHeld: body, to: settings.motion.placeSpring)
     }
 
     /// Sends a child to a place: by its spring when the place is near, and by a glide at a capped
     /// speed when it is far (a spring would fling it across the screen in a few frames).
     func bringToPlace(_ b: inout LiveBubble, _ place: Vector2) {
         let here = position(of: b)
-        if (place - here).length > settings.springReach {
+        if (place - here).length > settings.motion.springReach {
             world.setKinematic(held: b.body, true)
             b.transit = glide(from: here, to: place, radius: .constant(b.shape.radius ?? 0), endsDynamic: true)
         } else {

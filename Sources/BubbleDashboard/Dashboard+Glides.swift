@@ -10,7 +10,7 @@ extension Dashboard {
         from: Vector2, to: Vector2, base: Double? = nil, start: Double? = nil, radius: Tween, endsDynamic: Bool
     ) -> Transit {
         Transit(
-            from: from, to: to, start: start ?? time, duration: travelTime(from, to, base ?? settings.focusDuration),
+            from: from, to: to, start: start ?? time, duration: travelTime(from, to, base ?? settings.motion.focusDuration),
             radius: radius, endsDynamic: endsDynamic)
     }
 
@@ -20,14 +20,14 @@ extension Dashboard {
         let here = t.position(at: now)
         b.transit = glide(
             from: here, to: destination, start: now,
-            radius: t.radius.retarget(t.radius.to, at: now, duration: settings.focusDuration, curve: .inOut),
+            radius: t.radius.retarget(t.radius.to, at: now, duration: settings.motion.focusDuration, curve: .inOut),
             endsDynamic: t.endsDynamic)
     }
 
     /// How long a journey takes: `base`, or longer for a far one, so nothing moves faster than
     /// `maxTravelSpeed` on average (a smoothstep peaks at 1.5 times that).
     func travelTime(_ from: Vector2, _ to: Vector2, _ base: Double) -> Double {
-        max(base, (to - from).length / settings.maxTravelSpeed)
+        max(base, (to - from).length / settings.motion.maxTravelSpeed)
     }
 
     func clampToContent(_ p: Vector2) -> Vector2 {

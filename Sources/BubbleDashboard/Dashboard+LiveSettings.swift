@@ -2,27 +2,13 @@ import BubblePhysics
 
 // Live settings: new motion settings for a running dashboard (the `settings` event).
 extension DashboardSettings {
-    /// `self` with the motion settings of `other`: springs, contact friction, the durations and
-    /// glides of transitions, drag coupling and table scrolling. Sizes, canvas, chrome and the
-    /// layout spring stay (they shape the level layouts, which are computed once per level).
+    /// `self` with the live settings of `other` (the fields marked `isLive`): `motion`, `drag` and
+    /// `tableScroll`. The canvas, chrome, sizes, cards and layout stay (they shape the level
+    /// layouts, which are computed once per level).
     public func withFeel(of other: DashboardSettings) -> DashboardSettings {
         var s = self
-        s.placeSpring = other.placeSpring
-        s.contactFriction = other.contactFriction
-        s.appearDuration = other.appearDuration
-        s.appearFrom = other.appearFrom
-        s.appearStagger = other.appearStagger
-        s.appearStaggerTotal = other.appearStaggerTotal
-        s.collapseDuration = other.collapseDuration
-        s.collapseGlide = other.collapseGlide
-        s.focusDuration = other.focusDuration
-        s.springReach = other.springReach
-        s.maxTravelSpeed = other.maxTravelSpeed
-        s.overlayDuration = other.overlayDuration
-        s.dragNearFrequency = other.dragNearFrequency
-        s.dragFarFrequency = other.dragFarFrequency
-        s.dragFalloff = other.dragFalloff
-        s.dragDampingRatio = other.dragDampingRatio
+        s.motion = other.motion
+        s.drag = other.drag
         s.tableScroll = other.tableScroll
         return s
     }
@@ -43,13 +29,13 @@ extension Dashboard {
         } catch {
             throw .physics(error.description)
         }
-        let oldPlace = settings.placeSpring
+        let oldPlace = settings.motion.placeSpring
         settings = new
         tablePhysics = TableScrollPhysics(settings: new.tableScroll, timeStep: world.settings.timeStep)
-        if new.placeSpring != oldPlace {
+        if new.motion.placeSpring != oldPlace {
             for b in live where drag?.body != b.body {
                 guard let s = world.state(ofHeld: b.body), !s.isKinematic, s.spring == oldPlace else { continue }
-                world.setSpring(ofHeld: b.body, to: new.placeSpring)
+                world.setSpring(ofHeld: b.body, to: new.motion.placeSpring)
             }
         }
     }

@@ -22,10 +22,10 @@ extension Dashboard {
         if let li = liveIndex(of: 0) {
             let now = time
             let centre = lay.centre
-            live[li].transit = glide(from: position(of: live[li]), to: centre, radius: live[li].radiusTween(to: lay.focusRadius, at: now, duration: settings.focusDuration), endsDynamic: false)
-            live[li].blur = live[li].blur.retarget(1, at: now, duration: settings.focusDuration, curve: .inOut)
+            live[li].transit = glide(from: position(of: live[li]), to: centre, radius: live[li].radiusTween(to: lay.focusRadius, at: now, duration: settings.motion.focusDuration), endsDynamic: false)
+            live[li].blur = live[li].blur.retarget(1, at: now, duration: settings.motion.focusDuration, curve: .inOut)
         }
-        try showChildren(of: 0, delay: settings.focusDuration * 0.45)
+        try showChildren(of: 0, delay: settings.motion.focusDuration * 0.45)
     }
 
     func drillIn(_ node: Int) throws(DashboardError) {
@@ -43,7 +43,7 @@ extension Dashboard {
             live.removeAll()
             focusPath.append(node)
             let travel = try showFocus(node, layout: lay)
-            try showChildren(of: node, delay: max(settings.focusDuration * 0.6, travel))
+            try showChildren(of: node, delay: max(settings.motion.focusDuration * 0.6, travel))
             return
         }
         // Everything else leaves: the old focus fades where it is, the siblings fold into the new focus.
@@ -54,12 +54,12 @@ extension Dashboard {
         guard let li = liveIndex(of: node) else { return }
         world.setKinematic(held: live[li].body, true)
         live[li].role = .focus
-        live[li].transit = glide(from: position(of: live[li]), to: newCentre, radius: live[li].radiusTween(to: lay.focusRadius, at: now, duration: settings.focusDuration), endsDynamic: false)
-        live[li].blur = live[li].blur.retarget(1, at: now, duration: settings.focusDuration, curve: .inOut)
-        live[li].scale = live[li].scale.retarget(1, at: now, duration: settings.appearDuration, curve: .out)
-        live[li].opacity = live[li].opacity.retarget(1, at: now, duration: settings.appearDuration, curve: .out)
+        live[li].transit = glide(from: position(of: live[li]), to: newCentre, radius: live[li].radiusTween(to: lay.focusRadius, at: now, duration: settings.motion.focusDuration), endsDynamic: false)
+        live[li].blur = live[li].blur.retarget(1, at: now, duration: settings.motion.focusDuration, curve: .inOut)
+        live[li].scale = live[li].scale.retarget(1, at: now, duration: settings.motion.appearDuration, curve: .out)
+        live[li].opacity = live[li].opacity.retarget(1, at: now, duration: settings.motion.appearDuration, curve: .out)
         focusPath.append(node)
-        try showChildren(of: node, delay: settings.focusDuration * 0.6)
+        try showChildren(of: node, delay: settings.motion.focusDuration * 0.6)
     }
 
     func back() throws(DashboardError) {
@@ -82,11 +82,11 @@ extension Dashboard {
         if let li = liveIndex(of: leaving), let k = lay.children.firstIndex(of: leaving) {
             ghosts.removeAll { $0.node == leaving && $0.role == .child }
             live[li].role = .child
-            live[li].transit = glide(from: position(of: live[li]), to: parentPlaces[k], radius: live[li].radiusTween(to: lay.shapes[k].radius ?? lay.focusRadius, at: now, duration: settings.focusDuration), endsDynamic: true)
-            live[li].blur = live[li].blur.retarget(0, at: now, duration: settings.focusDuration, curve: .inOut)
+            live[li].transit = glide(from: position(of: live[li]), to: parentPlaces[k], radius: live[li].radiusTween(to: lay.shapes[k].radius ?? lay.focusRadius, at: now, duration: settings.motion.focusDuration), endsDynamic: true)
+            live[li].blur = live[li].blur.retarget(0, at: now, duration: settings.motion.focusDuration, curve: .inOut)
         }
         let travel = try showFocus(parent, layout: lay)
-        try showChildren(of: parent, delay: max(settings.focusDuration * 0.2, travel))
+        try showChildren(of: parent, delay: max(settings.motion.focusDuration * 0.2, travel))
     }
 
     func goTop() throws(DashboardError) {
@@ -104,7 +104,7 @@ extension Dashboard {
         live.removeAll()
         focusPath = [0]
         let travel = try showFocus(0, layout: lay)
-        try showChildren(of: 0, delay: max(settings.collapseDuration * 0.5, travel))
+        try showChildren(of: 0, delay: max(settings.motion.collapseDuration * 0.5, travel))
     }
 
     func recenter() {

@@ -11,13 +11,13 @@ extension Dashboard {
         let now = time
         let from = overlay?.opacity ?? .constant(0)
         overlay = OverlayState(
-            content: content, opacity: from.retarget(1, at: now, duration: settings.overlayDuration, curve: .out), closing: false)
+            content: content, opacity: from.retarget(1, at: now, duration: settings.motion.overlayDuration, curve: .out), closing: false)
     }
 
     func closeOverlay() {
         guard let o = overlay, !o.closing else { return }
         if table.isTracking { _ = releaseTable() }
         overlay!.closing = true
-        overlay!.opacity = o.opacity.retarget(0, at: time, duration: settings.overlayDuration, curve: .out)
+        overlay!.opacity = o.opacity.retarget(0, at: time, duration: settings.motion.overlayDuration, curve: .out)
     }
 }

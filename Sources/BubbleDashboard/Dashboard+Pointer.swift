@@ -169,7 +169,7 @@ extension Dashboard {
         table.geometry = g
         if g.isScrollable {
             let s = settings.tableScroll
-            table.indicator = Tween(from: 1, to: 0, start: time + settings.overlayDuration + s.indicatorFadeDelay,
+            table.indicator = Tween(from: 1, to: 0, start: time + settings.motion.overlayDuration + s.indicatorFadeDelay,
                                     duration: s.indicatorFadeDuration, curve: .out)
         }
     }

@@ -156,7 +156,7 @@ extension Dashboard {
             } else {
                 continue
             }
-            let reach = r + boundingRadius(other.shape) * other.displayScale(at: now) + settings.gap
+            let reach = r + boundingRadius(other.shape) * other.displayScale(at: now) + settings.sizes.gap
             if (p - t.to).lengthSquared < reach * reach { return true }
         }
         return false
@@ -182,13 +182,13 @@ extension Dashboard {
             world.moveKinematic(held: b.body, to: p)
             if case .circle = b.shape {
                 b.shape = .circle(radius: r)
-                world.setShape(ofHeld: b.body, to: .circle(radius: r + settings.gap / 2))
+                world.setShape(ofHeld: b.body, to: .circle(radius: r + settings.sizes.gap / 2))
             }
             if transit.isFinished(at: now) && !hold {
                 if transit.endsDynamic {
                     world.setKinematic(held: b.body, false)
                     world.setTarget(ofHeld: b.body, to: transit.to)
-                    world.setSpring(ofHeld: b.body, to: settings.placeSpring)
+                    world.setSpring(ofHeld: b.body, to: settings.motion.placeSpring)
                     b.transit = nil
                 } else {
                     transit.from = transit.to

@@ -76,7 +76,7 @@ public final class Dashboard {
         _ = world.step(count: world.settings.restSteps + 1, untilRest: true)
     }
 
-    var startRadius: Double { settings.startRadius * settings.canvasScale }
+    var startRadius: Double { settings.sizes.startRadius * settings.canvasScale }
 
     /// The layout of the level focused on `focus` (computed once). A level whose children cannot
     /// all be shown with labels of at least `minimumLabelFontSize` is first given groups.

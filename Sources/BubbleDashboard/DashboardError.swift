@@ -16,6 +16,11 @@ public enum DashboardError: Error, Sendable, Equatable, CustomStringConvertible 
     case nothingAt(ScenePoint, what: String)
     /// A `scroll` event while no reports table is open.
     case noTableOpen
+    /// A setting outside its range (see `DashboardSettings.fields`), by its settings-file name.
+    case invalidSetting(field: String, value: Double, range: ClosedRange<Double>)
+    /// A spring setting (`placeSpring`, `layout.spring`) with a frequency outside 0.1–30 Hz or a
+    /// damping ratio outside 0.05–2.
+    case invalidSpring(field: String, frequency: Double, dampingRatio: Double)
     /// The physics world refused a call (a bug if it ever happens: inputs are validated first).
     case physics(String)
 
@@ -31,6 +36,11 @@ public enum DashboardError: Error, Sendable, Equatable, CustomStringConvertible 
             "point \(Self.format(p)) is outside the \(Self.format(w))×\(Self.format(h)) pt canvas"
         case .nothingAt(let p, let what): "nothing at \(Self.format(p)): \(what)"
         case .noTableOpen: "no reports table is open (toolbar button 3, the `reports` event, opens one)"
+        case .invalidSetting(let field, let value, let range):
+            "setting \(field) must be within \(Self.format(range.lowerBound))...\(Self.format(range.upperBound)), got \(value)"
+        case .invalidSpring(let field, let frequency, let dampingRatio):
+            "spring \(field) needs a frequency within 0.1...30 Hz and a damping ratio within 0.05...2, got "
+                + "\(Self.format(frequency)) Hz and \(Self.format(dampingRatio))"
         case .physics(let why): "physics: \(why)"
         }
     }

@@ -64,19 +64,19 @@ extension LevelGrouping {
         guard children.count > 2 else { return }
         let floor = LevelLayout.floorShrink(tree: levels, focus: focus, settings: settings, measurer: measurer)
         let content = settings.contentRect
-        let atFloor = content.width * content.height * settings.fillFactor / (floor * floor)
-        let k = settings.canvasScale, pad = settings.gap
+        let atFloor = content.width * content.height * settings.sizes.fillFactor / (floor * floor)
+        let k = settings.canvasScale, pad = settings.sizes.gap
         // No level holds more of the smallest bubbles than this: decide without measuring them.
         let smallest = min(
             LevelLayout.paddedArea(
-                .roundedRect(width: settings.cardMinWidth * k, height: (settings.cardBaseHeight + settings.cardLineHeight) * k, cornerRadius: 0),
+                .roundedRect(width: settings.cards.minWidth * k, height: (settings.cards.baseHeight + settings.cards.lineHeight) * k, cornerRadius: 0),
                 pad),
-            LevelLayout.paddedArea(.circle(radius: settings.categoryRadiusMin * k), pad))
+            LevelLayout.paddedArea(.circle(radius: settings.sizes.categoryRadiusMin * k), pad))
         if !force && Double(children.count) * smallest <= atFloor {
             let (labels, _) = LevelLayout.levelLabels(levels, focus)
             // Clearly too many when even their least areas need shrinking below the floor: then
             // the titles are not wrapped for a layout that would not be used.
-            var least = LevelLayout.paddedArea(.circle(radius: settings.focusRadius * k), pad)
+            var least = LevelLayout.paddedArea(.circle(radius: settings.sizes.focusRadius * k), pad)
             if let measurer {
                 for (child, label) in zip(children, labels) {
                     var node = levels.nodes[child]
@@ -84,17 +84,17 @@ extension LevelGrouping {
                     least += LevelLayout.leastPaddedArea(of: node, settings, measurer)
                 }
             }
-            if measurer == nil || least <= atFloor || settings.minimumShrink >= floor - 1e-9 {
+            if measurer == nil || least <= atFloor || settings.sizes.minimumShrink >= floor - 1e-9 {
                 let shrink = LevelLayout.sizes(tree: levels, focus: focus, labels: labels, settings: settings, measurer: measurer).shrink
                 if shrink >= floor - 1e-9 { return }
             }
         }
         // As many groups as fit above the floor (the circles' floor: the level will show circles),
         // checked on the group circles themselves before they are made.
-        let circleFloor = settings.minimumLabelFontSize / (measurer?.fontSize(for: .categoryTitle) ?? Policy.estimatedFontSize)
-        let room = content.width * content.height * settings.fillFactor / (circleFloor * circleFloor) * roomShare
-        let largest = LevelLayout.paddedArea(.circle(radius: settings.categoryRadiusMax * k), pad)
-        let focusArea = LevelLayout.paddedArea(.circle(radius: settings.focusRadius * k), pad)
+        let circleFloor = settings.sizes.minimumLabelFontSize / (measurer?.fontSize(for: .categoryTitle) ?? Policy.estimatedFontSize)
+        let room = content.width * content.height * settings.sizes.fillFactor / (circleFloor * circleFloor) * roomShare
+        let largest = LevelLayout.paddedArea(.circle(radius: settings.sizes.categoryRadiusMax * k), pad)
+        let focusArea = LevelLayout.paddedArea(.circle(radius: settings.sizes.focusRadius * k), pad)
         var maxGroups = min(Policy.maxGroups, max(2, Int(((room - focusArea) / largest).rounded(.down))))
         let titles = children.map { levels.nodes[$0].title }
         let keys = titles.map(TitleKey.init)

@@ -56,12 +56,12 @@ public struct LevelLayout: Sendable {
             let sized = shapes.map { scaled($0, shrink) }
             let fits = zip(sized, home).allSatisfy { inside($0.0, at: $0.1, content, margin: 0) }
             attempt += 1
-            if fits || attempt >= 8 || shrink <= settings.minimumShrink {
+            if fits || attempt >= 8 || shrink <= settings.sizes.minimumShrink {
                 return LevelLayout(
                     focus: focus, focusRadius: focusRadius * shrink, centre: centre, children: children, shapes: sized,
                     home: home, shrink: shrink, settleSteps: steps, labels: labels, caption: caption)
             }
-            shrink = max(settings.minimumShrink, shrink * 0.93)
+            shrink = max(settings.sizes.minimumShrink, shrink * 0.93)
         }
     }
 
@@ -116,14 +116,14 @@ public struct LevelLayout: Sendable {
             node.title = label
             shapes.append(shape(of: node, settings, measurer))
         }
-        let focusRadius = settings.focusRadius * settings.canvasScale
-        let pad = settings.gap
+        let focusRadius = settings.sizes.focusRadius * settings.canvasScale
+        let pad = settings.sizes.gap
         var area = paddedArea(.circle(radius: focusRadius), pad)
         for shape in shapes { area += paddedArea(shape, pad) }
-        let available = content.width * content.height * settings.fillFactor
+        let available = content.width * content.height * settings.sizes.fillFactor
         var shrink = 1.0
         if area > available {
-            shrink = max(settings.minimumShrink, (available / area).squareRoot())
+            shrink = max(settings.sizes.minimumShrink, (available / area).squareRoot())
         }
         return (shapes, focusRadius, shrink)
     }
@@ -143,8 +143,8 @@ public struct LevelLayout: Sendable {
             if tree.nodes[child].kind == .report { seen.report = true } else { seen.circle = true }
             if seen.report && seen.circle { break }
         }
-        if seen.report { floor = max(floor, settings.minimumLabelFontSize / (measurer?.fontSize(for: .cardTitle) ?? 14)) }
-        if seen.circle { floor = max(floor, settings.minimumLabelFontSize / (measurer?.fontSize(for: .categoryTitle) ?? 14)) }
+        if seen.report { floor = max(floor, settings.sizes.minimumLabelFontSize / (measurer?.fontSize(for: .cardTitle) ?? 14)) }
+        if seen.circle { floor = max(floor, settings.sizes.minimumLabelFontSize / (measurer?.fontSize(for: .categoryTitle) ?? 14)) }
         return floor
     }
 
@@ -164,7 +164,7 @@ public struct LevelLayout: Sendable {
     static func pack(
         shapes: [Shape], focusRadius: Double, centre: Vector2, settings: DashboardSettings
     ) throws(DashboardError) -> ([Vector2], Int) {
-        let pad = settings.gap
+        let pad = settings.sizes.gap
         // Start on rings around the focus, in data order, beginning at the top and going clockwise.
         let world: World
         var bodies: [BodyID] = []
@@ -185,7 +185,7 @@ public struct LevelLayout: Sendable {
                 bodies.append(
                     try world.createBody(
                         BodyDefinition(
-                            shape: padded(shape, pad), position: starts[i], target: target, spring: settings.layoutSpring)))
+                            shape: padded(shape, pad), position: starts[i], target: target, spring: settings.layout.spring)))
             }
             // 1. Pack towards the focus (with the engine's contact friction, so the pile is calm).
             let packed = world.step(count: 1200, untilRest: true)
@@ -205,10 +205,10 @@ public struct LevelLayout: Sendable {
         do {
             let world = try World(settings: liveWorldSettings(settings))
             _ = try world.createBody(
-                BodyDefinition(shape: .circle(radius: focusRadius + settings.gap / 2), position: focusCentre, isKinematic: true))
+                BodyDefinition(shape: .circle(radius: focusRadius + settings.sizes.gap / 2), position: focusCentre, isKinematic: true))
             var bodies: [BodyID] = []
             for (shape, p) in zip(shapes, positions) {
-                bodies.append(try world.createBody(BodyDefinition(shape: padded(shape, settings.gap), position: p)))
+                bodies.append(try world.createBody(BodyDefinition(shape: padded(shape, settings.sizes.gap), position: p)))
             }
             _ = try settle(world, bodies, settings)
             return try bodies.map { (b) throws(PhysicsError) in try world.position(of: b) }
@@ -228,7 +228,7 @@ public struct LevelLayout: Sendable {
         //    equilibrium: a live world holding the same places comes to rest exactly there.
         for body in bodies {
             try world.setTarget(of: body, to: try world.position(of: body))
-            try world.setSpring(of: body, to: settings.placeSpring)
+            try world.setSpring(of: body, to: settings.motion.placeSpring)
         }
         return relaxed + world.step(count: 600, untilRest: true)
     }
@@ -238,7 +238,7 @@ public struct LevelLayout: Sendable {
     static func layoutWorldSettings(_ settings: DashboardSettings) -> WorldSettings {
         var w = WorldSettings()
         w.bounds = settings.contentRect
-        w.boundsMargin = settings.gap / 2
+        w.boundsMargin = settings.sizes.gap / 2
         w.boundsSpring = Spring(frequency: 6, dampingRatio: 1)
         // The dashboard settles its levels with its own phases (pack, relax, hold) and snaps
         // bubbles onto their places at rest; it was tuned, and its transitions timed, without the
@@ -257,7 +257,7 @@ public struct LevelLayout: Sendable {
     /// last points exactly, at the live world's rest speed).
     static func packWorldSettings(_ settings: DashboardSettings) -> WorldSettings {
         var w = layoutWorldSettings(settings)
-        w.restSpeed = settings.packRestSpeed
+        w.restSpeed = settings.layout.restSpeed
         return w
     }
 
@@ -265,7 +265,7 @@ public struct LevelLayout: Sendable {
     /// friction, so bubbles glide past each other to their own places instead of crawling.
     static func liveWorldSettings(_ settings: DashboardSettings) -> WorldSettings {
         var w = layoutWorldSettings(settings)
-        w.contactDamping = settings.contactFriction
+        w.contactDamping = settings.motion.contactFriction
         return w
     }
 
@@ -273,14 +273,14 @@ public struct LevelLayout: Sendable {
     static func naturalShape(_ node: DashboardNode, _ s: DashboardSettings) -> Shape {
         switch node.kind {
         case .category, .group:
-            let r = s.categoryRadiusBase + s.categoryRadiusPerSqrtReport * Double(node.reportCount).squareRoot()
-            return .circle(radius: min(s.categoryRadiusMax, max(s.categoryRadiusMin, r)))
+            let r = s.sizes.categoryRadiusBase + s.sizes.categoryRadiusPerSqrtReport * Double(node.reportCount).squareRoot()
+            return .circle(radius: min(s.sizes.categoryRadiusMax, max(s.sizes.categoryRadiusMin, r)))
         case .report:
-            let lines = estimatedLines(node.title, perLine: s.cardCharactersPerLine)
+            let lines = estimatedLines(node.title, perLine: s.cards.charactersPerLine)
             let longest = lines.map(\.count).max() ?? 0
-            let width = min(s.cardMaxWidth, max(s.cardMinWidth, Double(longest) * s.cardCharacterWidth + s.cardHorizontalPadding))
-            let height = s.cardBaseHeight + s.cardLineHeight * Double(lines.count)
-            return .roundedRect(width: width, height: height, cornerRadius: s.cardCornerRadius)
+            let width = min(s.cards.maxWidth, max(s.cards.minWidth, Double(longest) * s.cards.characterWidth + s.cards.horizontalPadding))
+            let height = s.cards.baseHeight + s.cards.lineHeight * Double(lines.count)
+            return .roundedRect(width: width, height: height, cornerRadius: s.cards.cornerRadius)
         }
     }
 
@@ -290,9 +290,9 @@ public struct LevelLayout: Sendable {
     static func measuredShape(_ node: DashboardNode, _ s: DashboardSettings, _ measurer: any TextMeasurer) -> Shape {
         switch node.kind {
         case .category, .group:
-            let r = s.categoryRadiusBase + s.categoryRadiusPerSqrtReport * Double(node.reportCount).squareRoot()
-            let base = min(s.categoryRadiusMax, max(s.categoryRadiusMin, r))
-            guard base < s.categoryRadiusMax else { return .circle(radius: base) }
+            let r = s.sizes.categoryRadiusBase + s.sizes.categoryRadiusPerSqrtReport * Double(node.reportCount).squareRoot()
+            let base = min(s.sizes.categoryRadiusMax, max(s.sizes.categoryRadiusMin, r))
+            guard base < s.sizes.categoryRadiusMax else { return .circle(radius: base) }
             // The title on one line, then as if wrapped into k lines of equal width (each a little
             // wider, for the word breaks): the smallest circle around any of those blocks, with the
             // renderer's inset.
@@ -300,12 +300,12 @@ public struct LevelLayout: Sendable {
             var needed = Double.infinity
             for k in 1...5 {
                 let w = line.width / Double(k) * (k == 1 ? 1 : 1.15), h = line.height * Double(k)
-                needed = min(needed, ((w / 2) * (w / 2) + (h / 2) * (h / 2)).squareRoot() / (1 - s.categoryTitleInset))
+                needed = min(needed, ((w / 2) * (w / 2) + (h / 2) * (h / 2)).squareRoot() / (1 - s.sizes.categoryTitleInset))
             }
-            return .circle(radius: min(s.categoryRadiusMax, max(base, needed)))
+            return .circle(radius: min(s.sizes.categoryRadiusMax, max(base, needed)))
         case .report:
-            let pad = s.cardHorizontalPadding
-            let widest = s.cardMaxWidth - pad, narrowest = s.cardMinWidth - pad
+            let pad = s.cards.horizontalPadding
+            let widest = s.cards.maxWidth - pad, narrowest = s.cards.minWidth - pad
             // Wrapped from the title's break opportunities where the measurer gives them (one
             // layout for every width tried), else measured at each width.
             let breaks = measurer.lineBreaks(node.title, role: .cardTitle)
@@ -328,7 +328,7 @@ public struct LevelLayout: Sendable {
                 // (balanced lines): from an even split of the line, widened until it holds.
                 let full = laid(widest)
                 best = full
-                if full.lineCount > 1 && full.lineCount <= s.cardMaxLines {
+                if full.lineCount > 1 && full.lineCount <= s.cards.maxLines {
                     var w = max(narrowest, min(widest, max(word, line.width / Double(full.lineCount) * 1.06)))
                     for _ in 0..<4 {
                         let m = laid(w)
@@ -340,10 +340,10 @@ public struct LevelLayout: Sendable {
                     }
                 }
             }
-            let lines = min(best.lineCount, s.cardMaxLines)
-            let width = min(s.cardMaxWidth, max(s.cardMinWidth, best.width.rounded(.up) + pad))
-            let textHeight = max(s.cardLineHeight * Double(lines), best.lineCount <= s.cardMaxLines ? best.height : 0)
-            return .roundedRect(width: width, height: s.cardBaseHeight + textHeight, cornerRadius: s.cardCornerRadius)
+            let lines = min(best.lineCount, s.cards.maxLines)
+            let width = min(s.cards.maxWidth, max(s.cards.minWidth, best.width.rounded(.up) + pad))
+            let textHeight = max(s.cards.lineHeight * Double(lines), best.lineCount <= s.cards.maxLines ? best.height : 0)
+            return .roundedRect(width: width, height: s.cards.baseHeight + textHeight, cornerRadius: s.cards.cornerRadius)
         }
     }
 
@@ -354,19 +354,19 @@ public struct LevelLayout: Sendable {
     /// wrapping every title first.
     static func leastPaddedArea(of node: DashboardNode, _ s: DashboardSettings, _ measurer: any TextMeasurer) -> Double {
         let k = s.canvasScale
-        guard node.kind == .report else { return paddedArea(shape(of: node, s, measurer), s.gap) }
-        let pad = s.cardHorizontalPadding
+        guard node.kind == .report else { return paddedArea(shape(of: node, s, measurer), s.sizes.gap) }
+        let pad = s.cards.horizontalPadding
         let line = measurer.lineBreaks(node.title, role: .cardTitle)?.wrapped(within: unwrapped)
             ?? measurer.measure(node.title, role: .cardTitle, width: unwrapped)
-        let fitsOne = line.width <= s.cardMaxWidth - pad
+        let fitsOne = line.width <= s.cards.maxWidth - pad
         var least = Double.infinity
-        for lines in 1...s.cardMaxLines {
+        for lines in 1...s.cards.maxLines {
             if lines > 1 && fitsOne { break }
             if lines == 1 && !fitsOne { continue }
             let text = lines == 1 ? line.width.rounded(.up) : line.width * 0.9 / Double(lines)
-            let width = min(s.cardMaxWidth, max(s.cardMinWidth, text + pad))
-            let height = s.cardBaseHeight + s.cardLineHeight * Double(lines)
-            least = min(least, (width * k + s.gap) * (height * k + s.gap))
+            let width = min(s.cards.maxWidth, max(s.cards.minWidth, text + pad))
+            let height = s.cards.baseHeight + s.cards.lineHeight * Double(lines)
+            least = min(least, (width * k + s.sizes.gap) * (height * k + s.sizes.gap))
         }
         return least
     }

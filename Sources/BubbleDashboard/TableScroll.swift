@@ -31,20 +31,6 @@ public struct TableScrollSettings: Sendable, Hashable {
     public func decayPerStep(timeStep: Double) -> Double {
         ExplicitMath.power(decelerationRate, 1000 * timeStep)
     }
-
-    func validate() throws(DashboardError) {
-        func check(_ name: String, _ v: Double, _ ok: Bool) throws(DashboardError) {
-            guard v.isFinite, ok else { throw .invalidNumber(field: "tableScroll." + name, value: v) }
-        }
-        try check("decelerationRate", decelerationRate, decelerationRate >= 0.9 && decelerationRate < 1)
-        try check("rubberBandConstant", rubberBandConstant, rubberBandConstant >= 0 && rubberBandConstant <= 1)
-        try check("bounceFrequency", bounceFrequency, bounceFrequency > 0 && bounceFrequency <= 60)
-        try check("maxOvershoot", maxOvershoot, maxOvershoot >= 0 && maxOvershoot <= 10_000)
-        try check("maxVelocity", maxVelocity, maxVelocity > 0 && maxVelocity <= 1e6)
-        try check("restDistance", restDistance, restDistance > 0 && restDistance <= 10)
-        try check("indicatorFadeDelay", indicatorFadeDelay, indicatorFadeDelay >= 0 && indicatorFadeDelay <= 10)
-        try check("indicatorFadeDuration", indicatorFadeDuration, indicatorFadeDuration >= 0 && indicatorFadeDuration <= 10)
-    }
 }
 
 /// The reports table's scroll: an offset, a velocity and what moves it, advanced by the dashboard's

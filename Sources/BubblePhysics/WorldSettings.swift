@@ -34,29 +34,18 @@ public struct WorldSettings: Hashable, Sendable {
     /// of flowing on at 2–4 pt/s). A touching body may stop up to about `staticSpeed / (2π f)`
     /// short of its target (f: its spring's frequency). 0 turns it off. Default 4.
     public var staticSpeed: Double = 4
-    /// Static friction, as a ratio: a touching dynamic body whose motion over a sub-step is slower
-    /// than `staticFriction` times the speed its contacts pushed it with (the sweeps' correction
-    /// over h) stays where the sub-step found it, at rest, like a body held in a groove by Coulomb
-    /// friction: its contacts carry its drive. Without it, a loaded pile keeps rearranging (one
-    /// body squeezing through a gap restarts the rest count). 0 turns it off. Default 0.9: with
-    /// 0.7 a body in a jam could be held in one sub-step and pushed back by its drive in the next
-    /// (its velocity 70–140 pt/s while it ended every step where it began), so the standard piles
-    /// of 3 000 and 5 000 bodies never reported rest; with 0.9 they rest (at steps 158 and 63
-    /// when it came in; `Benchmarks/NOTES.md`, *Coming to rest*, has the current figures).
+    /// Static friction, as a ratio, `0...1`, default 0.9: a touching dynamic body whose motion over
+    /// a sub-step is slower than `staticFriction` times the speed its contacts pushed it with (the
+    /// sweeps' correction over h) stays where the sub-step found it, at rest, like a body held in a
+    /// groove by Coulomb friction: its contacts carry its drive. Without it a loaded pile keeps
+    /// rearranging. 0 turns it off.
     public var staticFriction: Double = 0.9
     /// Static friction in piles pressed by strong springs, `0...100`, default 2. An overlap deeper
-    /// than 2 pt frees both bodies, and every body it overlaps, from static friction for the
-    /// sub-step: a jammed pile must go on opening. But in a large pile the springs drive the outer
-    /// bodies several pt per sub-step into the bodies they rest on (the drive grows with the
-    /// distance from the target), so with that rule alone its rim is always that deep, nothing is
-    /// held, and the pile flows on for ever: 0 gives that rule, and with it the standard scene of
-    /// 10 000 bodies still moves at 50 pt/s after 3 000 steps. With k > 0, an overlap frees its
-    /// bodies only when it is deeper than 2 pt plus k times how far the two bodies' velocities
-    /// carry them towards their own targets in one sub-step (`BodyPass.noteDrive`). When it came
-    /// in, with 2 (and `staticFriction` 0.9) the 10 000-body pile rested at step 56, the 100 000-
-    /// body pile's mean speed fell from 215 to 0.06 pt/s by step 120, and the 1 000-body piles
-    /// settled as before or sooner (24 seeds: 21 at rest within 300 steps, median rest step 107
-    /// against 133); `Benchmarks/NOTES.md`, *Coming to rest*, has the current figures.
+    /// than 2 pt plus `driveAllowance` times how far the two bodies' velocities carry them towards
+    /// their own targets in one sub-step (`BodyPass.noteDrive`) frees both bodies, and every body
+    /// it overlaps, from static friction for the sub-step, so a jammed pile goes on opening. 0
+    /// frees them at any overlap deeper than 2 pt, and a large pile, whose springs drive its rim
+    /// that deep every sub-step, then never comes to rest.
     public var driveAllowance: Double = 2
     /// Whether either form of static friction is on (`World.deepMark` is kept only then).
     var hasStaticFriction: Bool { staticSpeed > 0 || staticFriction > 0 }

@@ -16,40 +16,12 @@ public enum SettingsFile {
     /// The largest settings file accepted, in bytes.
     public static let maxFileBytes = 64 << 10
 
-    /// One number of the file: its JSON name, the range it must be in, and where it goes.
-    public struct Field: Sendable {
-        public var name: String
-        public var range: ClosedRange<Double>
-        /// A short description for the play page's settings panel.
-        public var help: String
-        let keyPath: WritableKeyPath<DashboardSettings, Double> & Sendable
+    /// One number of the file: an entry of `DashboardSettings.fields`, the one range table.
+    public typealias Field = DashboardSettings.Field
 
-        /// This field's value in `settings`.
-        public func value(in settings: DashboardSettings) -> Double { settings[keyPath: keyPath] }
-    }
-
-    /// The fields in file order. Springs are written as `{"frequency": Hz, "dampingRatio": ζ}`.
-    public static let fields: [Field] = [
-        Field(name: "placeSpring.frequency", range: 0.1...30, help: "spring to a bubble's place (Hz)", keyPath: \.placeSpring.frequency),
-        Field(name: "placeSpring.dampingRatio", range: 0.05...2, help: "its damping ratio", keyPath: \.placeSpring.dampingRatio),
-        Field(name: "contactFriction", range: 0...1, help: "velocity removed per sub-step in contact", keyPath: \.contactFriction),
-        Field(name: "appearDuration", range: 0...5, help: "children grow in (s)", keyPath: \.appearDuration),
-        Field(name: "appearFrom", range: 0...1, help: "children start at this share of their way out", keyPath: \.appearFrom),
-        Field(name: "appearStagger", range: 0...1, help: "delay between children (s)", keyPath: \.appearStagger),
-        Field(name: "appearStaggerTotal", range: 0...5, help: "cap on the whole stagger (s)", keyPath: \.appearStaggerTotal),
-        Field(name: "collapseDuration", range: 0...5, help: "leaving bubbles fade (s)", keyPath: \.collapseDuration),
-        Field(name: "collapseGlide", range: 0...2000, help: "leaving bubbles glide at most (pt)", keyPath: \.collapseGlide),
-        Field(name: "focusDuration", range: 0...5, help: "a bubble becomes the focus (s)", keyPath: \.focusDuration),
-        Field(name: "springReach", range: 0...5000, help: "further than this a child glides (pt)", keyPath: \.springReach),
-        Field(name: "maxTravelSpeed", range: 50...20000, help: "average glide speed cap (pt/s)", keyPath: \.maxTravelSpeed),
-        Field(name: "overlayDuration", range: 0...5, help: "overlays fade (s)", keyPath: \.overlayDuration),
-        Field(name: "dragNearFrequency", range: 0.1...30, help: "drag coupling next to the dragged bubble (Hz)", keyPath: \.dragNearFrequency),
-        Field(name: "dragFarFrequency", range: 0.1...30, help: "drag coupling far away (Hz)", keyPath: \.dragFarFrequency),
-        Field(name: "dragFalloff", range: 1...10000, help: "distance the coupling halves over (pt)", keyPath: \.dragFalloff),
-        Field(name: "dragDampingRatio", range: 0.05...2, help: "damping of the drag coupling", keyPath: \.dragDampingRatio),
-        Field(name: "tableScroll.decelerationRate", range: 0.9...0.9999, help: "table fling decay per ms", keyPath: \.tableScroll.decelerationRate),
-        Field(name: "tableScroll.bounceFrequency", range: 0.1...30, help: "table bounce spring (Hz)", keyPath: \.tableScroll.bounceFrequency),
-    ]
+    /// The fields in file order: the live ones of `DashboardSettings.fields` (motion, drag
+    /// coupling, table scrolling). Springs are written as `{"frequency": Hz, "dampingRatio": ζ}`.
+    public static let fields: [Field] = DashboardSettings.fields.filter(\.isLive)
 
     /// Reads and checks a settings file; the result is `base` with the file's values.
     public static func load(_ path: String, base: DashboardSettings = DashboardSettings()) throws(ScenarioError) -> DashboardSettings {
@@ -123,10 +95,11 @@ public enum SettingsFile {
         }
         func set(_ f: Field, _ value: JSONValue, _ path: String) throws(ScenarioError) {
             guard let v = value.numberValue else { throw fail(path, value, "'\(f.name)' must be a number, found \(value.typeName)") }
-            guard v.isFinite, f.range.contains(v) else {
+            do {
+                settings = try f.setting(v, in: settings)
+            } catch {
                 throw fail(path, value, "'\(f.name)' must be within \(number(f.range.lowerBound))...\(number(f.range.upperBound)), got \(number(v))")
             }
-            settings[keyPath: f.keyPath] = v
         }
         return settings
     }
@@ -143,9 +116,9 @@ public enum SettingsFile {
                 i += 1
             }
             if group.count == 1 && !group[0].name.contains(".") {
-                lines.append("  \"\(top)\": \(number(settings[keyPath: group[0].keyPath]))")
+                lines.append("  \"\(top)\": \(number(group[0].value(in: settings)))")
             } else {
-                let inner = group.map { "\"\($0.name.split(separator: ".")[1])\": \(number(settings[keyPath: $0.keyPath]))" }
+                let inner = group.map { "\"\($0.name.split(separator: ".")[1])\": \(number($0.value(in: settings)))" }
                 lines.append("  \"\(top)\": {\(inner.joined(separator: ", "))}")
             }
         }

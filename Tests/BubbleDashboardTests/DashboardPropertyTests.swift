@@ -481,8 +481,10 @@ struct DashboardLongRunTests {
         #expect {
             _ = try Dashboard(tree: sampleTree, settings: settings)
         } throws: { error in
-            guard case DashboardError.invalidNumber(let f, _) = error else { return false }
-            return f.hasPrefix(field)
+            switch error as? DashboardError {
+            case .invalidNumber(let f, _)?, .invalidSetting(let f, _, _)?: return f.hasPrefix(field)
+            default: return false
+            }
         }
     }
 }

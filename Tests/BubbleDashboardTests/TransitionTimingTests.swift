@@ -20,7 +20,7 @@ struct TransitionTimingTests {
     /// groups.
     static var thirtyBubbles: DashboardSettings {
         var s = settings
-        s.minimumLabelFontSize = 8
+        s.sizes.minimumLabelFontSize = 8
         return s
     }
 
@@ -111,7 +111,7 @@ struct TransitionTimingTests {
     /// 95% in 0.8647 of its time), plus a step for sampling: beyond about 600 pt this is over
     /// 0.35 s, and the cap, which keeps every bubble under 40 pt per step, wins.
     static func cappedCoverage(_ way: Double) -> Double {
-        0.8647 * way / settings.maxTravelSpeed + 1.0 / 60
+        0.8647 * way / settings.motion.maxTravelSpeed + 1.0 / 60
     }
 
     static func check(_ t: TransitionTiming, _ context: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
@@ -120,7 +120,7 @@ struct TransitionTimingTests {
         #expect(t.coveredAfter <= covered, "\(name): 95% covered after \(t.coveredAfter) s (\(Int(t.longestWay)) pt at most)", sourceLocation: sourceLocation)
         // A glide at the cap lands after way / maxTravelSpeed: 0.4 s for 600 pt, which leaves
         // 0.2 s of the 0.6; a longer way keeps those 0.2 s after it lands.
-        let settled = max(settledLimit, t.longestWay / settings.maxTravelSpeed + 0.2)
+        let settled = max(settledLimit, t.longestWay / settings.motion.maxTravelSpeed + 0.2)
         #expect(t.settledAfter <= settled, "\(name): within 1 pt after \(t.settledAfter) s; \(t.straggler)", sourceLocation: sourceLocation)
         #expect(t.restAfter <= restLimit, "\(name): at rest after \(t.restAfter) s", sourceLocation: sourceLocation)
     }

@@ -36,8 +36,8 @@ struct PlayMessageParserTests {
         #expect(try parse(#"{"type": "record"}"#) == .record)
         #expect(try parse(#"{"type": "saveSettings"}"#) == .saveSettings)
         var expected = DashboardSettings()
-        expected.placeSpring.frequency = 5
-        expected.dragNearFrequency = 9
+        expected.motion.placeSpring.frequency = 5
+        expected.drag.nearFrequency = 9
         #expect(try parse(#"{"type": "settings", "values": {"placeSpring": {"frequency": 5}, "dragNearFrequency": 9}}"#) == .settings(expected))
     }
 

@@ -116,14 +116,14 @@ struct PlaySessionTests {
     @Test func settingsApplyLiveAndSaveAsASettingsFile() throws {
         let session = try PlaySession(source: sampleSource, scale: 1, now: 0)
         var s = DashboardSettings()
-        s.dragNearFrequency = 11
-        s.focusDuration = 0.5
+        s.drag.nearFrequency = 11
+        s.motion.focusDuration = 0.5
         _ = session.handle(.settings(s), now: 0)
-        #expect(session.dashboard.settings.dragNearFrequency == 11)
+        #expect(session.dashboard.settings.drag.nearFrequency == 11)
         let reply = try #require(session.handle(.saveSettings, now: 0).first)
         let text = try #require(object(reply)["text"] as? String)
         let loaded = try SettingsFile.parse(Array(text.utf8), file: "saved.json")
-        #expect(loaded.dragNearFrequency == 11 && loaded.focusDuration == 0.5)
+        #expect(loaded.drag.nearFrequency == 11 && loaded.motion.focusDuration == 0.5)
         #expect(loaded == DashboardSettings().withFeel(of: s))
     }
 
@@ -134,9 +134,9 @@ struct PlaySessionTests {
         page.send(.tap(ScenePoint(x: 384, y: 540)))
         try page.run(2)
         let before = session.dashboard.debugView().bodies.filter { !$0.isKinematic }
-        #expect(before.count > 3 && before.allSatisfy { $0.springFrequency == DashboardSettings().placeSpring.frequency })
+        #expect(before.count > 3 && before.allSatisfy { $0.springFrequency == DashboardSettings().motion.placeSpring.frequency })
         var s = DashboardSettings()
-        s.placeSpring.frequency = 6.5
+        s.motion.placeSpring.frequency = 6.5
         page.send(.settings(s))
         let after = session.dashboard.debugView().bodies.filter { !$0.isKinematic }
         #expect(after.count == before.count && after.allSatisfy { $0.springFrequency == 6.5 })
@@ -153,7 +153,7 @@ struct PlaySessionTests {
         try page.drag(from: child, dx: 120, dy: -80, steps: 20)
         try page.run(0.2)
         var s = DashboardSettings()
-        s.placeSpring.frequency = 6
+        s.motion.placeSpring.frequency = 6
         page.send(.settings(s))
         try page.run(1)
         let category = try #require(session.dashboard.debugView().bodies.first { !$0.isKinematic && session.dashboard.levels.index(of: $0.id).map { session.dashboard.levels.nodes[$0].kind == .category } == true })

@@ -55,9 +55,9 @@ struct LabelPropertiesTests {
                 guard label.role == .bubbleTitle, shrink == 1, let node = tree.index(of: label.owner),
                       tree.nodes[node].kind == .report else { continue }
                 let settings = DashboardSettings()
-                let available = settings.cardMaxWidth - settings.cardHorizontalPadding
+                let available = settings.cards.maxWidth - settings.cards.horizontalPadding
                 let measured = measurer.measure(label.label, role: .cardTitle, width: available)
-                if measured.lineCount <= settings.cardMaxLines && measured.width <= available {
+                if measured.lineCount <= settings.cards.maxLines && measured.width <= available {
                     cards += 1
                     #expect(!label.isTruncated, "\(file) \(id): '\(label.label)' was shortened to \(label.lines.map(\.text))")
                     #expect(label.designFontSize == style.cardTitleFontSize, "\(file) \(id): '\(label.label)' at \(label.designFontSize ?? 0) pt")
