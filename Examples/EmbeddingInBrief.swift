@@ -17,6 +17,6 @@ final class DashboardHost {
 
     /// A finger lifted where it went down: whatever is under it takes the tap.
     func tapped(x: Double, y: Double) {
-        try? dashboard.send(.tapAt(ScenePoint(x: x, y: y)))
+        try? dashboard.send(.tap(at: ScenePoint(x: x, y: y)))
     }
 }

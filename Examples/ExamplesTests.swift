@@ -114,7 +114,7 @@ struct ExamplesTests {
     /// The BubbleRender landing page: a dashboard measured by Pango, a frame written as a PNG.
     @Test func renderingAFrameWritesThePicture() throws {
         let dashboard = try makeDashboard(tree: try sampleTree())
-        try dashboard.send(.tap("root"))
+        try dashboard.send(.tapBubble("root"))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("examples-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

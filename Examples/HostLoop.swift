@@ -45,21 +45,21 @@ final class DashboardView {
             let dx = point.x - start.x, dy = point.y - start.y
             guard dx * dx + dy * dy > touchSlop * touchSlop else { return }
             // Press where the finger went down: the reports table's rows or a bubble take it.
-            dragging = send(.dragBeginAt(start))
+            dragging = send(.press(at: start))
             if !dragging {
                 touchStart = nil
                 return
             }
         }
-        _ = send(.dragMove(to: point))
+        _ = send(.move(to: point))
     }
 
     func touchEnded(at point: ScenePoint) {
         if dragging {
-            _ = send(.dragEnd)
+            _ = send(.release)
         } else if touchStart != nil {
             // A toolbar button, a row of the reports table, a bubble, or an overlay's backdrop.
-            _ = send(.tapAt(point))
+            _ = send(.tap(at: point))
         }
         touchStart = nil
         dragging = false

@@ -1,16 +1,28 @@
 import BubblePhysics
 
 /// A user action. Every event is accepted at any moment, also in the middle of a transition.
+///
+/// Input comes in one of two forms, named alike: by canvas point, as a finger gives it (`tap(at:)`,
+/// `press(at:)`, then `move(to:)` and `release`), or by bubble id, as a script or an accessibility
+/// action names it (`tapBubble(_:)`, `pressBubble(_:at:)`). Toolbar buttons and gestures without
+/// a place have their own cases.
 public enum DashboardEvent: Sendable, Hashable {
-    /// Tap a bubble: the centre circle on the start screen, a category (drill in) or a report
-    /// (open its preview).
-    case tap(String)
-    /// Press on a bubble at a canvas point.
-    case dragBegin(String, at: ScenePoint)
-    /// Move the finger of the current drag.
-    case dragMove(to: ScenePoint)
-    /// Lift the finger of the current drag.
-    case dragEnd
+    /// Tap at a canvas point (pt), as a finger does: whatever is there takes it (a bubble as
+    /// `tapBubble(_:)`, a toolbar button, a row of the reports table, the dimmed backdrop of an
+    /// overlay).
+    case tap(at: ScenePoint)
+    /// Tap the bubble with this id: the centre circle on the start screen, a category (drill in) or
+    /// a report (open its preview).
+    case tapBubble(String)
+    /// Put a finger down at a canvas point (pt): on the reports table's rows it scrolls them; on a
+    /// bubble it drags that bubble (as `pressBubble(_:at:)`). Then `move(to:)` and `release`.
+    case press(at: ScenePoint)
+    /// Put a finger down on the bubble with this id, at a canvas point (pt), and drag it.
+    case pressBubble(String, at: ScenePoint)
+    /// Move the finger that is down to a canvas point (pt).
+    case move(to: ScenePoint)
+    /// Lift the finger that is down.
+    case release
     /// Toolbar button 2: every bubble back to its home position.
     case recenter
     /// Pinch: back one level.
@@ -21,18 +33,35 @@ public enum DashboardEvent: Sendable, Hashable {
     case showReports
     /// Close whichever overlay is open.
     case closeOverlay
-    /// Tap at a canvas point, as a finger does: whatever is there takes it (a bubble as `tap` by
-    /// its id, a toolbar button, a row of the reports table, the dimmed backdrop of an overlay).
-    case tapAt(ScenePoint)
-    /// Press at a canvas point: on the reports table's rows the finger scrolls them; on a bubble
-    /// it drags that bubble (as `dragBegin`). Then `dragMove` and `dragEnd` as for any drag.
-    case dragBeginAt(ScenePoint)
     /// Scroll the open reports table by this many points (negative: up), with momentum: a fling
     /// that comes to rest this far on, bouncing at an end.
     case scroll(Double)
-    /// New motion settings (springs, durations, drag coupling, table scrolling) from now on; the
-    /// sizes and the canvas must stay as they are (see `Dashboard.updateFeel(_:)`).
+    /// New live settings (motion, drag coupling, table scrolling) from now on; the other fields
+    /// are ignored (see `Dashboard.updateFeel(_:)`).
     case settings(DashboardSettings)
+    /// The canvas changes size (pt): a rotation, Split View (see `Dashboard.resize(to:)`).
+    case resize(SceneSize)
+}
+
+extension DashboardEvent {
+    /// Tap the bubble with this id.
+    @available(*, deprecated, renamed: "tapBubble(_:)")
+    public static func tap(_ id: String) -> DashboardEvent { .tapBubble(id) }
+    /// Tap at a canvas point.
+    @available(*, deprecated, renamed: "tap(at:)")
+    public static func tapAt(_ point: ScenePoint) -> DashboardEvent { .tap(at: point) }
+    /// Press on the bubble with this id at a canvas point.
+    @available(*, deprecated, renamed: "pressBubble(_:at:)")
+    public static func dragBegin(_ id: String, at point: ScenePoint) -> DashboardEvent { .pressBubble(id, at: point) }
+    /// Press at a canvas point.
+    @available(*, deprecated, renamed: "press(at:)")
+    public static func dragBeginAt(_ point: ScenePoint) -> DashboardEvent { .press(at: point) }
+    /// Move the finger of the current drag.
+    @available(*, deprecated, renamed: "move(to:)")
+    public static func dragMove(to point: ScenePoint) -> DashboardEvent { .move(to: point) }
+    /// Lift the finger of the current drag.
+    @available(*, deprecated, renamed: "release")
+    public static var dragEnd: DashboardEvent { .release }
 }
 
 // Events: dispatch by kind, and hit testing.
@@ -41,17 +70,17 @@ extension Dashboard {
     /// move without a drag) throws and changes nothing.
     public func send(_ event: DashboardEvent) throws(DashboardError) {
         switch event {
-        case .tap(let id):
+        case .tapBubble(let id):
             try tap(try nodeIndex(id))
-        case .dragBegin(let id, let point):
+        case .pressBubble(let id, let point):
             let node = try nodeIndex(id)
             try beginDrag(node, at: try validated(point, "drag point"))
-        case .dragMove(let point):
+        case .move(let point):
             let p = try validated(point, "drag point")
             if moveTableFinger(to: p.y) { break }
             guard drag != nil else { throw .noDragInProgress }
             drag!.finger = p
-        case .dragEnd:
+        case .release:
             if releaseTable() { break }
             guard drag != nil else { throw .noDragInProgress }
             endDrag()
@@ -65,14 +94,16 @@ extension Dashboard {
             openOverlay(.reports(focus))
         case .closeOverlay:
             closeOverlay()
-        case .tapAt(let point):
+        case .tap(let point):
             try tap(at: point)
-        case .dragBeginAt(let point):
+        case .press(at: let point):
             try press(at: point)
         case .scroll(let distance):
             try scrollTable(by: distance)
         case .settings(let new):
             try updateFeel(new)
+        case .resize(let size):
+            try resize(to: size)
         }
         needsSnap = true
     }

@@ -14,7 +14,7 @@ import BubblePhysics
 /// dashboard.advance(to: t)
 /// draw(dashboard.scene(at: t))
 /// // On a touch: it takes effect at the next step at or after now.
-/// try dashboard.send(.tap(id))
+/// try dashboard.send(.tapBubble(id))
 /// ```
 ///
 /// An event takes effect on the state the dashboard holds when it is sent: after `advance(to: t)`

@@ -40,6 +40,8 @@ public final class Dashboard {
     /// between the two steps shows the ones that finished fading on the current step too.
     var previousGhosts: [Ghost] = []
     var previousOverlay: OverlayState?
+    /// The levels whose grouping is decided: laid out at least once (looked up only; never iterated).
+    var groupingDecided: Set<Int> = []
     /// Layouts computed so far, by focus index (looked up only; never iterated).
     var layouts: [Int: LevelLayout] = [:]
     /// What each child of a laid-out level shows, by node (looked up only; never iterated).
@@ -82,7 +84,12 @@ public final class Dashboard {
     /// all be shown with labels of at least `minimumLabelFontSize` is first given groups.
     public func layout(of focus: Int) throws(DashboardError) -> LevelLayout {
         if let cached = layouts[focus] { return cached }
-        let computed = try LevelGrouping.layOut(focus, in: &levels, settings: settings, measurer: measurer)
+        // A level is grouped (or not) the first time it is laid out, and keeps that for good: after
+        // a resize it is only laid out again.
+        let computed = groupingDecided.contains(focus)
+            ? try LevelLayout.compute(tree: levels, focus: focus, settings: settings, measurer: measurer)
+            : try LevelGrouping.layOut(focus, in: &levels, settings: settings, measurer: measurer)
+        groupingDecided.insert(focus)
         layouts[focus] = computed
         for (child, label) in zip(computed.children, computed.labels) { labels[child] = label }
         return computed

@@ -59,14 +59,14 @@ public final class ScenarioPlayer {
                 guard let start = path.first else { continue }
                 let moves = max(1, Int((duration / dt).rounded()))
                 if case .drag(let id, _, _) = a.action {
-                    queue.append((first, queue.count, i, .dragBegin(id, at: start)))
+                    queue.append((first, queue.count, i, .pressBubble(id, at: start)))
                 } else {
-                    queue.append((first, queue.count, i, .dragBeginAt(start)))
+                    queue.append((first, queue.count, i, .press(at: start)))
                 }
                 for k in 1...moves {
-                    queue.append((first + k, queue.count, i, .dragMove(to: Self.pointOnPath(path, Double(k) / Double(moves)))))
+                    queue.append((first + k, queue.count, i, .move(to: Self.pointOnPath(path, Double(k) / Double(moves)))))
                 }
-                queue.append((first + moves, queue.count, i, .dragEnd))
+                queue.append((first + moves, queue.count, i, .release))
             }
         }
         // Stable: by step, then in script order.
@@ -155,14 +155,14 @@ public final class ScenarioPlayer {
             // A drag is reported once, when it begins (or fails).
             let isDragFollowUp: Bool
             switch p.event {
-            case .dragMove, .dragEnd:
+            case .move, .release:
                 isDragFollowUp = true
             default:
                 isDragFollowUp = false
             }
             if !isDragFollowUp || error != nil {
-                if case .dragEnd = p.event, error == .noDragInProgress { continue }
-                if case .dragMove = p.event, error == .noDragInProgress { continue }
+                if case .release = p.event, error == .noDragInProgress { continue }
+                if case .move = p.event, error == .noDragInProgress { continue }
                 fired.append(FiredEvent(actionIndex: p.actionIndex, label: script[p.actionIndex].label, step: dashboard.stepCount, error: error))
             }
         }

@@ -41,6 +41,16 @@ public enum Exporter {
         guard width >= 160, height >= 160, width <= Scenario.maxCanvasSide, height <= Scenario.maxCanvasSide else {
             throw ExportError.invalidOption("--size sides must be within 160...\(Int(Scenario.maxCanvasSide)) pt")
         }
+        // A scenario that resizes the canvas (a rotation) is exported in a box that holds its
+        // largest canvas: the video's frames and the contact sheet's cells are that size, each
+        // frame drawn at its own canvas size in the box's top-left corner.
+        var boxWidth = width, boxHeight = height
+        for action in scenario.script {
+            if case .event(.resize(let size)) = action.action {
+                boxWidth = max(boxWidth, size.width)
+                boxHeight = max(boxHeight, size.height)
+            }
+        }
         let scale = options.pixelScale
         guard scale > 0, scale <= 8, scale.isFinite else { throw ExportError.invalidOption("--scale must be within (0, 8]") }
         guard options.jobs >= 1, options.jobs <= 256 else { throw ExportError.invalidOption("--jobs must be within 1...256") }
@@ -105,8 +115,8 @@ public enum Exporter {
         let sheetName = "contact-sheet\(suffix).png", pageName = "index\(suffix).html"
         let header = ManifestHeader(
             scenarioPath: options.scenario, contentHash: contentHash, metadataHash: metadataHasher.value, fps: fps, canvasWidth: width,
-            canvasHeight: height, scale: scale, pixelWidth: max(1, Int((width * scale).rounded())),
-            pixelHeight: max(1, Int((height * scale).rounded())), formats: options.formats, first: first, last: last,
+            canvasHeight: height, scale: scale, pixelWidth: max(1, Int((boxWidth * scale).rounded())),
+            pixelHeight: max(1, Int((boxHeight * scale).rounded())), formats: options.formats, first: first, last: last,
             scenarioFrames: scenarioFrames)
 
         try FileOps.prepareFolder(folder)
@@ -150,7 +160,8 @@ public enum Exporter {
         var nextVideoFrame = first
         let pool = RenderWorkers(
             workers: options.jobs,
-            context: WorkContext(folder: folder, formats: options.formats, scale: scale, fileSystem: options.fileSystem, video: video != nil))
+            context: WorkContext(folder: folder, formats: options.formats, scale: scale, fileSystem: options.fileSystem, video: video != nil,
+                videoWidth: header.pixelWidth, videoHeight: header.pixelHeight))
         var summary = ExportSummary(
             output: folder, frames: count, rendered: 0, linked: 0, skipped: 0, duplicates: 0, seconds: 0,
             simulateSeconds: 0, drawSeconds: 0, encodeSeconds: 0, writeSeconds: 0, manifestPath: manifestPath,
@@ -315,7 +326,7 @@ public enum Exporter {
                 let bytes = try ContactSheet.render(
                     title: "\(title) · frames \(first)–\(last) · every \(every) frame\(every == 1 ? "" : "s") "
                         + "(\(JSONText.number((Double(every) / fps * 1000).rounded() / 1000)) s)",
-                    cells: cells, canvasWidth: width, canvasHeight: height)
+                    cells: cells, canvasWidth: boxWidth, canvasHeight: boxHeight)
                 try AtomicFile.write(bytes, to: sheetPath, using: options.fileSystem)
                 let page = ReviewPage.html(
                     title: title, scenarioPath: options.scenario, fps: fps, pixelWidth: header.pixelWidth,

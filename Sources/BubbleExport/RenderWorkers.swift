@@ -50,6 +50,10 @@ struct WorkContext: Sendable {
     var fileSystem: FileSystemCalls = .system
     /// Every job also returns its frame's pixels, for the video (drawn again if its files are up to date).
     var video = false
+    /// The video's frame size in pixels: a frame drawn smaller (before or after a `resize`) sits in
+    /// its top-left corner on the contact sheet's dark background.
+    var videoWidth = 0
+    var videoHeight = 0
 
     /// The bytes of one frame file: what a worker writes, and what the exporter's renderer check
     /// on resume compares with a carried frame. `drawSeconds` receives the drawing part.
@@ -247,12 +251,22 @@ final class RenderWorkers: @unchecked Sendable {
                 throw ExportError.frameFailed(frame: o.index, reason: "cannot draw the frame for the video: \(error)")
             }
             let drawn = image!
-            var pixels = [UInt8](repeating: 0, count: drawn.width * drawn.height * 4)
+            let width = max(context.videoWidth, drawn.width), height = max(context.videoHeight, drawn.height)
+            var pixels = [UInt8](repeating: 0, count: width * height * 4)
+            if drawn.width < width || drawn.height < height {
+                // BGRA of the contact sheet's background (0.125, 0.141, 0.172).
+                for i in stride(from: 0, to: pixels.count, by: 4) {
+                    pixels[i] = 44
+                    pixels[i + 1] = 36
+                    pixels[i + 2] = 32
+                    pixels[i + 3] = 255
+                }
+            }
             drawn.withPixels { p, stride in
                 pixels.withUnsafeMutableBytes { out in
                     let row = drawn.width * 4
                     for y in 0..<drawn.height {
-                        (out.baseAddress! + y * row).copyMemory(from: p + y * stride, byteCount: row)
+                        (out.baseAddress! + y * width * 4).copyMemory(from: p + y * stride, byteCount: row)
                     }
                 }
             }

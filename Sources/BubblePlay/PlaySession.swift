@@ -154,10 +154,10 @@ public final class PlaySession {
         case .ready:
             hasCredit = true
             return []
-        case .tap(let p): return send(.tapAt(p), now: now)
-        case .press(let p): return send(.dragBeginAt(p), now: now)
-        case .move(let p): return send(.dragMove(to: p), now: now)
-        case .release: return send(.dragEnd, now: now)
+        case .tap(let p): return send(.tap(at: p), now: now)
+        case .press(let p): return send(.press(at: p), now: now)
+        case .move(let p): return send(.move(to: p), now: now)
+        case .release: return send(.release, now: now)
         case .pinch: return send(.pinch, now: now)
         case .scroll(let d): return send(.scroll(d), now: now)
         case .close: return send(.closeOverlay, now: now)
@@ -253,8 +253,8 @@ public final class PlaySession {
         do {
             try dashboard.send(event)
         } catch {
-            if case .dragMove = event, error == .noDragInProgress { return [] }
-            if case .dragEnd = event, error == .noDragInProgress { return [] }
+            if case .move = event, error == .noDragInProgress { return [] }
+            if case .release = event, error == .noDragInProgress { return [] }
             return [Self.error("\(error)", step: step)]
         }
         if case .settings = event { parser.baseSettings = dashboard.settings }

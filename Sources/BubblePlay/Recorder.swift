@@ -40,13 +40,13 @@ public struct Recorder: Sendable {
         let action: String
         var isMove = false
         switch event {
-        case .tapAt(let p): action = "\"tap\": [\(n(p.x)), \(n(p.y))]"
-        case .tap(let id): action = "\"tap\": \(JSONLiteral.string(id))"
-        case .dragBeginAt(let p): action = "\"press\": [\(n(p.x)), \(n(p.y))]"
-        case .dragMove(let p):
+        case .tap(at: let p): action = "\"tap\": [\(n(p.x)), \(n(p.y))]"
+        case .tapBubble(let id): action = "\"tap\": \(JSONLiteral.string(id))"
+        case .press(at: let p): action = "\"press\": [\(n(p.x)), \(n(p.y))]"
+        case .move(let p):
             action = "\"move\": [\(n(p.x)), \(n(p.y))]"
             isMove = true
-        case .dragEnd: action = "\"release\": true"
+        case .release: action = "\"release\": true"
         case .pinch: action = "\"pinch\": true"
         case .closeOverlay: action = "\"close\": true"
         case .recenter: action = "\"recenter\": true"
@@ -55,7 +55,8 @@ public struct Recorder: Sendable {
         case .scroll(let d): action = "\"scroll\": \(n(d))"
         case .settings(let s):
             action = "\"settings\": " + SettingsFile.encode(s).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        case .dragBegin: return
+        case .resize(let size): action = "\"resize\": [\(n(size.width)), \(n(size.height))]"
+        case .pressBubble: return
         }
         if isMove, let last = entries.last, last.isMove, last.step == step {
             entries[entries.count - 1].action = action

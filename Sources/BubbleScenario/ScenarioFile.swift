@@ -147,6 +147,8 @@ extension Scenario {
         }
         var script: [TimedAction] = []
         var previous = 0.0
+        // The canvas at the event being read (a `resize` changes it for the events after it).
+        var canvasNow = (width: width, height: height)
         func checkID(_ value: JSONValue, _ path: String) throws(ScenarioError) -> String {
             guard let id = value.stringValue else { throw fail(path, value, "expected a node id (string), found \(value.typeName)") }
             // A group's id is its category's id, "~" and a key ("stores~n101-150"): the category must
@@ -171,8 +173,9 @@ extension Scenario {
             guard let xy = value.arrayValue, xy.count == 2, let x = xy[0].numberValue, let y = xy[1].numberValue else {
                 throw fail(path, value, "a point must be [x, y] in canvas points")
             }
-            guard x.isFinite, y.isFinite, x >= 0, y >= 0, x <= width, y <= height else {
-                throw fail(path, value, "point [\(label(x)), \(label(y))] is outside the \(label(width))×\(label(height)) pt canvas")
+            guard x.isFinite, y.isFinite, x >= 0, y >= 0, x <= canvasNow.width, y <= canvasNow.height else {
+                throw fail(
+                    path, value, "point [\(label(x)), \(label(y))] is outside the \(label(canvasNow.width))×\(label(canvasNow.height)) pt canvas")
             }
             return ScenePoint(x: x, y: y)
         }
@@ -199,10 +202,10 @@ extension Scenario {
             switch key {
             case "tap" where value.arrayValue != nil:
                 let p = try canvasPoint(value, path)
-                script.append(TimedAction(time: at, action: .event(.tapAt(p)), label: "tap at \(label(p))"))
+                script.append(TimedAction(time: at, action: .event(.tap(at: p)), label: "tap at \(label(p))"))
             case "tap", "open":
                 let id = try checkID(value, path)
-                script.append(TimedAction(time: at, action: .event(.tap(id)), label: "\(key) \(id)"))
+                script.append(TimedAction(time: at, action: .event(.tapBubble(id)), label: "\(key) \(id)"))
             case "scroll":
                 guard let d = value.numberValue else {
                     throw fail(path, value, "'scroll' takes a number of points (negative scrolls up), found \(value.typeName)")
@@ -260,13 +263,22 @@ extension Scenario {
                 script.append(TimedAction(time: at, action: .event(e), label: key))
             case "press":
                 let p = try canvasPoint(value, path)
-                script.append(TimedAction(time: at, action: .event(.dragBeginAt(p)), label: "press at \(label(p))"))
+                script.append(TimedAction(time: at, action: .event(.press(at: p)), label: "press at \(label(p))"))
             case "move":
                 let p = try point(value, path)
-                script.append(TimedAction(time: at, action: .event(.dragMove(to: p)), label: "move to \(label(p))"))
+                script.append(TimedAction(time: at, action: .event(.move(to: p)), label: "move to \(label(p))"))
             case "release":
                 guard value.boolValue == true else { throw fail(path, value, "'release' takes the value true") }
-                script.append(TimedAction(time: at, action: .event(.dragEnd), label: "release"))
+                script.append(TimedAction(time: at, action: .event(.release), label: "release"))
+            case "resize":
+                guard let pair = value.arrayValue, pair.count == 2, let w = pair[0].numberValue, let h = pair[1].numberValue else {
+                    throw fail(path, value, "'resize' takes the new canvas as [width, height] in points")
+                }
+                guard w >= 160, h >= 160, w <= maxCanvasSide, h <= maxCanvasSide else {
+                    throw fail(path, value, "canvas sides must be within 160...\(Int(maxCanvasSide)) pt, got [\(label(w)), \(label(h))]")
+                }
+                canvasNow = (w, h)
+                script.append(TimedAction(time: at, action: .event(.resize(SceneSize(width: w, height: h))), label: "resize to \(label(w))×\(label(h))"))
             case "settings":
                 running = try SettingsFile.apply(value, source: source, file: pathArgument, jsonPath: path, base: running)
                 script.append(TimedAction(time: at, action: .event(.settings(running)), label: "settings"))
@@ -297,7 +309,7 @@ extension Scenario {
 
 extension Scenario {
     /// The actions an event may have.
-    static let actionNames = "tap, open, drag, scroll, recenter, pinch, top, reports, close, press, move, release, settings"
+    static let actionNames = "tap, open, drag, scroll, recenter, pinch, top, reports, close, press, move, release, settings, resize"
 
     /// The dashboard settings for this scenario on a canvas of `width` × `height` points: its
     /// `settings` field, or the defaults.

@@ -20,7 +20,7 @@ enum RenderBench {
         for path in [["root"], ["root", "finance", "monthly-close"]] {
             let dashboard = try Dashboard(tree: tree, measurer: PangoTextMeasurer())
             for id in path where tree.index(of: id) != nil {
-                try dashboard.send(.tap(id))
+                try dashboard.send(.tapBubble(id))
                 dashboard.settle(limit: 3000)
             }
             result.append(Case(name: "sample level '\(path.last!)'", scene: dashboard.scene()))

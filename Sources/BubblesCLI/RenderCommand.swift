@@ -118,13 +118,13 @@ struct Render: ParsableCommand {
             }
         }
 
-        try dashboard.send(.tap(tree.nodes[0].id))
+        try dashboard.send(.tapBubble(tree.nodes[0].id))
         dashboard.settle(limit: 3000)
         for node in chain {
-            try dashboard.send(.tap(tree.nodes[node].id))
+            try dashboard.send(.tapBubble(tree.nodes[node].id))
             dashboard.settle(limit: 3000)
         }
-        if let previewID { try dashboard.send(.tap(previewID)) }
+        if let previewID { try dashboard.send(.tapBubble(previewID)) }
         if showReports { try dashboard.send(.showReports) }
         dashboard.settle(limit: 3000)
 

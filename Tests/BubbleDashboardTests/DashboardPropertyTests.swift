@@ -21,14 +21,14 @@ struct DashboardPropertyTests {
         let extreme = (code >> 48) % 11 == 0 ? 1e9 : 1
         let event: DashboardEvent
         switch code % 11 {
-        case 0, 1, 2: event = .tap(id)
-        case 3: event = .dragBegin(id, at: ScenePoint(x: x, y: y))
+        case 0, 1, 2: event = .tapBubble(id)
+        case 3: event = .pressBubble(id, at: ScenePoint(x: x, y: y))
         // A finger moves a little per event; now and then it is reported somewhere absurd.
         case 4:
             event = extreme > 1
-                ? .dragMove(to: ScenePoint(x: x * extreme, y: -y * extreme))
-                : .dragMove(to: ScenePoint(x: finger.x + x.truncatingRemainder(dividingBy: 20), y: finger.y + y.truncatingRemainder(dividingBy: 20)))
-        case 5: event = .dragEnd
+                ? .move(to: ScenePoint(x: x * extreme, y: -y * extreme))
+                : .move(to: ScenePoint(x: finger.x + x.truncatingRemainder(dividingBy: 20), y: finger.y + y.truncatingRemainder(dividingBy: 20)))
+        case 5: event = .release
         case 6: event = .recenter
         case 7: event = .pinch
         case 8: event = .top
@@ -117,7 +117,7 @@ struct DashboardPropertyTests {
                 }
             }
             // Let go and let it settle: exactly the focus and its children remain, tidily.
-            try? d.send(.dragEnd)
+            try? d.send(.release)
             try? d.send(.closeOverlay)
             d.settle(limit: 2000)
             #expect(d.isAtRest)
@@ -230,26 +230,26 @@ struct DashboardLongRunTests {
             }
             switch roll {
             case 0..<22:
-                event = .tap(someID())
+                event = .tapBubble(someID())
             case 22..<32:
                 kind = 1
                 let id = someID()
                 let at = onScreen.first { $0.id == id }?.centre ?? ScenePoint(x: random.double(0...canvas.width), y: random.double(0...canvas.height))
-                event = .dragBegin(id, at: ScenePoint(x: at.x + random.double(-12...12), y: at.y + random.double(-12...12)))
+                event = .pressBubble(id, at: ScenePoint(x: at.x + random.double(-12...12), y: at.y + random.double(-12...12)))
             case 32..<50:
                 kind = 2
-                event = .dragMove(to: ScenePoint(x: track.finger.x + random.double(-18...18), y: track.finger.y + random.double(-18...18)))
+                event = .move(to: ScenePoint(x: track.finger.x + random.double(-18...18), y: track.finger.y + random.double(-18...18)))
             case 50..<59:
                 kind = 3
                 let far = [1e6, -1e6, 1e300, -1e300, 4 * canvas.width]
-                event = .dragMove(to: ScenePoint(x: far[random.int(far.count)], y: far[random.int(far.count)]))
+                event = .move(to: ScenePoint(x: far[random.int(far.count)], y: far[random.int(far.count)]))
             case 59..<63:
                 // Non-finite points are refused, with or without a drag in progress.
                 kind = 2
                 let bad = nonFinite[random.int(nonFinite.count)]
                 let p = random.int(2) == 0 ? ScenePoint(x: bad, y: track.finger.y) : ScenePoint(x: track.finger.x, y: bad)
-                event = random.int(2) == 0 ? .dragMove(to: p) : .dragBegin(someID(), at: p)
-            case 63..<73: kind = 4; event = .dragEnd
+                event = random.int(2) == 0 ? .move(to: p) : .pressBubble(someID(), at: p)
+            case 63..<73: kind = 4; event = .release
             case 73..<78: kind = 5; event = .recenter
             case 78..<86: kind = 6; event = .pinch
             case 86..<89: kind = 7; event = .top
@@ -266,8 +266,8 @@ struct DashboardLongRunTests {
                 outcome.applied[kind] += 1
                 track.accepted(event, atStep: d.stepCount)
                 switch event {
-                case .dragBegin: dragging = true
-                case .dragEnd: dragging = false
+                case .pressBubble: dragging = true
+                case .release: dragging = false
                 default: break
                 }
             } catch {
@@ -277,14 +277,14 @@ struct DashboardLongRunTests {
                     #expect(d.stateHash == before, "a refused event changed the state: \(event) → \(error), \(place())")
                     // A non-finite finger is refused as such (a drag-begin may name a bad id first).
                     switch (event, error) {
-                    case (.dragMove(let p), _) where !p.x.isFinite || !p.y.isFinite:
+                    case (.move(let p), _) where !p.x.isFinite || !p.y.isFinite:
                         guard case .invalidNumber = error else {
                             Issue.record("a non-finite point gave \(error), not invalidNumber, \(place())")
                             break
                         }
-                    case (.dragBegin(_, let p), .unknownID), (.dragBegin(_, let p), .notVisible), (.dragBegin(_, let p), .invalidNumber):
+                    case (.pressBubble(_, let p), .unknownID), (.pressBubble(_, let p), .notVisible), (.pressBubble(_, let p), .invalidNumber):
                         _ = p
-                    case (.dragBegin(_, let p), _) where !p.x.isFinite || !p.y.isFinite:
+                    case (.pressBubble(_, let p), _) where !p.x.isFinite || !p.y.isFinite:
                         Issue.record("a non-finite point gave \(error), \(place())")
                     default: break
                     }
@@ -328,7 +328,7 @@ struct DashboardLongRunTests {
             // Every 250 events: let go, close, settle; then exactly the focus and its children rest
             // on the canvas, apart.
             if n % 250 == 249 {
-                try? d.send(.dragEnd)
+                try? d.send(.release)
                 try? d.send(.closeOverlay)
                 let steps = d.settle(limit: 3000)
                 outcome.steps += steps
@@ -339,7 +339,7 @@ struct DashboardLongRunTests {
                 track.uncheckedUntil = 0
             }
         }
-        try? d.send(.dragEnd)
+        try? d.send(.release)
         try? d.send(.closeOverlay)
         outcome.steps += d.settle(limit: 3000)
         if check { expectTidy(d, canvas: canvas, place()) }
@@ -430,27 +430,27 @@ struct DashboardLongRunTests {
     /// their destinations and glide to their relaxed places.
     @Test func releaseDuringARecentreGlide() {
         Self.replay([
-            (0, .recenter), (4, .tap("root")),
-            (10, .dragBegin("sales", at: ScenePoint(x: 580.4075610644741, y: 497.7104289003426))),
-            (14, .dragMove(to: ScenePoint(x: 570.5846396783376, y: 496.54077862580226))),
-            (15, .dragMove(to: ScenePoint(x: 567.0822066375137, y: 486.5248424585341))),
-            (18, .dragMove(to: ScenePoint(x: -1000000.0, y: -1000000.0))),
-            (22, .dragMove(to: ScenePoint(x: -1000000.4025501044, y: -1000009.3743450764))),
-            (26, .dragMove(to: ScenePoint(x: -1000018.0373331944, y: -1000011.8853937897))),
-            (29, .dragMove(to: ScenePoint(x: -1000014.7581263308, y: -999998.3679550242))),
-            (31, .dragEnd),
-            (46, .dragMove(to: ScenePoint(x: -1000025.1886259615, y: -1000002.9313759152))),
-            (69, .dragMove(to: ScenePoint(x: 3072.0, y: -1000000.0))),
-            (73, .dragMove(to: ScenePoint(x: -1000029.2161481471, y: -999986.9737316455))),
-            (87, .dragBegin("legal-compliance", at: ScenePoint(x: 79.95907073095765, y: 681.6491913435137))),
-            (88, .dragMove(to: ScenePoint(x: 87.30312700924587, y: 692.2604818699065))),
-            (89, .dragMove(to: ScenePoint(x: 88.41820858355145, y: 709.0353318895761))),
-            (90, .dragMove(to: ScenePoint(x: 72.77558656853596, y: 715.5245573676016))),
-            (93, .dragEnd), (103, .showReports),
-            (256, .dragMove(to: ScenePoint(x: 70.33307878415576, y: 720.4552452631741))),
+            (0, .recenter), (4, .tapBubble("root")),
+            (10, .pressBubble("sales", at: ScenePoint(x: 580.4075610644741, y: 497.7104289003426))),
+            (14, .move(to: ScenePoint(x: 570.5846396783376, y: 496.54077862580226))),
+            (15, .move(to: ScenePoint(x: 567.0822066375137, y: 486.5248424585341))),
+            (18, .move(to: ScenePoint(x: -1000000.0, y: -1000000.0))),
+            (22, .move(to: ScenePoint(x: -1000000.4025501044, y: -1000009.3743450764))),
+            (26, .move(to: ScenePoint(x: -1000018.0373331944, y: -1000011.8853937897))),
+            (29, .move(to: ScenePoint(x: -1000014.7581263308, y: -999998.3679550242))),
+            (31, .release),
+            (46, .move(to: ScenePoint(x: -1000025.1886259615, y: -1000002.9313759152))),
+            (69, .move(to: ScenePoint(x: 3072.0, y: -1000000.0))),
+            (73, .move(to: ScenePoint(x: -1000029.2161481471, y: -999986.9737316455))),
+            (87, .pressBubble("legal-compliance", at: ScenePoint(x: 79.95907073095765, y: 681.6491913435137))),
+            (88, .move(to: ScenePoint(x: 87.30312700924587, y: 692.2604818699065))),
+            (89, .move(to: ScenePoint(x: 88.41820858355145, y: 709.0353318895761))),
+            (90, .move(to: ScenePoint(x: 72.77558656853596, y: 715.5245573676016))),
+            (93, .release), (103, .showReports),
+            (256, .move(to: ScenePoint(x: 70.33307878415576, y: 720.4552452631741))),
             (261, .recenter),
-            (276, .dragBegin("legal-compliance", at: ScenePoint(x: 265.7779107705961, y: 405.58407030938866))),
-            (277, .pinch), (281, .dragEnd),
+            (276, .pressBubble("legal-compliance", at: ScenePoint(x: 265.7779107705961, y: 405.58407030938866))),
+            (277, .pinch), (281, .release),
         ])
     }
 
@@ -498,9 +498,9 @@ struct FingerTrack {
 
     mutating func accepted(_ event: DashboardEvent, atStep step: Int) {
         switch event {
-        case .dragBegin(_, let p):
+        case .pressBubble(_, let p):
             finger = p
-        case .dragMove(let p):
+        case .move(let p):
             if (p.x - finger.x) * (p.x - finger.x) + (p.y - finger.y) * (p.y - finger.y) > 30 * 30 {
                 uncheckedUntil = step + 120
             }

@@ -37,7 +37,7 @@ struct DashboardTests {
 
     @Test func tappingTheRootBringsInTheFirstLevel() throws {
         let d = try Dashboard(tree: sampleTree)
-        try d.send(.tap("root"))
+        try d.send(.tapBubble("root"))
         let steps = d.settle()
         #expect(steps < 120, "settled in \(steps) steps")
         let scene = d.scene()
@@ -49,14 +49,14 @@ struct DashboardTests {
 
     @Test func drillInAndBackRestoresTheLevelExactly() throws {
         let d = try Dashboard(tree: sampleTree)
-        try d.send(.tap("root"))
+        try d.send(.tapBubble("root"))
         d.settle()
         let before = d.scene()
-        try d.send(.tap("finance"))
+        try d.send(.tapBubble("finance"))
         d.settle()
         #expect(d.scene().breadcrumbs == ["All Reports", "Finance"])
         expectTidy(d, "finance")
-        try d.send(.tap("financial-statements"))
+        try d.send(.tapBubble("financial-statements"))
         d.settle()
         expectTidy(d, "financial statements")
         try d.send(.pinch)
@@ -73,27 +73,27 @@ struct DashboardTests {
 
     @Test func backAfterTapsDragsAndRecentresRestoresTheHomeLayoutExactly() throws {
         let d = try Dashboard(tree: sampleTree)
-        try d.send(.tap("root"))
+        try d.send(.tapBubble("root"))
         d.settle()
         let home = d.scene()
         func drag(_ id: String, by dx: Double, _ dy: Double) throws {
             let p = ScenePoint(x: 300, y: 400)
-            try d.send(.dragBegin(id, at: p))
+            try d.send(.pressBubble(id, at: p))
             for k in 1...15 {
-                try d.send(.dragMove(to: ScenePoint(x: p.x + dx * Double(k) / 15, y: p.y + dy * Double(k) / 15)))
+                try d.send(.move(to: ScenePoint(x: p.x + dx * Double(k) / 15, y: p.y + dy * Double(k) / 15)))
                 d.step()
             }
-            try d.send(.dragEnd)
+            try d.send(.release)
             d.settle()
         }
-        try d.send(.tap("finance"))
+        try d.send(.tapBubble("finance"))
         d.settle()
         try drag("monthly-close", by: 120, -80)
         try d.send(.recenter)
         d.settle()
         let financeHome = d.scene()
         try drag("tax", by: -90, 140)
-        try d.send(.tap("monthly-close"))
+        try d.send(.tapBubble("monthly-close"))
         d.settle()
         try drag("close-2016-03", by: 60, 60)
         try d.send(.pinch)
@@ -112,7 +112,7 @@ struct DashboardTests {
     @Test func levelsOfEverySizeAreTidy() throws {
         for (categories, reports) in [(1, 0), (1, 1), (3, 2), (12, 18), (25, 35)] {
             let d = try Dashboard(tree: syntheticTree(categories: categories, reports: reports))
-            try d.send(.tap("root"))
+            try d.send(.tapBubble("root"))
             d.settle()
             expectTidy(d, "\(categories + reports) children")
         }
@@ -124,7 +124,7 @@ struct DashboardTests {
             settings.canvasWidth = w
             settings.canvasHeight = h
             let d = try Dashboard(tree: syntheticTree(categories: 12, reports: 18), settings: settings)
-            try d.send(.tap("root"))
+            try d.send(.tapBubble("root"))
             d.settle()
             expectTidy(d, "\(w)×\(h)")
         }
@@ -132,19 +132,19 @@ struct DashboardTests {
 
     @Test func invalidEventsChangeNothing() throws {
         let d = try Dashboard(tree: sampleTree)
-        try d.send(.tap("root"))
+        try d.send(.tapBubble("root"))
         d.step(count: 10)
         let hash = d.stateHash
         #expect {
-            try d.send(.tap("financ"))
+            try d.send(.tapBubble("financ"))
         } throws: { error in
             guard case .unknownID("financ", let suggestions) = error as? DashboardError else { return false }
             return suggestions.first == "finance"
         }
-        #expect(throws: DashboardError.notVisible("q1-2016")) { try d.send(.tap("q1-2016")) }
-        #expect(throws: DashboardError.noDragInProgress) { try d.send(.dragMove(to: ScenePoint(x: 1, y: 2))) }
+        #expect(throws: DashboardError.notVisible("q1-2016")) { try d.send(.tapBubble("q1-2016")) }
+        #expect(throws: DashboardError.noDragInProgress) { try d.send(.move(to: ScenePoint(x: 1, y: 2))) }
         #expect(throws: DashboardError.invalidNumber(field: "drag point.x", value: .infinity)) {
-            try d.send(.dragBegin("finance", at: ScenePoint(x: .infinity, y: 2)))
+            try d.send(.pressBubble("finance", at: ScenePoint(x: .infinity, y: 2)))
         }
         #expect(d.stateHash == hash)
     }

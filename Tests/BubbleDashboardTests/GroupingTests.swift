@@ -33,7 +33,7 @@ struct GroupingTests {
     static func opened(_ titles: [String]) throws -> Dashboard {
         let d = try Dashboard(tree: tree(titles))
         for id in ["root", "big"] {
-            try d.send(.tap(id))
+            try d.send(.tapBubble(id))
             d.settle(limit: 3000)
         }
         return d
@@ -132,7 +132,7 @@ struct GroupingTests {
         #expect(level.caption == "Store … Performance Review")
         let g = groups[1]
         #expect(d.hitTest(g.centre) == g.id)
-        try d.send(.tap(g.id))
+        try d.send(.tapBubble(g.id))
         d.settle(limit: 3000)
         let inside = d.scene()
         let title = d.levels.nodes[d.levels.index(of: g.id)!].title
@@ -153,7 +153,7 @@ struct GroupingTests {
         #expect(d.scene().breadcrumbs == ["All"])
         // The same events give the same state, groups included.
         let e = try Dashboard(tree: Self.tree(titles))
-        for event: DashboardEvent in [.tap("root"), .tap("big"), .tap(g.id), .pinch, .recenter, .top] {
+        for event: DashboardEvent in [.tapBubble("root"), .tapBubble("big"), .tapBubble(g.id), .pinch, .recenter, .top] {
             try e.send(event)
             e.settle(limit: 3000)
         }
@@ -164,11 +164,11 @@ struct GroupingTests {
     @Test func groupsNest() throws {
         let titles = (1...10_000).map { "Invoice INV-2016-\(String(repeating: "0", count: 5 - String($0).count))\($0)" }
         let d = try Dashboard(tree: Self.tree(titles))
-        try d.send(.tap("root"))
+        try d.send(.tapBubble("root"))
         d.settle(limit: 3000)
         var path = ["big"]
         for _ in 0..<4 {
-            try d.send(.tap(path.last!))
+            try d.send(.tapBubble(path.last!))
             d.settle(limit: 3000)
             let groups = d.scene().bubbles.filter { $0.kind == .group }
             guard let first = groups.first else { break }
@@ -205,12 +205,12 @@ struct GroupingTests {
         let settings = DashboardSettings()
         for category in tree.nodes[0].children {
             let d = try Dashboard(tree: tree)
-            try d.send(.tap(tree.nodes[0].id))
+            try d.send(.tapBubble(tree.nodes[0].id))
             d.settle(limit: 3000)
             var id = tree.nodes[category].id
             // The category, then its first group at every depth.
             for _ in 0..<4 {
-                try d.send(.tap(id))
+                try d.send(.tapBubble(id))
                 d.settle(limit: 3000)
                 #expect(d.isAtRest, "\(id)")
                 let lay = try d.layout(of: d.focus)

@@ -145,7 +145,7 @@ struct InterpolationTests {
 
     @Test func theHostLoopAdvancesToAnyTime() throws {
         let d = try Dashboard(tree: sampleTree)
-        try d.send(.tap("root"))
+        try d.send(.tapBubble("root"))
         #expect(d.advance(to: 0.25) == 15)
         #expect(d.advance(to: 0.25) == 0)
         #expect(d.advance(to: 0.2501) == 1)

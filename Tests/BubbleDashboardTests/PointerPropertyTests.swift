@@ -25,13 +25,13 @@ struct PointerPropertyTests {
         }
         let event: DashboardEvent
         switch code % 10 {
-        case 0, 1: event = .tapAt(p)
-        case 2: event = .dragBeginAt(p)
-        case 3, 4: event = .dragMove(to: p)
-        case 5: event = .dragEnd
+        case 0, 1: event = .tap(at: p)
+        case 2: event = .press(at: p)
+        case 3, 4: event = .move(to: p)
+        case 5: event = .release
         case 6: event = .scroll(distance)
         case 7: event = .showReports
-        case 8: event = visible.isEmpty ? .pinch : .tap(visible[(code >> 52) % visible.count])
+        case 8: event = visible.isEmpty ? .pinch : .tapBubble(visible[(code >> 52) % visible.count])
         default: event = (code >> 56) % 2 == 0 ? .closeOverlay : .pinch
         }
         return (event, wait)
@@ -74,7 +74,7 @@ struct PointerPropertyTests {
                     }
                 }
             }
-            try? d.send(.dragEnd)
+            try? d.send(.release)
             d.settle(limit: 3000)
             #expect(d.isAtRest)
             if case .reportsTable(_, let reports, let scroll)? = d.scene().overlay {

@@ -11,7 +11,7 @@ struct TableScrollTests {
     static func monthlyCloseTable() throws -> Dashboard {
         let d = try Dashboard(tree: sampleTree)
         for id in ["root", "finance", "monthly-close"] {
-            try d.send(.tap(id))
+            try d.send(.tapBubble(id))
             d.settle()
         }
         try d.send(.showReports)
@@ -90,7 +90,7 @@ struct TableScrollTests {
     @Test func everyRowOfALargeLevelCanBeReached() throws {
         let tree = syntheticTree(categories: 0, reports: 100)
         let d = try Dashboard(tree: tree)
-        try d.send(.tap("root"))
+        try d.send(.tapBubble("root"))
         d.settle()
         try d.send(.showReports)
         d.settle()
@@ -131,9 +131,9 @@ struct TableScrollTests {
         let d = try Self.monthlyCloseTable()
         let g = Self.geometry(d)
         let x = 384.0, y0 = g.viewportTop + 40
-        try d.send(.dragBeginAt(ScenePoint(x: x, y: y0)))
+        try d.send(.press(at: ScenePoint(x: x, y: y0)))
         for k in 1...20 {
-            try d.send(.dragMove(to: ScenePoint(x: x, y: y0 + 15 * Double(k))))
+            try d.send(.move(to: ScenePoint(x: x, y: y0 + 15 * Double(k))))
             d.step()
         }
         // Pulled 300 pt down: the rows follow less and less (UIScrollView's rubber band).
@@ -142,7 +142,7 @@ struct TableScrollTests {
         #expect(abs(pulled - -(1 - 1 / (300 * c / extent + 1)) * extent) < 1e-9, "pulled to \(pulled)")
         d.step(count: 30)
         #expect(Self.table(d)!.scroll.offset == pulled, "held while the finger stays")
-        try d.send(.dragEnd)
+        try d.send(.release)
         d.settle()
         #expect(Self.table(d)!.scroll.offset == 0)
         #expect(d.isAtRest)
@@ -152,14 +152,14 @@ struct TableScrollTests {
         let d = try Self.monthlyCloseTable()
         let g = Self.geometry(d)
         let x = 384.0, y0 = g.viewportTop + 500
-        try d.send(.dragBeginAt(ScenePoint(x: x, y: y0)))
+        try d.send(.press(at: ScenePoint(x: x, y: y0)))
         for k in 1...6 {
-            try d.send(.dragMove(to: ScenePoint(x: x, y: y0 - 20 * Double(k))))
+            try d.send(.move(to: ScenePoint(x: x, y: y0 - 20 * Double(k))))
             d.step()
         }
         let atRelease = Self.table(d)!.scroll.offset
         #expect(atRelease == 120, "the rows follow the finger exactly, got \(atRelease)")
-        try d.send(.dragEnd)
+        try d.send(.release)
         var previous = atRelease
         var lastStep = Double.infinity
         for _ in 0..<10 {
@@ -175,14 +175,14 @@ struct TableScrollTests {
         // 20 pt per step is 1200 pt/s: a fling carries far beyond where the finger let go.
         #expect(rest > atRelease + 300 && rest <= g.maxScroll, "came to rest at \(rest)")
         // A tap on moving rows stops them rather than choosing a row.
-        try d.send(.dragBeginAt(ScenePoint(x: x, y: y0)))
+        try d.send(.press(at: ScenePoint(x: x, y: y0)))
         for k in 1...6 {
-            try d.send(.dragMove(to: ScenePoint(x: x, y: y0 + 20 * Double(k))))
+            try d.send(.move(to: ScenePoint(x: x, y: y0 + 20 * Double(k))))
             d.step()
         }
-        try d.send(.dragEnd)
+        try d.send(.release)
         d.step(count: 3)
-        try d.send(.tapAt(ScenePoint(x: x, y: y0)))
+        try d.send(.tap(at: ScenePoint(x: x, y: y0)))
         let stopped = Self.table(d)!.scroll.offset
         d.settle()
         #expect(Self.table(d)!.scroll.offset == stopped)
@@ -228,13 +228,13 @@ struct TableScrollTests {
             var hashes: [UInt64] = []
             try d.send(.scroll(333.3))
             d.step(count: 7)
-            try d.send(.dragBeginAt(ScenePoint(x: 300, y: 600)))
+            try d.send(.press(at: ScenePoint(x: 300, y: 600)))
             for k in 1...9 {
-                try d.send(.dragMove(to: ScenePoint(x: 300, y: 600 - 17.5 * Double(k))))
+                try d.send(.move(to: ScenePoint(x: 300, y: 600 - 17.5 * Double(k))))
                 d.step()
                 hashes.append(d.stateHash)
             }
-            try d.send(.dragEnd)
+            try d.send(.release)
             try d.send(.scroll(5000))
             for _ in 0..<400 {
                 d.step()

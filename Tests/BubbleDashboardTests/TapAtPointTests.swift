@@ -28,8 +28,8 @@ struct TapAtPointTests {
     @Test func aTapOnACategoryDrillsInExactlyAsATapByItsID() throws {
         let byID = try Dashboard(tree: sampleTree)
         let byPoint = try Dashboard(tree: sampleTree)
-        try byID.send(.tap("root"))
-        try byPoint.send(.tapAt(ScenePoint(x: 384, y: 512)))
+        try byID.send(.tapBubble("root"))
+        try byPoint.send(.tap(at: ScenePoint(x: 384, y: 512)))
         #expect(byID.stateHash == byPoint.stateHash)
         byID.settle()
         byPoint.settle()
@@ -39,8 +39,8 @@ struct TapAtPointTests {
             p.x += 12
             p.y -= 9
             #expect(byPoint.hitTest(p) == id)
-            try byID.send(.tap(id))
-            try byPoint.send(.tapAt(p))
+            try byID.send(.tapBubble(id))
+            try byPoint.send(.tap(at: p))
             #expect(byID.stateHash == byPoint.stateHash, "at once after tapping \(id)")
             byID.settle()
             byPoint.settle()
@@ -49,27 +49,27 @@ struct TapAtPointTests {
         }
         // A report card opens its preview.
         let report = byPoint.scene().bubbles.first { $0.kind == .report }!
-        try byID.send(.tap(report.id))
-        try byPoint.send(.tapAt(report.centre))
+        try byID.send(.tapBubble(report.id))
+        try byPoint.send(.tap(at: report.centre))
         #expect(byID.stateHash == byPoint.stateHash)
         guard case .reportPreview(let shown)? = byPoint.scene().overlay else { Issue.record("no preview"); return }
         #expect(shown.id == report.id)
         // Any tap off the toolbar closes the preview.
-        try byPoint.send(.tapAt(ScenePoint(x: 384, y: 300)))
+        try byPoint.send(.tap(at: ScenePoint(x: 384, y: 300)))
         try byID.send(.closeOverlay)
         #expect(byID.stateHash == byPoint.stateHash)
     }
 
     @Test func anEmptySpotIsRefusedNamingThePoint() throws {
         let d = try Dashboard(tree: sampleTree)
-        try d.send(.tap("root"))
+        try d.send(.tapBubble("root"))
         d.settle()
         let spot = try #require(Self.emptySpot(d))
         let hash = d.stateHash
-        #expect(throws: DashboardError.nothingAt(spot, what: "no bubble there")) { try d.send(.tapAt(spot)) }
-        #expect(throws: DashboardError.nothingAt(spot, what: "no bubble there")) { try d.send(.dragBeginAt(spot)) }
+        #expect(throws: DashboardError.nothingAt(spot, what: "no bubble there")) { try d.send(.tap(at: spot)) }
+        #expect(throws: DashboardError.nothingAt(spot, what: "no bubble there")) { try d.send(.press(at: spot)) }
         let bar = ScenePoint(x: 200, y: 30)
-        #expect(throws: DashboardError.nothingAt(bar, what: "the navigation bar")) { try d.send(.tapAt(bar)) }
+        #expect(throws: DashboardError.nothingAt(bar, what: "the navigation bar")) { try d.send(.tap(at: bar)) }
         #expect(d.stateHash == hash)
         let text = DashboardError.nothingAt(ScenePoint(x: 412, y: 380), what: "no bubble there").description
         #expect(text == "nothing at (412, 380): no bubble there")
@@ -77,16 +77,16 @@ struct TapAtPointTests {
 
     @Test func pointsOffTheCanvasNaNAndHugeNumbersAreRefused() throws {
         let d = try Dashboard(tree: sampleTree)
-        try d.send(.tap("root"))
+        try d.send(.tapBubble("root"))
         d.step(count: 20)
         let hash = d.stateHash
         for p in [ScenePoint(x: -1, y: 500), ScenePoint(x: 768.5, y: 500), ScenePoint(x: 300, y: 1025), ScenePoint(x: 1e300, y: 2),
                   ScenePoint(x: 3, y: -1e300)] {
-            #expect(throws: DashboardError.pointOutsideCanvas(p, width: 768, height: 1024)) { try d.send(.tapAt(p)) }
-            #expect(throws: DashboardError.pointOutsideCanvas(p, width: 768, height: 1024)) { try d.send(.dragBeginAt(p)) }
+            #expect(throws: DashboardError.pointOutsideCanvas(p, width: 768, height: 1024)) { try d.send(.tap(at: p)) }
+            #expect(throws: DashboardError.pointOutsideCanvas(p, width: 768, height: 1024)) { try d.send(.press(at: p)) }
         }
         for p in [ScenePoint(x: .nan, y: 500), ScenePoint(x: 20, y: .infinity)] {
-            #expect { try d.send(.tapAt(p)) } throws: { error in
+            #expect { try d.send(.tap(at: p)) } throws: { error in
                 guard case .invalidNumber(let field, _) = error as? DashboardError else { return false }
                 return field == (p.x.isNaN ? "point.x" : "point.y")
             }
@@ -105,29 +105,29 @@ struct TapAtPointTests {
             let f = chrome.toolbarButtonFrame(b, canvasWidth: 768, canvasHeight: 1024)
             return ScenePoint(x: f.x + f.width / 2, y: f.y + f.height / 2)
         }
-        try d.send(.tapAt(centre(.reports)))
+        try d.send(.tap(at: centre(.reports)))
         guard case .reportsTable(_, let reports, _)? = d.scene().overlay else { Issue.record("no table"); return }
         d.settle()
         // The second row opens its report's preview, as a tap on the report's card does.
         let g = d.tableGeometry(rows: reports.count)
-        try d.send(.tapAt(ScenePoint(x: 384, y: g.rowTop(1, scroll: 0) + 20)))
+        try d.send(.tap(at: ScenePoint(x: 384, y: g.rowTop(1, scroll: 0) + 20)))
         guard case .reportPreview(let report)? = d.scene().overlay else { Issue.record("no preview"); return }
         #expect(report.id == reports[1].id)
         d.settle()
-        try d.send(.tapAt(centre(.reports)))
+        try d.send(.tap(at: centre(.reports)))
         d.settle()
         // The table's header takes nothing; the dimmed backdrop closes the table.
         let header = ScenePoint(x: 384, y: g.y + 30)
         let hash = d.stateHash
-        #expect(throws: DashboardError.nothingAt(header, what: "the reports table's header")) { try d.send(.tapAt(header)) }
+        #expect(throws: DashboardError.nothingAt(header, what: "the reports table's header")) { try d.send(.tap(at: header)) }
         let filter = centre(.filter)
-        #expect(throws: DashboardError.nothingAt(filter, what: "the Filter button has no action yet")) { try d.send(.tapAt(filter)) }
+        #expect(throws: DashboardError.nothingAt(filter, what: "the Filter button has no action yet")) { try d.send(.tap(at: filter)) }
         #expect(d.stateHash == hash)
-        try d.send(.tapAt(ScenePoint(x: 10, y: 500)))
+        try d.send(.tap(at: ScenePoint(x: 10, y: 500)))
         d.settle()
         #expect(d.scene().overlay == nil)
         // Top goes to the top level.
-        try d.send(.tapAt(centre(.top)))
+        try d.send(.tap(at: centre(.top)))
         d.settle()
         #expect(d.focusPath == [0])
     }
@@ -136,16 +136,16 @@ struct TapAtPointTests {
         let byID = try Dashboard(tree: sampleTree)
         let byPoint = try Dashboard(tree: sampleTree)
         for d in [byID, byPoint] {
-            try d.send(.tap("root"))
+            try d.send(.tapBubble("root"))
             d.settle()
         }
         let p = Self.centre(byPoint, "finance")
-        try byID.send(.dragBegin("finance", at: p))
-        try byPoint.send(.dragBeginAt(p))
+        try byID.send(.pressBubble("finance", at: p))
+        try byPoint.send(.press(at: p))
         for d in [byID, byPoint] {
-            try d.send(.dragMove(to: ScenePoint(x: p.x + 60, y: p.y + 40)))
+            try d.send(.move(to: ScenePoint(x: p.x + 60, y: p.y + 40)))
             d.step(count: 10)
-            try d.send(.dragEnd)
+            try d.send(.release)
             d.settle()
         }
         #expect(byID.stateHash == byPoint.stateHash)
@@ -175,7 +175,7 @@ struct TapAtPointTests {
     @Test func scenarioTapsAndScrollsParse() throws {
         let s = try parse(#"{"at": 1, "tap": [412, 380]}, {"at": 2, "scroll": -400}, {"at": 3, "drag": [[384, 700], [384, 300.5]], "over": 0.2}"#)
         #expect(s.script.map(\.label) == ["tap at [412, 380]", "scroll -400", "drag at [384, 700]"])
-        #expect(s.script[0].action == .event(.tapAt(ScenePoint(x: 412, y: 380))))
+        #expect(s.script[0].action == .event(.tap(at: ScenePoint(x: 412, y: 380))))
         #expect(s.script[1].action == .event(.scroll(-400)))
         #expect(s.script[2].action == .dragAt(path: [ScenePoint(x: 384, y: 700), ScenePoint(x: 384, y: 300.5)], duration: 0.2))
     }

@@ -55,11 +55,11 @@ struct TransitionTimingTests {
         let id = hit ?? children.min {
             dist($0.centre, from) < dist($1.centre, from)
         }!.id
-        try d.send(.dragBegin(id, at: from))
+        try d.send(.pressBubble(id, at: from))
         let moves = max(1, Int((seconds / d.timeStep).rounded()))
         for k in 1...moves {
             let f = Double(k) / Double(moves)
-            try d.send(.dragMove(to: ScenePoint(x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f)))
+            try d.send(.move(to: ScenePoint(x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f)))
             d.step()
         }
     }
@@ -70,10 +70,10 @@ struct TransitionTimingTests {
 
     /// Taps along `path` from the start screen, letting each level settle.
     static func open(_ d: Dashboard, _ path: [String]) throws {
-        try d.send(.tap("root"))
+        try d.send(.tapBubble("root"))
         d.settle()
         for id in path {
-            try d.send(.tap(id))
+            try d.send(.tapBubble(id))
             d.settle()
         }
     }
@@ -81,17 +81,17 @@ struct TransitionTimingTests {
     static func table() throws -> [TransitionTiming] {
         let d = try Dashboard(tree: tree(), settings: Self.thirtyBubbles)
         var result: [TransitionTiming] = []
-        result.append(try TransitionProbe.measure(d, .tap("root"), label: "tap root (first level appears)"))
-        result.append(try TransitionProbe.measure(d, .tap("cat-0"), label: "tap category (drill in)"))
-        try d.send(.dragBegin("a-cat-2", at: ScenePoint(x: 300, y: 300)))
+        result.append(try TransitionProbe.measure(d, .tapBubble("root"), label: "tap root (first level appears)"))
+        result.append(try TransitionProbe.measure(d, .tapBubble("cat-0"), label: "tap category (drill in)"))
+        try d.send(.pressBubble("a-cat-2", at: ScenePoint(x: 300, y: 300)))
         for k in 1...20 {
-            try d.send(.dragMove(to: ScenePoint(x: 300 + Double(k) * 6, y: 300 + Double(k) * 4)))
+            try d.send(.move(to: ScenePoint(x: 300 + Double(k) * 6, y: 300 + Double(k) * 4)))
             d.step()
         }
-        result.append(try TransitionProbe.measure(d, .dragEnd, label: "drag release"))
+        result.append(try TransitionProbe.measure(d, .release, label: "drag release"))
         result.append(try TransitionProbe.measure(d, .recenter, label: "re-centre"))
         result.append(try TransitionProbe.measure(d, .pinch, label: "pinch (back one level)"))
-        try d.send(.tap("cat-0"))
+        try d.send(.tapBubble("cat-0"))
         d.settle()
         result.append(try TransitionProbe.measure(d, .top, label: "top"))
 
@@ -99,10 +99,10 @@ struct TransitionTimingTests {
         let m = try Dashboard(tree: sampleTree, settings: Self.settings)
         try open(m, ["finance", "monthly-close"])
         try drag(m, from: ScenePoint(x: 200, y: 300), to: ScenePoint(x: 600, y: 700), seconds: 0.6)
-        try m.send(.dragEnd)
+        try m.send(.release)
         result.append(try TransitionProbe.measure(m, .recenter, label: "long drag, then re-centre (monthly-close, 27 cards)"))
         try drag(m, from: ScenePoint(x: 200, y: 300), to: ScenePoint(x: 600, y: 700), seconds: 0.6)
-        result.append(try TransitionProbe.measure(m, .dragEnd, label: "long drag release (monthly-close)"))
+        result.append(try TransitionProbe.measure(m, .release, label: "long drag release (monthly-close)"))
         result.append(try TransitionProbe.measure(m, .recenter, label: "re-centre after it rests (monthly-close)"))
         return result
     }
@@ -153,17 +153,17 @@ struct TransitionTimingTests {
             }
             let d = try Dashboard(tree: sampleTree, settings: Self.settings)
             try Self.open(d, Array(path.dropLast()))
-            var rows = [try TransitionProbe.measure(d, .tap(node.id), label: "drill in")]
+            var rows = [try TransitionProbe.measure(d, .tapBubble(node.id), label: "drill in")]
             let children = d.scene().bubbles.filter { $0.kind != .focus }
             if let first = children.first {
                 try Self.drag(d, from: first.centre, to: ScenePoint(x: first.centre.x + 180, y: first.centre.y + 140), seconds: 0.4)
-                rows.append(try TransitionProbe.measure(d, .dragEnd, label: "drag release"))
+                rows.append(try TransitionProbe.measure(d, .release, label: "drag release"))
                 rows.append(try TransitionProbe.measure(d, .recenter, label: "re-centre"))
             }
             rows.append(try TransitionProbe.measure(d, .showReports, label: "reports table"))
             rows.append(try TransitionProbe.measure(d, .closeOverlay, label: "close"))
             rows.append(try TransitionProbe.measure(d, .pinch, label: "pinch"))
-            try d.send(.tap(node.id))
+            try d.send(.tapBubble(node.id))
             d.settle()
             rows.append(try TransitionProbe.measure(d, .top, label: "top"))
             for t in rows {
@@ -209,7 +209,7 @@ struct TransitionTimingTests {
         let d = try Dashboard(tree: sampleTree, settings: Self.settings)
         try open(d, RandomDrag.levels[r.level])
         try drag(d, from: r.from, to: r.to, seconds: r.seconds)
-        try d.send(.dragEnd)
+        try d.send(.release)
         d.step(count: r.pause)
         check(try TransitionProbe.measure(d, .recenter, label: "re-centre"), r.description)
     }

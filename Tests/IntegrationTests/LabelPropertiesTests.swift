@@ -22,10 +22,10 @@ struct LabelPropertiesTests {
         var result: [(String, Scene, Dashboard)] = []
         for (index, node) in tree.nodes.enumerated() where node.kind == .category {
             let dashboard = try Dashboard(tree: tree, measurer: measurer)
-            try dashboard.send(.tap(tree.nodes[0].id))
+            try dashboard.send(.tapBubble(tree.nodes[0].id))
             dashboard.settle(limit: 3000)
             for step in tree.path(to: index).dropFirst() {
-                try dashboard.send(.tap(tree.nodes[step].id))
+                try dashboard.send(.tapBubble(tree.nodes[step].id))
                 dashboard.settle(limit: 3000)
             }
             result.append((node.id, dashboard.scene(), dashboard))
@@ -85,7 +85,7 @@ struct LabelPropertiesTests {
     @Test func internationalLevelMatchesItsReference() throws {
         let tree = try Self.tree("international.json")
         let dashboard = try Dashboard(tree: tree, measurer: PangoTextMeasurer())
-        try dashboard.send(.tap(tree.nodes[0].id))
+        try dashboard.send(.tapBubble(tree.nodes[0].id))
         dashboard.settle(limit: 3000)
         let image = try SceneRenderer(pixelScale: 0.5).render(dashboard.scene())
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("References").path

@@ -26,11 +26,11 @@ struct SampleLevelRenderTests {
         let renderer = SceneRenderer(pixelScale: 1)
         for id in Self.categories {
             let dashboard = try Dashboard(tree: Self.tree, settings: settings)
-            try dashboard.send(.tap("root"))
+            try dashboard.send(.tapBubble("root"))
             dashboard.settle(limit: 3000)
             let index = Self.tree.index(of: id)!
             for step in Self.tree.path(to: index).dropFirst() {
-                try dashboard.send(.tap(Self.tree.nodes[step].id))
+                try dashboard.send(.tapBubble(Self.tree.nodes[step].id))
                 dashboard.settle(limit: 3000)
             }
             #expect(dashboard.isAtRest, "\(id)")

@@ -1,0 +1,99 @@
+import BubblePhysics
+
+/// A canvas size in points.
+public struct SceneSize: Sendable, Hashable {
+    /// Width (pt).
+    public var width: Double
+    /// Height (pt).
+    public var height: Double
+
+    /// A size of `width` × `height` points.
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+}
+
+// A canvas that changes size: rotation, Split View, Stage Manager.
+extension Dashboard {
+    /// The canvas size (`settings.canvasWidth` × `settings.canvasHeight`).
+    public var canvasSize: SceneSize { SceneSize(width: settings.canvasWidth, height: settings.canvasHeight) }
+
+    /// Changes the canvas size (the `resize` event). The level is laid out again for the new
+    /// bubble area around the same focus, and every bubble glides and resizes to its new place
+    /// with the usual transition (`motion.focusDuration`, or longer for a far journey). The
+    /// focus path, the open overlay and the reports table's scroll stay as they are; a drag in
+    /// progress ends. A level keeps the groups it was shown with, so every node index the user has
+    /// seen keeps its meaning. Throws, changing nothing, when the size is outside the canvas range
+    /// (`DashboardSettings.fields`) or leaves no room between the bars.
+    public func resize(to size: SceneSize) throws(DashboardError) {
+        var new = settings
+        new.canvasWidth = size.width
+        new.canvasHeight = size.height
+        try new.validate()
+        if new == settings { return }
+        do {
+            try world.updateSettings(LevelLayout.liveWorldSettings(new))
+        } catch {
+            throw .physics(error.description)
+        }
+        if table.isTracking { _ = releaseTable() }
+        endDrag()
+        placesPending = false
+        settings = new
+        // Layouts and places are for the old area; a level's grouping stays (see `layout(of:)`).
+        layouts = [:]
+        places = [:]
+        if let g = table.geometry {
+            let resized = tableGeometry(rows: g.rows)
+            table.geometry = resized
+            table.offset = min(max(table.offset, 0), resized.maxScroll)
+            table.velocity = 0
+            table.phase = .idle
+        }
+        let now = time
+        let duration = settings.motion.focusDuration
+        if isStartScreen {
+            if let li = liveIndex(of: 0) {
+                let centre = settings.contentRect.center
+                live[li].transit = glide(
+                    from: position(of: live[li]), to: centre,
+                    radius: live[li].radiusTween(to: startRadius, at: now, duration: duration), endsDynamic: false)
+            }
+            world.wake()
+            return
+        }
+        let lay = try layout(of: focus)
+        places[focus] = lay.home
+        for i in live.indices {
+            switch live[i].role {
+            case .focus:
+                live[i].transit = glide(
+                    from: position(of: live[i]), to: lay.centre,
+                    radius: live[i].radiusTween(to: lay.focusRadius, at: now, duration: duration), endsDynamic: false)
+            case .child:
+                guard let k = lay.children.firstIndex(of: live[i].node) else { continue }
+                let shape = lay.shapes[k]
+                let radius: Tween
+                if let r = shape.radius {
+                    radius = live[i].radiusTween(to: r, at: now, duration: duration)
+                } else {
+                    // A card takes its new size at once and is scaled from the old one to it.
+                    if case .roundedRect(let oldWidth, _, _) = live[i].shape, case .roundedRect(let newWidth, _, _) = shape, newWidth > 0 {
+                        let from = live[i].scale.value(at: now) * oldWidth / newWidth
+                        let start = max(now, live[i].scale.start)
+                        live[i].scale = Tween(from: from, to: 1, start: start, duration: duration, curve: .inOut)
+                    }
+                    live[i].shape = shape
+                    world.setShape(ofHeld: live[i].body, to: LevelLayout.padded(shape, settings.sizes.gap))
+                    radius = .constant(0)
+                }
+                let start = live[i].transit.map { max(now, $0.start) } ?? now
+                let from = live[i].transit.map { $0.position(at: start) } ?? position(of: live[i])
+                world.setKinematic(held: live[i].body, true)
+                live[i].transit = glide(from: from, to: lay.home[k], start: start, radius: radius, endsDynamic: true)
+            }
+        }
+        world.wake()
+    }
+}
