@@ -1,7 +1,7 @@
 import BubbleDashboard
 import BubblePhysics
 import BubbleRender
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import Foundation
 import PDFMetadata
 import ReportIndex

@@ -4,7 +4,7 @@ import BubblePhysics
 extension Dashboard {
     /// What the physics world holds right now, for debug drawing: collision shapes, targets and
     /// springs, contacts, rest. Allocates; changes nothing.
-    public func debugView() -> DashboardDebugView {
+    @_spi(Testbed) public func debugView() -> DashboardDebugView {
         var bodies: [DashboardDebugView.Body] = []
         var slotOfBody: [BodyID: Int] = [:]
         for b in live {
@@ -35,7 +35,7 @@ extension Dashboard {
 
 /// A snapshot of a dashboard's physics for debug drawing: every live bubble's collision shape,
 /// position, spring target, and the contacts between them.
-public struct DashboardDebugView: Sendable, Hashable {
+@_spi(Testbed) public struct DashboardDebugView: Sendable, Hashable {
     /// A collision shape, already scaled (the visual shape plus half the gap all round).
     public enum Shape: Sendable, Hashable {
         case circle(radius: Double)

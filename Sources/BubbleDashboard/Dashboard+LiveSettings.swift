@@ -5,7 +5,7 @@ extension DashboardSettings {
     /// `self` with the live settings of `other` (the fields marked `isLive`): `motion`, `drag` and
     /// `tableScroll`. The canvas, chrome, sizes, cards and layout stay (they shape the level
     /// layouts, which are computed once per level).
-    public func withFeel(of other: DashboardSettings) -> DashboardSettings {
+    @_spi(Testbed) public func withFeel(of other: DashboardSettings) -> DashboardSettings {
         var s = self
         s.motion = other.motion
         s.drag = other.drag
@@ -20,7 +20,7 @@ extension Dashboard {
     /// Bubbles that spring to their places take the new place spring at once (in the order of
     /// the live bubbles, so a replay does the same); new transitions, drags and the contact
     /// friction use the new values from the next step.
-    public func updateFeel(_ new: DashboardSettings) throws(DashboardError) {
+    @_spi(Testbed) public func updateFeel(_ new: DashboardSettings) throws(DashboardError) {
         let new = settings.withFeel(of: new)
         try new.validate()
         let worldSettings = LevelLayout.liveWorldSettings(new)

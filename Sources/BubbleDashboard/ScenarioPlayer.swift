@@ -1,5 +1,5 @@
 /// One action of a scenario script.
-public enum ScriptAction: Sendable, Hashable {
+@_spi(Testbed) public enum ScriptAction: Sendable, Hashable {
     /// A single dashboard event.
     case event(DashboardEvent)
     /// Press on a bubble, move the finger along `path` (canvas points; the bubble keeps its offset
@@ -11,7 +11,7 @@ public enum ScriptAction: Sendable, Hashable {
 }
 
 /// An action at a time, in seconds from the start of the scenario.
-public struct TimedAction: Sendable, Hashable {
+@_spi(Testbed) public struct TimedAction: Sendable, Hashable {
     public var time: Double
     public var action: ScriptAction
     /// A short description for manifests and logs, such as `tap finance`.
@@ -25,7 +25,7 @@ public struct TimedAction: Sendable, Hashable {
 }
 
 /// An event that fired, or failed, on a step.
-public struct FiredEvent: Sendable, Equatable {
+@_spi(Testbed) public struct FiredEvent: Sendable, Equatable {
     /// Index of the action in the script.
     public var actionIndex: Int
     public var label: String
@@ -39,7 +39,7 @@ public struct FiredEvent: Sendable, Equatable {
 /// step boundary at or after `t` (`step = ⌈t / timeStep⌉`), before that step is simulated; a drag
 /// moves the finger once per step. Deterministic: the same script gives the same states, however
 /// the frames are taken (`advance(toStep:)` per step, or `advance(to:)` at any frame times).
-public final class ScenarioPlayer {
+@_spi(Testbed) public final class ScenarioPlayer {
     public let dashboard: Dashboard
     public let script: [TimedAction]
     private var pending: [(step: Int, order: Int, actionIndex: Int, event: DashboardEvent)] = []

@@ -1,5 +1,5 @@
 /// How long a transition takes to look settled and to come to rest, in simulated seconds.
-public struct TransitionTiming: Sendable, Hashable {
+@_spi(Testbed) public struct TransitionTiming: Sendable, Hashable {
     /// The event, as a short label.
     public var label: String
     /// The number of bubbles on screen when it settled.
@@ -22,7 +22,7 @@ public struct TransitionTiming: Sendable, Hashable {
 }
 
 /// Measures transitions by simulation: deterministic, independent of the machine's speed.
-public enum TransitionProbe {
+@_spi(Testbed) public enum TransitionProbe {
     /// Sends `event` and steps until the dashboard rests (at most `limit` steps).
     public static func measure(
         _ dashboard: Dashboard, _ event: DashboardEvent, label: String, limit: Int = 900

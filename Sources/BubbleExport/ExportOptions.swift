@@ -1,5 +1,5 @@
 import BubbleRender
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import Foundation
 
 /// What a frame is written as.

@@ -1,7 +1,7 @@
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 import BubblePhysics
 import BubbleRender
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import Foundation
 
 /// Exports a scenario as a numbered frame sequence with a manifest, a contact sheet and a review page.

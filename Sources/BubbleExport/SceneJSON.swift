@@ -1,4 +1,4 @@
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 import ReportLibrary
 
 /// A frame's scene as JSON (`frame-NNNNN.json`), for other renderers and for checking.

@@ -1,4 +1,4 @@
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 import Synchronization
 
 /// What a page has sent that its session has not taken yet: the pacing credit, the finger's

@@ -1,5 +1,5 @@
-import BubbleDashboard
-import BubbleScenario
+@_spi(Testbed) import BubbleDashboard
+@_spi(Testbed) import BubbleScenario
 import ReportLibrary
 
 /// A message from the play page to the server, checked (see docs/play.md, "Protocol").

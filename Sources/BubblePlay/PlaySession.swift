@@ -1,7 +1,7 @@
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 import BubblePhysics
 import BubbleRender
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportLibrary
 

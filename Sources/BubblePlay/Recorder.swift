@@ -1,6 +1,6 @@
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 import BubbleRender
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportLibrary
 

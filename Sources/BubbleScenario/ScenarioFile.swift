@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 import BubblePhysics
 import Foundation
 import ReportLibrary
@@ -17,12 +17,18 @@ public struct Scenario: Sendable {
     public var file: String
     /// The datasource path, resolved against the scenario's folder.
     public var dataPath: String
+    /// The datasource's report tree.
     public var library: ReportTree
+    /// The canvas the scenario starts with (pt; `canvas`, default 768 × 1024).
     public var canvasWidth: Double
+    /// See `canvasWidth`.
     public var canvasHeight: Double
+    /// Frames per second of an export (`fps`, default 60).
     public var fps: Double
+    /// Length in seconds (`duration`, default the last event's time plus 3 s).
     public var duration: Double
-    public var script: [TimedAction]
+    /// The events in time order, for `ScenarioPlayer` (the testbed's API).
+    @_spi(Testbed) public var script: [TimedAction]
     /// FNV-1a 64 of the scenario file's bytes and the datasource's bytes.
     public var contentHash: UInt64
     /// The motion settings the scenario starts with (its `settings` field, in the settings-file

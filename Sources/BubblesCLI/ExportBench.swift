@@ -1,6 +1,6 @@
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 import BubbleExport
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import Foundation
 
 /// `bubbles bench --export`: the export pipeline on a scenario (the tour) at 1536×2048 (768×1024 pt

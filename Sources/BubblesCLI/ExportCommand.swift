@@ -1,6 +1,6 @@
 import ArgumentParser
 import BubbleExport
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import Foundation
 
 /// `bubbles export`: a scenario as a numbered frame sequence, with manifest, contact sheet and review page.

@@ -1,5 +1,5 @@
 import BubbleRender
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import ReportLibrary
 
 /// The `warning:` lines for text that no pinned font can draw: one line per label, naming the node

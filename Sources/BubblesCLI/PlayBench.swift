@@ -1,6 +1,6 @@
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 import BubblePlay
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import Foundation
 
 /// `bubbles bench --play`: the play server's costs, in process, with the real message parser,

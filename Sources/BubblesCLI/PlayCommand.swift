@@ -1,7 +1,7 @@
 import ArgumentParser
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 import BubblePlay
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import Foundation
 import Synchronization
 

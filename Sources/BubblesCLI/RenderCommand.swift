@@ -1,8 +1,8 @@
 import ArgumentParser
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 import BubbleExport
 import BubbleRender
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportLibrary
 

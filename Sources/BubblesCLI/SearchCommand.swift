@@ -1,5 +1,5 @@
 import ArgumentParser
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportIndex
 import ReportLibrary

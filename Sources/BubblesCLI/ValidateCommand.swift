@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import PDFMetadata
 import ReportLibrary
 

@@ -1,5 +1,5 @@
-import BubbleDashboard
-import BubbleScenario
+@_spi(Testbed) import BubbleDashboard
+@_spi(Testbed) import BubbleScenario
 import Testing
 
 /// The scenarios give the same bits in every build configuration: `scripts/test.sh` runs this

@@ -1,5 +1,5 @@
 @testable import BubbleDashboard
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportLibrary
 import Testing

@@ -1,5 +1,5 @@
-import BubbleDashboard
-import BubbleScenario
+@_spi(Testbed) import BubbleDashboard
+@_spi(Testbed) import BubbleScenario
 import Testing
 
 /// Scenes at any time: the same bits for the same time however the dashboard got there, exactly

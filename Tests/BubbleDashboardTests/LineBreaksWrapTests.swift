@@ -1,4 +1,4 @@
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 import Testing
 
 /// `LineBreaks.wrapped(within:)` on hand-made breaks: "aaaa bb cccccc" with one unit a point,

@@ -1,4 +1,4 @@
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 import Testing
 
 /// Random fingers: taps and presses at any point (on and off the canvas, NaN), scrolls of any size,

@@ -1,4 +1,4 @@
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportLibrary
 import Testing

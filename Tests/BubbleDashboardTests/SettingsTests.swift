@@ -1,6 +1,6 @@
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 import BubblePhysics
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import Testing
 
 /// The one range table of `DashboardSettings`: every field is checked at creation, by its name,

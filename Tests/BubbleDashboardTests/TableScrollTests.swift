@@ -1,5 +1,5 @@
-import BubbleDashboard
-import BubbleScenario
+@_spi(Testbed) import BubbleDashboard
+@_spi(Testbed) import BubbleScenario
 import Foundation
 import Testing
 

@@ -1,8 +1,8 @@
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 import BubbleExport
 import BubblePlay
 import BubbleRender
-import BubbleScenario
+@_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportLibrary
 import Testing

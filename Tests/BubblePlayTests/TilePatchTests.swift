@@ -1,4 +1,4 @@
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 @testable import BubblePlay
 import BubbleRender
 import Foundation

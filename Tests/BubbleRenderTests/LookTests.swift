@@ -1,4 +1,4 @@
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 import BubbleRender
 import Foundation
 import Testing
