@@ -31,7 +31,7 @@ extension World {
         }
         if best < 0 { return nil }
         let i = Int(col.index[best])
-        return BodyID(index: UInt32(i), generation: generation[i])
+        return BodyID(index: UInt32(i), generation: generation[i], world: identity)
     }
 
     /// All enabled bodies containing `point`, topmost first.
@@ -39,7 +39,7 @@ extension World {
         var hits: [(UInt32, BodyID)] = []
         for s in 0..<count where slotContains(s, point) {
             let i = Int(col.index[s])
-            hits.append((col.z[s], BodyID(index: UInt32(i), generation: generation[i])))
+            hits.append((col.z[s], BodyID(index: UInt32(i), generation: generation[i], world: identity)))
         }
         hits.sort { $0.0 > $1.0 }
         return hits.map(\.1)
@@ -145,7 +145,7 @@ extension World {
 
     func id(slot s: Int) -> BodyID {
         let i = Int(col.index[s])
-        return BodyID(index: UInt32(i), generation: generation[i])
+        return BodyID(index: UInt32(i), generation: generation[i], world: identity)
     }
 
     /// Kinetic energy of the enabled dynamic bodies, Σ ½ m v² (mass = unscaled area), pt²·pt²/s².

@@ -1,5 +1,7 @@
 // The physics world: bodies in structure-of-arrays storage, addressed by generation-checked handles.
 
+import Synchronization
+
 /// A snapshot of one body's state, as returned by `World.state(of:)`.
 public struct BodyState: Hashable, Sendable {
     /// The body's handle.
@@ -43,6 +45,11 @@ public struct BodyState: Hashable, Sendable {
 public final class World {
     /// Current settings (change them with `updateSettings(_:)`).
     public private(set) var settings: WorldSettings
+    /// This world's number among the worlds of the process (from 1, in creation order), carried by
+    /// every handle it gives out: a handle from another world is refused as stale. It takes no
+    /// part in the simulation or `stateHash`.
+    public let identity: UInt32
+    private static let identities = Atomic<UInt32>(0)
 
     // Handle table, indexed by `BodyID.index`.
     var handleCount = 0
@@ -129,6 +136,10 @@ public final class World {
     public init(settings: WorldSettings = WorldSettings()) throws(PhysicsError) {
         try settings.validate()
         self.settings = settings
+        // Wraps after 4 billion worlds, skipping 0 (the handle of no world).
+        var id = World.identities.wrappingAdd(1, ordering: .relaxed).newValue
+        if id == 0 { id = World.identities.wrappingAdd(1, ordering: .relaxed).newValue }
+        identity = id
         rng = SplitMix64(seed: settings.seed)
         generation = .allocate(capacity: 0)
         slotOf = .allocate(capacity: 0)
@@ -174,7 +185,7 @@ public final class World {
         var out: [BodyID] = []
         out.reserveCapacity(count)
         for i in 0..<handleCount where slotOf[i] & World.freeBit == 0 {
-            out.append(BodyID(index: UInt32(i), generation: generation[i]))
+            out.append(BodyID(index: UInt32(i), generation: generation[i], world: identity))
         }
         return out
     }
@@ -262,7 +273,7 @@ public final class World {
     @inline(__always)
     func slot(_ id: BodyID) throws(PhysicsError) -> Int {
         let i = Int(id.index)
-        guard i < handleCount, slotOf[i] & World.freeBit == 0, generation[i] == id.generation else {
+        guard id.world == identity, i < handleCount, slotOf[i] & World.freeBit == 0, generation[i] == id.generation else {
             throw .staleBody(id)
         }
         return Int(slotOf[i])
@@ -271,7 +282,7 @@ public final class World {
     /// Whether the handle names a live body of this world.
     public func contains(_ id: BodyID) -> Bool {
         let i = Int(id.index)
-        return i < handleCount && slotOf[i] & World.freeBit == 0 && generation[i] == id.generation
+        return id.world == identity && i < handleCount && slotOf[i] & World.freeBit == 0 && generation[i] == id.generation
     }
 
     /// Wakes the world: the next `step()` simulates again.
@@ -329,7 +340,7 @@ public final class World {
         col.flags[s] = f
         storeShape(def.shape, slot: s)
         wake()
-        return BodyID(index: UInt32(index), generation: generation[index])
+        return BodyID(index: UInt32(index), generation: generation[index], world: identity)
     }
 
     func storeShape(_ shape: Shape, slot s: Int) {
@@ -588,12 +599,12 @@ public final class World {
         }
         liveCouplings += 1
         wake()
-        return CouplingID(index: UInt32(index), generation: couplingGeneration[index])
+        return CouplingID(index: UInt32(index), generation: couplingGeneration[index], world: identity)
     }
 
     func coupling(_ id: CouplingID) throws(PhysicsError) -> Int {
         let i = Int(id.index)
-        guard i < couplings.count, couplings[i].alive, couplingGeneration[i] == id.generation else {
+        guard id.world == identity, i < couplings.count, couplings[i].alive, couplingGeneration[i] == id.generation else {
             throw .staleCoupling(id)
         }
         return i
@@ -602,7 +613,7 @@ public final class World {
     /// Whether the handle names a live coupling.
     public func contains(_ id: CouplingID) -> Bool {
         let i = Int(id.index)
-        return i < couplings.count && couplings[i].alive && couplingGeneration[i] == id.generation
+        return id.world == identity && i < couplings.count && couplings[i].alive && couplingGeneration[i] == id.generation
     }
 
     /// Removes a coupling spring. Wakes the world.

@@ -114,3 +114,22 @@ import Testing
         #expect(throws: PhysicsError.staleCoupling(c)) { try w.removeCoupling(c) }
     }
 }
+
+/// A handle names its world: another world refuses it, as `PhysicsError` documents.
+@Suite struct HandleWorldTests {
+    @Test func aHandleFromAnotherWorldIsRefused() throws {
+        let a = try World(), b = try World()
+        let inA = try a.createBody(BodyDefinition(shape: .circle(radius: 10), position: Vector2(0, 0)))
+        let inB = try b.createBody(BodyDefinition(shape: .circle(radius: 10), position: Vector2(0, 0)))
+        // Same slot and generation, different worlds.
+        #expect(inA.index == inB.index && inA.generation == inB.generation && inA != inB)
+        #expect(a.contains(inA) && !b.contains(inA))
+        #expect(throws: PhysicsError.staleBody(inA)) { try b.position(of: inA) }
+        #expect(throws: PhysicsError.staleBody(inA)) { try b.removeBody(inA) }
+        #expect(b.contains(inB))
+        let other = try a.createBody(BodyDefinition(shape: .circle(radius: 10), position: Vector2(30, 0)))
+        let coupling = try a.addCoupling(from: inA, to: other, offset: Vector2(30, 0), spring: Spring(frequency: 2, dampingRatio: 1))
+        #expect(a.contains(coupling) && !b.contains(coupling))
+        #expect(throws: PhysicsError.self) { try b.removeCoupling(coupling) }
+    }
+}
