@@ -1,7 +1,7 @@
 import BubbleDashboard
-import BubblePhysics
 import BubbleRender
 import BubbleScenario
+import BubbleSupport
 import Foundation
 import ReportLibrary
 
@@ -203,7 +203,7 @@ public final class PlaySession {
         case .record:
             advanceClock(now)
             return [
-                "{\"type\": \"recording\", \"step\": \(dashboard.stepCount), \"hash\": \"\(Self.hex(dashboard.stateHash))\", \"text\": \(JSONLiteral.string(recorder.scenarioText(endStep: dashboard.stepCount)))}"
+                "{\"type\": \"recording\", \"step\": \(dashboard.stepCount), \"hash\": \"\(Hex.hash(dashboard.stateHash))\", \"text\": \(JSONLiteral.string(recorder.scenarioText(endStep: dashboard.stepCount)))}"
             ]
         case .saveSettings:
             return ["{\"type\": \"settingsFile\", \"text\": \(JSONLiteral.string(SettingsFile.encode(dashboard.settings)))}"]
@@ -324,7 +324,7 @@ public final class PlaySession {
         framesSent += 1
         let hash = dashboard.stateHash(at: t)
         var header = "{\"type\": \"frame\", \"step\": \(dashboard.stepCount), \"time\": \(SettingsFile.number(t)), "
-        header += "\"hash\": \"\(Self.hex(hash))\", \"stepHash\": \"\(Self.hex(dashboard.stateHash))\", "
+        header += "\"hash\": \"\(Hex.hash(hash))\", \"stepHash\": \"\(Hex.hash(dashboard.stateHash))\", "
         header += "\"atRest\": \(dashboard.isAtRest), \"paused\": \(isPaused), \"speed\": \(SettingsFile.number(speed)), "
         header += "\"scale\": \(SettingsFile.number(scale)), \"width\": \(shownImage?.width ?? 0), \"height\": \(shownImage?.height ?? 0), \"bytes\": \(png.count)"
         if let tiles = picture.tiles {
@@ -375,11 +375,6 @@ public final class PlaySession {
     public func recordingText() -> String { recorder.scenarioText(endStep: dashboard.stepCount) }
 
     // MARK: - Text
-
-    static func hex(_ v: UInt64) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
 
     /// An `error` message.
     public static func error(_ message: String, path: String = "", step: Int? = nil) -> String {

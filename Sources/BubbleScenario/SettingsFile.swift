@@ -1,5 +1,5 @@
 import BubbleDashboard
-import BubblePhysics
+import BubbleSupport
 import Foundation
 import ReportLibrary
 
