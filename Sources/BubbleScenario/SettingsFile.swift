@@ -124,14 +124,16 @@ public enum SettingsFile {
         func set(_ f: Field, _ value: JSONValue, _ path: String) throws(ScenarioError) {
             guard let v = value.numberValue else { throw fail(path, value, "'\(f.name)' must be a number, found \(value.typeName)") }
             guard v.isFinite, f.range.contains(v) else {
-                throw fail(path, value, "'\(f.name)' must be within \(number(f.range.lowerBound))...\(number(f.range.upperBound)), got \(number(v))")
+                throw fail(path, value, "'\(f.name)' must be within \(JSONLiteral.number(f.range.lowerBound))...\(JSONLiteral.number(f.range.upperBound)), got \(JSONLiteral.number(v))")
             }
             settings[keyPath: f.keyPath] = v
         }
         return settings
     }
 
-    /// The settings file of `settings`: every field, in file order, one per line.
+    /// The settings file of `settings`: every field, in file order, one per line, numbers as
+    /// `JSONLiteral.number` writes them. A field that is not finite (only the API can set one)
+    /// is written `null`, so the text stays JSON and reading it back names that field.
     public static func encode(_ settings: DashboardSettings) -> String {
         var lines: [String] = []
         var i = 0
@@ -143,18 +145,16 @@ public enum SettingsFile {
                 i += 1
             }
             if group.count == 1 && !group[0].name.contains(".") {
-                lines.append("  \"\(top)\": \(number(settings[keyPath: group[0].keyPath]))")
+                lines.append("  \"\(top)\": \(JSONLiteral.number(settings[keyPath: group[0].keyPath]))")
             } else {
-                let inner = group.map { "\"\($0.name.split(separator: ".")[1])\": \(number(settings[keyPath: $0.keyPath]))" }
+                let inner = group.map { "\"\($0.name.split(separator: ".")[1])\": \(JSONLiteral.number(settings[keyPath: $0.keyPath]))" }
                 lines.append("  \"\(top)\": {\(inner.joined(separator: ", "))}")
             }
         }
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
 
-    /// A JSON number that reads back as the same Double (shortest round-trip form).
-    public static func number(_ v: Double) -> String {
-        if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
-        return "\(v)"
-    }
+    /// A JSON number that reads back as the same Double: `JSONLiteral.number` (BubbleSupport).
+    @available(*, deprecated, renamed: "JSONLiteral.number")
+    public static func number(_ v: Double) -> String { JSONLiteral.number(v) }
 }
