@@ -2,7 +2,7 @@
 //
 // The headless core of a bubble-dashboard report browser.
 //
-// Module map (see docs/development.md, "Architecture"):
+// Module map (see docs/development.md, "Modules" and "Architecture notes"):
 //   BubbleSupport  – the helpers several modules share: FNV-1a, SplitMix64, deterministic math, JSON
 //                    literals, hex, edit distance, month names (standard library only, imports nothing)
 //   BubblePhysics  – deterministic spring/collision world (standard library only; re-exports BubbleSupport)
