@@ -2,8 +2,10 @@
 //
 // The headless core of a bubble-dashboard report browser.
 //
-// Module map (see docs/development.md, "Architecture"):
-//   BubblePhysics  – deterministic spring/collision world (standard library only)
+// Module map (see docs/development.md, "Modules" and "Architecture notes"):
+//   BubbleSupport  – the helpers several modules share: FNV-1a, SplitMix64, deterministic math, JSON
+//                    literals, hex, edit distance, month names (standard library only, imports nothing)
+//   BubblePhysics  – deterministic spring/collision world (standard library only; re-exports BubbleSupport)
 //   BubbleThreads  – a small worker pool that runs the physics step's row bands in parallel
 //   BubbleDashboard – navigation, transitions and the scene, on the physics world (standard library only)
 //   BubbleRender   – draws a scene with Cairo to PNG and SVG, all text through Pango
@@ -23,6 +25,7 @@ import PackageDescription
 let package = Package(
     name: "Bubbles",
     products: [
+        .library(name: "BubbleSupport", targets: ["BubbleSupport"]),
         .library(name: "BubblePhysics", targets: ["BubblePhysics"]),
         .library(name: "BubbleThreads", targets: ["BubbleThreads"]),
         .library(name: "ReportLibrary", targets: ["ReportLibrary"]),
@@ -68,15 +71,20 @@ let package = Package(
 
         // Libraries.
         // libm: `floor` and `sqrt` are called from the standard library's Double; without it a
-        // package that uses only BubblePhysics (no Foundation) fails to link.
-        .target(name: "BubblePhysics", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-        .target(name: "BubbleDashboard", dependencies: ["BubblePhysics"]),
+        // package that uses only BubbleSupport or BubblePhysics (no Foundation) fails to link.
+        // BubbleSupport imports nothing but the standard library; BubblePhysics and ReportLibrary
+        // re-export it (their users reached FNV1a64, SplitMix64 and JSONLiteral through them).
+        .target(name: "BubbleSupport", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(
+            name: "BubblePhysics", dependencies: ["BubbleSupport"],
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(name: "BubbleDashboard", dependencies: ["BubblePhysics", "BubbleSupport"]),
         // A small thread pool that runs the physics step's parallel phases (World.executor).
         .target(name: "BubbleThreads", dependencies: ["BubblePhysics"]),
-        .target(name: "ReportLibrary"),
+        .target(name: "ReportLibrary", dependencies: ["BubbleSupport"]),
         .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
-        .target(name: "BubbleRender", dependencies: ["BubbleDashboard", "CCairo", "CPango", "CDeflate"]),
-        .target(name: "SampleLibrary", dependencies: ["CCairo", "ReportLibrary"]),
+        .target(name: "BubbleRender", dependencies: ["BubbleDashboard", "BubbleSupport", "CCairo", "CPango", "CDeflate"]),
+        .target(name: "SampleLibrary", dependencies: ["BubbleSupport", "CCairo", "ReportLibrary"]),
         // The library index: per-report PDF metadata by size, time and content hash, FTS5 search in any
         // script, keyword facets; incremental and crash-safe. SHA-256 for content hashes (libcrypto).
         .target(
@@ -85,14 +93,14 @@ let package = Package(
                 "ReportLibrary", "PDFMetadata", "CLibCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubblePhysics", "ReportLibrary", "PDFMetadata", "ReportIndex"]),
-        .target(name: "BubbleExport", dependencies: ["BubbleScenario", "BubbleRender", "BubbleDashboard", "BubblePhysics", "ReportLibrary"]),
+        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary", "PDFMetadata", "ReportIndex"]),
+        .target(name: "BubbleExport", dependencies: ["BubbleScenario", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary"]),
         // The live server of `bubbles play`: sessions, message parser and recorder are plain types
         // (testable without sockets); PlayServer puts them on Hummingbird's HTTP and WebSocket.
         .target(
             name: "BubblePlay",
             dependencies: [
-                "BubbleScenario", "BubbleRender", "BubbleDashboard", "BubblePhysics", "ReportLibrary",
+                "BubbleScenario", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -104,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "BubblesCLI",
             dependencies: [
-                "BubblePhysics", "BubbleThreads", "BubbleDashboard", "BubbleRender", "BubbleScenario", "BubbleExport",
+                "BubblePhysics", "BubbleSupport", "BubbleThreads", "BubbleDashboard", "BubbleRender", "BubbleScenario", "BubbleExport",
                 "ReportLibrary", "PDFMetadata", "BubblePlay", "ReportIndex", "SampleLibrary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -116,6 +124,7 @@ let package = Package(
             ]),
 
         // Tests.
+        .testTarget(name: "BubbleSupportTests", dependencies: ["BubbleSupport"]),
         .testTarget(
             name: "BubblePhysicsTests",
             dependencies: [

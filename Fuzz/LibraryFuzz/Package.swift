@@ -8,7 +8,8 @@ let package = Package(
     name: "LibraryFuzz",
     targets: [
         .target(name: "FuzzDriver"),
-        .target(name: "ReportLibrary"),
+        .target(name: "BubbleSupport"),
+        .target(name: "ReportLibrary", dependencies: ["BubbleSupport"]),
         .executableTarget(name: "LibraryFuzz", dependencies: ["FuzzDriver", "ReportLibrary"]),
     ]
 )

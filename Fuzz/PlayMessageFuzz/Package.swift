@@ -9,14 +9,15 @@ let package = Package(
     name: "PlayMessageFuzz",
     targets: [
         .target(name: "FuzzDriver"),
+        .target(name: "BubbleSupport"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib"),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto"),
-        .target(name: "BubblePhysics"),
+        .target(name: "BubblePhysics", dependencies: ["BubbleSupport"]),
         .target(name: "BubbleDashboard", dependencies: ["BubblePhysics"]),
-        .target(name: "ReportLibrary"),
+        .target(name: "ReportLibrary", dependencies: ["BubbleSupport"]),
         .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
-        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubblePhysics", "ReportLibrary", "PDFMetadata"]),
-        .target(name: "PlayMessage", dependencies: ["BubbleDashboard", "BubbleScenario", "ReportLibrary"]),
+        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary", "PDFMetadata"]),
+        .target(name: "PlayMessage", dependencies: ["BubbleDashboard", "BubbleScenario", "BubbleSupport", "ReportLibrary"]),
         .executableTarget(name: "PlayMessageFuzz", dependencies: ["FuzzDriver", "PlayMessage", "BubbleDashboard"]),
     ]
 )

@@ -8,13 +8,14 @@ let package = Package(
     name: "ScenarioFuzz",
     targets: [
         .target(name: "FuzzDriver"),
+        .target(name: "BubbleSupport"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib"),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto"),
-        .target(name: "BubblePhysics"),
+        .target(name: "BubblePhysics", dependencies: ["BubbleSupport"]),
         .target(name: "BubbleDashboard", dependencies: ["BubblePhysics"]),
-        .target(name: "ReportLibrary"),
+        .target(name: "ReportLibrary", dependencies: ["BubbleSupport"]),
         .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
-        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubblePhysics", "ReportLibrary", "PDFMetadata"]),
+        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary", "PDFMetadata"]),
         .executableTarget(name: "ScenarioFuzz", dependencies: ["FuzzDriver", "BubbleScenario", "ReportLibrary"]),
     ]
 )

@@ -1,4 +1,5 @@
 import BubblePhysics
+import BubbleSupport
 
 // Bubbles appearing (growing out of the focus, or caught from their fade-out) and leaving
 // (shrinking and fading as ghosts).
@@ -33,7 +34,7 @@ extension Dashboard {
                 if length > 1e-9 {
                     dir = dir * (1 / length)
                 } else {
-                    let (s, c) = Trig.sinCos(Double(k) * 2.399963229728653)
+                    let (s, c) = DeterministicMath.sinCos(Double(k) * 2.399963229728653)
                     dir = Vector2(c, s)
                 }
                 start = lay.centre + dir * max(spawnDistance, length * settings.motion.appearFrom)

@@ -1,4 +1,5 @@
 import BubblePhysics
+import BubbleSupport
 
 /// Time: the host loop.
 ///

@@ -1,4 +1,5 @@
 import BubblePhysics
+import BubbleSupport
 
 /// The dashboard: navigation state, transitions and drag-coupled motion on a physics world, stepped
 /// at a fixed rate. Standard library only, deterministic: the same tree, settings and events at the

@@ -1,3 +1,4 @@
+import BubbleSupport
 /// One node of the hierarchy as the dashboard needs it: plain values, so the app (or the CLI) can
 /// build it from any datasource.
 public struct DashboardNode: Sendable, Hashable {
@@ -84,7 +85,7 @@ extension DashboardHierarchy {
     /// The ids closest to `id` by edit distance, best first (for "did you mean" messages), among
     /// the nodes at `candidates` (default: all); at most `limit` (default 3).
     public func suggestions(for id: String, among candidates: [Int]? = nil, limit: Int = 3) -> [String] {
-        let scored = (candidates ?? Array(nodes.indices)).map { (editDistance(id, nodes[$0].id), nodes[$0].id) }
+        let scored = (candidates ?? Array(nodes.indices)).map { (EditDistance.levenshtein(id, nodes[$0].id), nodes[$0].id) }
         return scored.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.prefix(limit).map(\.1)
     }
 }
@@ -201,21 +202,4 @@ public struct LevelModel: DashboardHierarchy {
         parents.removeLast(groups.count)
         nodes[parent].children = children
     }
-}
-
-/// Levenshtein distance over Unicode scalars.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
 }

@@ -1,3 +1,4 @@
+import BubbleSupport
 /// What siblings' titles share, and the labels that tell them apart.
 ///
 /// Among 27 "Month-End Close Pack — March 2017" cards the words every title shares at its start
@@ -65,7 +66,7 @@ struct GroupPlan: Sendable, Hashable {
 /// at boundaries that depend only on each child's own title (a year, a number bin of a round size,
 /// a letter), so one added report changes one group, not all. Deterministic.
 enum LevelGrouping {
-    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    static let monthNames = MonthNames.englishShort
 
     /// At most `maxGroups` groups for the children titled `titles` (`count` >= 2 groups unless
     /// there is only one child). `prefix` is the level's shared beginning (put before a number

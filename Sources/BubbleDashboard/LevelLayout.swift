@@ -1,4 +1,5 @@
 import BubblePhysics
+import BubbleSupport
 
 /// The sizes and the home layout of one level: a focused category and its children.
 ///
@@ -411,7 +412,7 @@ public struct LevelLayout: Sendable {
 
     static func paddedArea(_ shape: Shape, _ gap: Double) -> Double {
         switch shape {
-        case .circle(let r): Trig.pi * (r + gap) * (r + gap)
+        case .circle(let r): DeterministicMath.pi * (r + gap) * (r + gap)
         case .roundedRect(let w, let h, _): (w + gap) * (h + gap)
         }
     }
@@ -438,20 +439,20 @@ public struct LevelLayout: Sendable {
             while j < shapes.count {
                 let size = 2 * reach(shapes[j]) + gap
                 let ringRadius = ringInner + max(widest, reach(shapes[j]))
-                if j > i && used + size > Trig.twoPi * ringRadius { break }
+                if j > i && used + size > DeterministicMath.twoPi * ringRadius { break }
                 used += size
                 widest = max(widest, reach(shapes[j]))
                 j += 1
             }
             let ringRadius = ringInner + widest
-            let circumference = Trig.twoPi * ringRadius
+            let circumference = DeterministicMath.twoPi * ringRadius
             // Spread the ring's bubbles evenly, starting at the top (−y) and going clockwise.
-            var angle = -Trig.halfPi
+            var angle = -DeterministicMath.halfPi
             let spare = max(0, circumference - used) / Double(j - i)
             for k in i..<j {
                 let size = 2 * reach(shapes[k]) + gap + spare
                 let mid = angle + (size / 2) / ringRadius
-                let (s, c) = Trig.sinCos(mid)
+                let (s, c) = DeterministicMath.sinCos(mid)
                 positions.append(Vector2(centre.x + ringRadius * c, centre.y + ringRadius * s))
                 angle += size / ringRadius
             }

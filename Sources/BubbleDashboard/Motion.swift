@@ -1,32 +1,6 @@
 // Deterministic helpers for laying out and animating: written with `+ - * /` only, so the same
 // inputs give the same bits on every platform and in every build configuration (no libm).
 
-/// Sine and cosine by range reduction to [-π/4, π/4] and Taylor polynomials (error below 1e-15
-/// there), used where bubbles are placed on rings.
-enum Trig {
-    static let pi = 3.141592653589793
-    static let halfPi = 1.5707963267948966
-    static let twoPi = 6.283185307179586
-
-    /// (sin x, cos x).
-    static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
-        // Reduce to r in [-π/4, π/4] with x = r + k·π/2.
-        let k = (x / halfPi).rounded()
-        let r = x - k * halfPi
-        let r2 = r * r
-        let s = r * (1 + r2 * (-1.0 / 6 + r2 * (1.0 / 120 + r2 * (-1.0 / 5040 + r2 * (1.0 / 362_880 + r2 * (-1.0 / 39_916_800 + r2 / 6_227_020_800))))))
-        let c = 1 + r2 * (-0.5 + r2 * (1.0 / 24 + r2 * (-1.0 / 720 + r2 * (1.0 / 40_320 + r2 * (-1.0 / 3_628_800 + r2 / 479_001_600)))))
-        var quadrant = Int(k) % 4
-        if quadrant < 0 { quadrant += 4 }
-        switch quadrant {
-        case 0: return (s, c)
-        case 1: return (c, -s)
-        case 2: return (-s, -c)
-        default: return (-c, s)
-        }
-    }
-}
-
 /// Easing curves on t in 0...1 (clamped).
 enum Ease {
     static func clamp(_ t: Double) -> Double { t < 0 ? 0 : (t > 1 ? 1 : t) }

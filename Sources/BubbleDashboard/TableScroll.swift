@@ -1,4 +1,5 @@
 import BubblePhysics
+import BubbleSupport
 
 /// How the reports table scrolls, in UIScrollView's terms.
 public struct TableScrollSettings: Sendable, Hashable {
@@ -29,7 +30,7 @@ public struct TableScrollSettings: Sendable, Hashable {
     /// The share of a fling's remaining distance kept per step of `timeStep` seconds:
     /// `decelerationRate^(1000·timeStep)`, by explicit series (the same bits everywhere).
     public func decayPerStep(timeStep: Double) -> Double {
-        ExplicitMath.power(decelerationRate, 1000 * timeStep)
+        DeterministicMath.power(decelerationRate, 1000 * timeStep)
     }
 }
 
@@ -108,7 +109,7 @@ struct TableScrollPhysics: Sendable {
         self.settings = settings
         dt = timeStep
         keep = settings.decayPerStep(timeStep: timeStep)
-        omega = Trig.twoPi * settings.bounceFrequency
+        omega = DeterministicMath.twoPi * settings.bounceFrequency
     }
 
     /// UIScrollView's rubber band: how far rows pulled `x` pt past an end are drawn past it.
@@ -223,51 +224,4 @@ struct TableScrollPhysics: Sendable {
             s.phase = .fling(target: clampTarget(restOffset(from: s.offset, velocity: v), max: maxScroll, extent: extent))
         }
     }
-}
-
-/// `+ - * /` versions of what libm would do, so no platform library changes the bits.
-enum ExplicitMath {
-    /// ln x for x > 0: x = m·2^e with m in [√½, √2), then 2·atanh((m − 1)/(m + 1)) as a series.
-    static func log(_ x: Double) -> Double {
-        precondition(x > 0 && x.isFinite)
-        var m = x
-        var e = 0.0
-        while m > 1.4142135623730951 { m /= 2; e += 1 }
-        while m < 0.7071067811865476 { m *= 2; e -= 1 }
-        let z = (m - 1) / (m + 1)
-        let z2 = z * z
-        var term = z
-        var sum = 0.0
-        var k = 1.0
-        while true {
-            let add = term / k
-            if sum + add == sum { break }
-            sum += add
-            term *= z2
-            k += 2
-        }
-        return 2 * sum + e * 0.6931471805599453
-    }
-
-    /// e^y: y = n·ln 2 + r with |r| ≤ ln 2 / 2 (ln 2 split in two parts, as fdlibm does), a
-    /// Taylor series for e^r, scaled by 2^n exactly.
-    static func exp(_ y: Double) -> Double {
-        precondition(y.isFinite && abs(y) < 700)
-        let ln2Hi = 6.93147180369123816490e-01, ln2Lo = 1.90821492927058770002e-10
-        let n = (y / 0.6931471805599453).rounded()
-        let r = (y - n * ln2Hi) - n * ln2Lo
-        var sum = 1.0
-        var term = 1.0
-        var k = 1.0
-        while true {
-            term *= r / k
-            if sum + term == sum { break }
-            sum += term
-            k += 1
-        }
-        return sum * Double(sign: .plus, exponent: Int(n), significand: 1)
-    }
-
-    /// base^exponent for base > 0.
-    static func power(_ base: Double, _ exponent: Double) -> Double { exp(exponent * log(base)) }
 }

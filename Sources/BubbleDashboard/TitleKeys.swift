@@ -1,3 +1,4 @@
+import BubbleSupport
 /// What a title says that can order it: a date or period, a number, a first letter. Read from the
 /// title's UTF-8 bytes without allocating, so a category of 100 000 titles is read in milliseconds.
 struct TitleKey: Sendable, Hashable {
@@ -22,15 +23,6 @@ struct TitleKey: Sendable, Hashable {
     var numberToken: Range<Int>?
     /// The first letter, upper-cased (nil when the title has no letter).
     var letter: Character?
-
-    /// Month names (English, German), lower-cased.
-    static let monthNames: [String: Int] = [
-        "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4, "may": 5,
-        "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9, "september": 9,
-        "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
-        "januar": 1, "jänner": 1, "februar": 2, "märz": 3, "maerz": 3, "mai": 5, "juni": 6, "juli": 7, "okt": 10,
-        "oktober": 10, "dez": 12, "dezember": 12,
-    ]
 
     /// The token of `title` at UTF-8 offsets `range`.
     static func token(_ title: String, _ range: Range<Int>) -> Substring {
@@ -117,7 +109,7 @@ struct TitleKey: Sendable, Hashable {
             var end = b
             if end > a, u[end - 1] == 46 { end -= 1 }  // "Mar."
             guard end - a >= 3, end - a <= 10 else { return nil }
-            return TitleKey.monthNames[String(decoding: UnsafeBufferPointer(rebasing: u[a..<end]), as: UTF8.self).lowercased()]
+            return MonthNames.lowerCased[String(decoding: UnsafeBufferPointer(rebasing: u[a..<end]), as: UTF8.self).lowercased()]
         }
 
         var date: Date? = nil

@@ -1,5 +1,6 @@
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
+import BubbleSupport
 import Foundation
 
 /// What a frame is written as.
@@ -143,7 +144,7 @@ public enum ExportError: Error, Sendable, CustomStringConvertible {
         case .scenario(let m): return m
         case .dashboard(let m): return "cannot build the dashboard: \(m)"
         case .eventRefused(let frame, let time, let label, let reason):
-            return "frame \(frame) (\(JSONText.number(time)) s): the dashboard refused '\(label)': \(reason)"
+            return "frame \(frame) (\(JSONLiteral.number(time)) s): the dashboard refused '\(label)': \(reason)"
         case .unwritableFolder(let path, let reason): return "cannot write to \(path): \(reason)"
         case .frameFailed(let frame, let reason): return "frame \(frame): \(reason)"
         case .writeFailed(let m): return m

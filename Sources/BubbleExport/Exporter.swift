@@ -1,7 +1,7 @@
 @_spi(Testbed) import BubbleDashboard
-import BubblePhysics
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
+import BubbleSupport
 import Foundation
 
 /// Exports a scenario as a numbered frame sequence with a manifest, a contact sheet and a review page.
@@ -61,7 +61,7 @@ public enum Exporter {
         guard first <= last, last < scenarioFrames else {
             throw ExportError.invalidOption(
                 "--frames \(options.frames.map { "\($0)" } ?? "") is outside the scenario's frames 0..\(scenarioFrames - 1) "
-                    + "(\(JSONText.number(scenario.duration)) s at \(JSONText.number(fps)) fps)")
+                    + "(\(JSONLiteral.number(scenario.duration)) s at \(JSONLiteral.number(fps)) fps)")
         }
         let count = last - first + 1
         var video: (path: String, format: VideoFormat, ffmpeg: String)? = nil
@@ -325,7 +325,7 @@ public enum Exporter {
                 }
                 let bytes = try ContactSheet.render(
                     title: "\(title) · frames \(first)–\(last) · every \(every) frame\(every == 1 ? "" : "s") "
-                        + "(\(JSONText.number((Double(every) / fps * 1000).rounded() / 1000)) s)",
+                        + "(\(JSONLiteral.number((Double(every) / fps * 1000).rounded() / 1000)) s)",
                     cells: cells, canvasWidth: boxWidth, canvasHeight: boxHeight)
                 try AtomicFile.write(bytes, to: sheetPath, using: options.fileSystem)
                 let page = ReviewPage.html(

@@ -36,7 +36,7 @@ public enum LabelsJSON {
         return Array(out.utf8)
     }
 
-    static func number(_ v: Double) -> String { JSONText.number((v * 100).rounded() / 100) }
+    static func number(_ v: Double) -> String { JSONLiteral.number((v * 100).rounded() / 100) }
 
     static func string(_ s: String) -> String { JSONLiteral.string(s) }
 }

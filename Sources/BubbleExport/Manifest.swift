@@ -70,7 +70,7 @@ enum ManifestText {
         header h: ManifestHeader, complete: Bool, review: (sheet: String, every: Int, page: String)?,
         events: [EventMarker], frames: [FrameEntry]
     ) -> [UInt8] {
-        let n = JSONText.number, s = { JSONLiteral.string($0) }
+        let n = JSONLiteral.number, s = { JSONLiteral.string($0) }
         var out = "{\"format\": \"\(formatName)\", \"version\": \(version), \"complete\": \(complete),\n"
         out += " \"scenario\": {\"path\": \(s(h.scenarioPath)), \"content_hash\": \"\(ContentHash.hex(h.contentHash))\", "
             + "\"pdf_metadata_hash\": \"\(ContentHash.hex(h.metadataHash))\"},\n"

@@ -23,13 +23,13 @@ enum ReviewPage {
         }
         let first = frames.first?.index ?? 0, last = frames.last?.index ?? 0
         let markers = events.filter { $0.frame >= first && $0.frame <= last }
-            .map { "[\($0.frame),\(JSONLiteral.string($0.label, htmlSafe: true)),\(JSONText.number($0.time))]" }
-        var data = "{\"title\":\(JSONLiteral.string(title, htmlSafe: true)),\"fps\":\(JSONText.number(fps)),"
+            .map { "[\($0.frame),\(JSONLiteral.string($0.label, htmlSafe: true)),\(JSONLiteral.number($0.time))]" }
+        var data = "{\"title\":\(JSONLiteral.string(title, htmlSafe: true)),\"fps\":\(JSONLiteral.number(fps)),"
         data += "\"width\":\(pixelWidth),\"height\":\(pixelHeight),\n\"events\":[" + markers.joined(separator: ",") + "],\n\"frames\":[\n"
         data += rows.joined(separator: ",\n") + "]}"
         let escapedTitle = htmlEscape(title)
         let meta = htmlEscape(
-            "\(frames.count) frames (\(first)–\(last)) · \(JSONText.number(fps)) fps · \(pixelWidth)×\(pixelHeight) px · \(scenarioPath)")
+            "\(frames.count) frames (\(first)–\(last)) · \(JSONLiteral.number(fps)) fps · \(pixelWidth)×\(pixelHeight) px · \(scenarioPath)")
         let videoLink = video.map { #" <a id="video" href=""# + htmlEscape(urlEscape($0)) + #"">▶ Video</a>"# } ?? ""
         return template
             .replacingOccurrences(of: "@TITLE@", with: escapedTitle)

@@ -29,7 +29,7 @@ import ReportLibrary
 /// numbers are exact (shortest round-trip form), so equal scenes give equal bytes.
 public enum SceneJSON {
     public static func encode(_ scene: Scene, frame: Int, time: Double) -> [UInt8] {
-        let n = JSONText.number, s = { JSONLiteral.string($0) }
+        let n = JSONLiteral.number, s = { JSONLiteral.string($0) }
         var out = "{\"frame\": \(frame), \"time\": \(n(time)), "
         out += "\"canvas\": {\"width\": \(n(scene.canvasWidth)), \"height\": \(n(scene.canvasHeight))},\n"
         out += " \"chrome\": {\"navigation_bar\": \(n(scene.chrome.navigationBarHeight)), "
@@ -77,7 +77,7 @@ public enum SceneJSON {
 
     static func colour(_ c: SceneColour?) -> String {
         guard let c else { return "null" }
-        func h(_ v: UInt8) -> String { let t = String(v, radix: 16, uppercase: true); return t.count == 1 ? "0" + t : t }
+        func h(_ v: UInt8) -> String { Hex.string(v, digits: 2, uppercase: true) }
         return "\"#" + h(c.red) + h(c.green) + h(c.blue) + "\""
     }
 

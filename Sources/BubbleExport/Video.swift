@@ -1,3 +1,4 @@
+import BubbleSupport
 import Foundation
 
 /// A video container `--video` can write, chosen by the file's extension.
@@ -84,7 +85,7 @@ final class VideoWriter: @unchecked Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         process.arguments = ["-hide_banner", "-loglevel", "error", "-y",
-                             "-f", "rawvideo", "-pix_fmt", "bgra", "-s", "\(width)x\(height)", "-r", JSONText.number(fps), "-i", "pipe:0"]
+                             "-f", "rawvideo", "-pix_fmt", "bgra", "-s", "\(width)x\(height)", "-r", JSONLiteral.number(fps), "-i", "pipe:0"]
             + format.ffmpegOutput + [temporary]
         let stdin = Pipe()
         process.standardInput = stdin

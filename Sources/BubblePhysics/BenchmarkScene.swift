@@ -1,6 +1,8 @@
 // The standard benchmark scene, shared by the `bubbles bench` command, the Benchmarks package and
 // the tests.
 
+import BubbleSupport
+
 /// One body of a scene: a centre and a shape (the scene-file format's `x`, `y` and `r`, or `w`,
 /// `h` and `corner`).
 public struct SceneBody: Hashable, Sendable {
@@ -40,7 +42,7 @@ public struct BenchmarkScene: Hashable, Sendable {
     /// The standard scene with `count` bodies (fixed seed by default, so always the same scene).
     public static func standard(count: Int, seed: UInt64 = 2016) -> BenchmarkScene {
         var rng = SplitMix64(seed: seed)
-        let pi = SoftCoefficients.twoPi * 0.5
+        let pi = DeterministicMath.pi
         var shapes: [Shape] = []
         shapes.reserveCapacity(count)
         var totalArea = 0.0
@@ -76,7 +78,7 @@ public struct BenchmarkScene: Hashable, Sendable {
     /// The same scene with every rounded rectangle replaced by a circle of equal area (for peers
     /// without rectangles, such as d3-force).
     public func circlesOnly() -> BenchmarkScene {
-        let pi = SoftCoefficients.twoPi * 0.5
+        let pi = DeterministicMath.pi
         var out = self
         for i in out.bodies.indices {
             if case .roundedRect = out.bodies[i].shape {

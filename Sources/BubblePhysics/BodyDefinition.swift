@@ -1,5 +1,7 @@
 // The definition value a body is created from (Box2D's `b2BodyDef` style: documented units and defaults).
 
+import BubbleSupport
+
 /// The collision and hit-test shape of a body, before its visual `scale` is applied.
 public enum Shape: Hashable, Sendable {
     /// A circle of the given radius, pt.
@@ -20,7 +22,7 @@ public enum Shape: Hashable, Sendable {
     public var area: Double {
         let (hw, hh, c) = halfExtents
         // A rounded rectangle is the rectangle minus four corner squares plus four quarter discs.
-        return 4 * hw * hh - (4 - SoftCoefficients.twoPi * 0.5) * c * c
+        return 4 * hw * hh - (4 - DeterministicMath.pi) * c * c
     }
 
     func validate(_ field: String) throws(PhysicsError) {

@@ -1,5 +1,7 @@
 // The narrow phase and the position projection of one overlapping pair.
 
+import BubbleSupport
+
 /// The narrow phase and the position projection of one pair, over raw column pointers.
 ///
 /// Every shape is a rounded box: a core rectangle (half extents `hw - r`, `hh - r`, scaled)

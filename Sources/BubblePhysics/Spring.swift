@@ -1,5 +1,7 @@
 // Springs in physical terms (hertz and damping ratio), turned into step coefficients in ONE place.
 
+import BubbleSupport
+
 /// A damped spring given the way UIKit attachments and Box2D soft constraints give it.
 ///
 /// `frequency` is the undamped natural frequency in hertz (oscillations per second of a body on
@@ -39,15 +41,12 @@ public struct Spring: Hashable, Sendable, CustomStringConvertible {
 /// `v += -massScale * (v + biasRate * C)` (C is the constraint error, for a target spring
 /// `x - target`), it is exactly the implicit-Euler update of a spring-damper with stiffness `ω²`
 /// and damping `2ζω` per unit mass: unconditionally stable for any frequency and step.
-/// Only `+ - * /` are used; `2π` is a literal constant, so no platform library changes the bits.
+/// Only `+ - * /` are used; `2π` is a literal constant (`DeterministicMath.twoPi`), so no platform library changes the bits.
 struct SoftCoefficients: Sendable {
     /// Multiplies the position error to give a velocity (1/s).
     var biasRate: Double
     /// Fraction of the velocity error removed in one step (dimensionless).
     var massScale: Double
-
-    /// 2π written out (IEEE double nearest to 6.283185307179586476925...).
-    static let twoPi: Double = 6.283185307179586
 
     static let zero = SoftCoefficients(biasRate: 0, massScale: 0)
 
@@ -62,7 +61,7 @@ struct SoftCoefficients: Sendable {
             self = .zero
             return
         }
-        let omega = SoftCoefficients.twoPi * frequency
+        let omega = DeterministicMath.twoPi * frequency
         let a1 = 2 * dampingRatio + h * omega
         let a2 = h * omega * a1
         let a3 = 1 / (1 + a2)

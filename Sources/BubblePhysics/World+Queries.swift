@@ -1,5 +1,7 @@
 // Read-only queries: hit testing, state hash, overlap and energy measurements.
 
+import BubbleSupport
+
 extension World {
     /// Whether `point` lies inside the body in slot `s` (scaled shape, boundary included).
     func slotContains(_ s: Int, _ point: Vector2) -> Bool {
@@ -163,7 +165,7 @@ extension World {
         let c = col
         var e = 0.0
         for s in 0..<count where c.flags[s] & (BodyFlags.enabled | BodyFlags.kinematic) == BodyFlags.enabled {
-            let w = SoftCoefficients.twoPi * c.freq[s]
+            let w = DeterministicMath.twoPi * c.freq[s]
             let dx = c.px[s] - c.tx[s], dy = c.py[s] - c.ty[s]
             e += 0.5 / c.invMass[s] * w * w * (dx * dx + dy * dy)
         }

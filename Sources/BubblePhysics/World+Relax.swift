@@ -11,6 +11,8 @@
 // (`World.executor`) may run them at once; without one they run one after another in the same
 // order. The band boundaries follow the slot counts of the rows, never the executor.
 
+import BubbleSupport
+
 /// Runs the independent parts of a step on several threads.
 ///
 /// Called with a task count `n` and a body, it must call `body(t)` exactly once for every

@@ -1,7 +1,7 @@
 // The physics world: bodies in structure-of-arrays storage, addressed by generation-checked handles.
 
+import BubbleSupport
 import Synchronization
-
 /// A snapshot of one body's state, as returned by `World.state(of:)`.
 public struct BodyState: Hashable, Sendable {
     /// The body's handle.

@@ -1,5 +1,6 @@
 @_spi(Testbed) import BubbleDashboard
 @_spi(Testbed) import BubbleScenario
+import BubbleSupport
 import ReportLibrary
 
 /// A message from the play page to the server, checked (see docs/play.md, "Protocol").
@@ -117,7 +118,7 @@ public struct PlayMessageParser: Sendable {
             guard let value = root[name] else { throw PlayMessageError(path: name, message: "missing field '\(name)'") }
             guard let v = value.numberValue else { throw PlayMessageError(path: name, message: "must be a number, found \(value.typeName)") }
             guard v.isFinite, range.contains(v) else {
-                throw PlayMessageError(path: name, message: "must be within \(SettingsFile.number(range.lowerBound))...\(SettingsFile.number(range.upperBound)), got \(v)")
+                throw PlayMessageError(path: name, message: "must be within \(JSONLiteral.number(range.lowerBound))...\(JSONLiteral.number(range.upperBound)), got \(v)")
             }
             return v
         }

@@ -1,7 +1,7 @@
 @_spi(Testbed) import BubbleDashboard
-import BubblePhysics
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
+import BubbleSupport
 import Foundation
 import ReportLibrary
 
@@ -124,11 +124,11 @@ public final class PlaySession {
     public func welcome() -> String {
         let s = dashboard.settings
         let fields = SettingsFile.fields.map { f in
-            "{\"name\": \(JSONLiteral.string(f.name)), \"min\": \(SettingsFile.number(f.range.lowerBound)), \"max\": \(SettingsFile.number(f.range.upperBound)), "
-                + "\"value\": \(SettingsFile.number(f.value(in: s))), \"help\": \(JSONLiteral.string(f.help))}"
+            "{\"name\": \(JSONLiteral.string(f.name)), \"min\": \(JSONLiteral.number(f.range.lowerBound)), \"max\": \(JSONLiteral.number(f.range.upperBound)), "
+                + "\"value\": \(JSONLiteral.number(f.value(in: s))), \"help\": \(JSONLiteral.string(f.help))}"
         }
-        return "{\"type\": \"welcome\", \"canvas\": [\(SettingsFile.number(s.canvasWidth)), \(SettingsFile.number(s.canvasHeight))], "
-            + "\"maxScale\": \(SettingsFile.number(Self.maxScale)), \"fields\": [\(fields.joined(separator: ", "))]}"
+        return "{\"type\": \"welcome\", \"canvas\": [\(JSONLiteral.number(s.canvasWidth)), \(JSONLiteral.number(s.canvasHeight))], "
+            + "\"maxScale\": \(JSONLiteral.number(Self.maxScale)), \"fields\": [\(fields.joined(separator: ", "))]}"
     }
 
     // MARK: - Input
@@ -203,7 +203,7 @@ public final class PlaySession {
         case .record:
             advanceClock(now)
             return [
-                "{\"type\": \"recording\", \"step\": \(dashboard.stepCount), \"hash\": \"\(Self.hex(dashboard.stateHash))\", \"text\": \(JSONLiteral.string(recorder.scenarioText(endStep: dashboard.stepCount)))}"
+                "{\"type\": \"recording\", \"step\": \(dashboard.stepCount), \"hash\": \"\(Hex.hash(dashboard.stateHash))\", \"text\": \(JSONLiteral.string(recorder.scenarioText(endStep: dashboard.stepCount)))}"
             ]
         case .saveSettings:
             return ["{\"type\": \"settingsFile\", \"text\": \(JSONLiteral.string(SettingsFile.encode(dashboard.settings)))}"]
@@ -323,10 +323,10 @@ public final class PlaySession {
         dirty = false
         framesSent += 1
         let hash = dashboard.stateHash(at: t)
-        var header = "{\"type\": \"frame\", \"step\": \(dashboard.stepCount), \"time\": \(SettingsFile.number(t)), "
-        header += "\"hash\": \"\(Self.hex(hash))\", \"stepHash\": \"\(Self.hex(dashboard.stateHash))\", "
-        header += "\"atRest\": \(dashboard.isAtRest), \"paused\": \(isPaused), \"speed\": \(SettingsFile.number(speed)), "
-        header += "\"scale\": \(SettingsFile.number(scale)), \"width\": \(shownImage?.width ?? 0), \"height\": \(shownImage?.height ?? 0), \"bytes\": \(png.count)"
+        var header = "{\"type\": \"frame\", \"step\": \(dashboard.stepCount), \"time\": \(JSONLiteral.number(t)), "
+        header += "\"hash\": \"\(Hex.hash(hash))\", \"stepHash\": \"\(Hex.hash(dashboard.stateHash))\", "
+        header += "\"atRest\": \(dashboard.isAtRest), \"paused\": \(isPaused), \"speed\": \(JSONLiteral.number(speed)), "
+        header += "\"scale\": \(JSONLiteral.number(scale)), \"width\": \(shownImage?.width ?? 0), \"height\": \(shownImage?.height ?? 0), \"bytes\": \(png.count)"
         if let tiles = picture.tiles {
             header += ", \"tileSize\": \(picture.tileSize), \"columns\": \(picture.columns), \"tiles\": ["
             header += tiles.map(String.init).joined(separator: ", ") + "]"
@@ -376,11 +376,6 @@ public final class PlaySession {
 
     // MARK: - Text
 
-    static func hex(_ v: UInt64) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
-
     /// An `error` message.
     public static func error(_ message: String, path: String = "", step: Int? = nil) -> String {
         var out = "{\"type\": \"error\", \"message\": \(JSONLiteral.string(message))"
@@ -390,7 +385,7 @@ public final class PlaySession {
     }
 
     static func debugJSON(_ v: DashboardDebugView) -> String {
-        func n(_ x: Double) -> String { SettingsFile.number((x * 100).rounded() / 100) }
+        func n(_ x: Double) -> String { JSONLiteral.number((x * 100).rounded() / 100) }
         let bodies = v.bodies.map { b -> String in
             let shape: String
             switch b.shape {

@@ -1,4 +1,4 @@
-import BubblePhysics
+import BubbleSupport
 import Foundation
 import Synchronization
 

@@ -1,6 +1,7 @@
 @_spi(Testbed) import BubbleDashboard
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
+import BubbleSupport
 import Foundation
 import ReportLibrary
 
@@ -36,7 +37,7 @@ public struct Recorder: Sendable {
     /// Records the event sent to the dashboard on `step`. Events that cannot be written as a
     /// scenario action are not taken (none of those the session sends).
     public mutating func record(_ event: DashboardEvent, step: Int) {
-        let n = SettingsFile.number
+        let n = JSONLiteral.number
         let action: String
         var isMove = false
         switch event {
@@ -71,7 +72,7 @@ public struct Recorder: Sendable {
         let end = max(endStep, entries.last?.step ?? 0, 1)
         var out = "{\n"
         out += "  \"data\": \(JSONLiteral.string(dataPath)),\n"
-        out += "  \"canvas\": [\(SettingsFile.number(canvasWidth)), \(SettingsFile.number(canvasHeight))],\n"
+        out += "  \"canvas\": [\(JSONLiteral.number(canvasWidth)), \(JSONLiteral.number(canvasHeight))],\n"
         out += "  \"fps\": 60,\n"
         out += "  \"duration\": \(time(ofStep: end)),\n"
         let settingsLines = SettingsFile.encode(settings).split(separator: "\n")

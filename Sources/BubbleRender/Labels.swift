@@ -1,4 +1,5 @@
 import BubbleDashboard
+import BubbleSupport
 
 /// Where a label was laid out, in canvas points, with the colours it is drawn in. One per drawn text
 /// run group: bubble titles, page counts, breadcrumbs, bar captions and overlay texts.
@@ -81,8 +82,7 @@ public struct LabelLayout: Sendable, Hashable {
 
     /// `U+XXXX` (at least four hex digits), as warnings and the labels JSON name a code point.
     public static func codePointName(_ value: UInt32) -> String {
-        let hex = String(value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        "U+" + Hex.string(value, digits: 4, uppercase: true)
     }
 
     /// How many characters are drawn as boxes.

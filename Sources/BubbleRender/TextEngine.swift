@@ -1,4 +1,5 @@
 import BubbleDashboard
+import BubbleSupport
 import CCairo
 import CPango
 import Foundation
@@ -487,13 +488,8 @@ final class TextEngine {
         return ranges
     }
 
-    private static let months: Set<String> = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-        "january", "february", "march", "april", "june", "july", "august", "september", "october", "november",
-        "december", "januar", "februar", "märz", "mai", "juni", "juli", "oktober", "dezember",
-    ]
-
+    /// Whether `word` names a month (`MonthNames.month(named:)`), a trailing `.` or `,` aside.
     static func isMonth(_ word: Substring) -> Bool {
-        months.contains(word.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".,")))
+        MonthNames.month(named: word.trimmingCharacters(in: CharacterSet(charactersIn: ".,"))) != nil
     }
 }

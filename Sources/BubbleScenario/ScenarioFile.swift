@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 @_spi(Testbed) import BubbleDashboard
-import BubblePhysics
+import BubbleSupport
 import Foundation
 import ReportLibrary
 

@@ -1,5 +1,5 @@
 @_spi(Testbed) import BubbleDashboard
-import BubblePhysics
+import BubbleSupport
 import Foundation
 import ReportLibrary
 
@@ -98,13 +98,15 @@ public enum SettingsFile {
             do {
                 settings = try f.setting(v, in: settings)
             } catch {
-                throw fail(path, value, "'\(f.name)' must be within \(number(f.range.lowerBound))...\(number(f.range.upperBound)), got \(number(v))")
+                throw fail(path, value, "'\(f.name)' must be within \(JSONLiteral.number(f.range.lowerBound))...\(JSONLiteral.number(f.range.upperBound)), got \(JSONLiteral.number(v))")
             }
         }
         return settings
     }
 
-    /// The settings file of `settings`: every field, in file order, one per line.
+    /// The settings file of `settings`: every field, in file order, one per line, numbers as
+    /// `JSONLiteral.number` writes them. A field that is not finite (only the API can set one)
+    /// is written `null`, so the text stays JSON and reading it back names that field.
     public static func encode(_ settings: DashboardSettings) -> String {
         var lines: [String] = []
         var i = 0
@@ -116,18 +118,16 @@ public enum SettingsFile {
                 i += 1
             }
             if group.count == 1 && !group[0].name.contains(".") {
-                lines.append("  \"\(top)\": \(number(group[0].value(in: settings)))")
+                lines.append("  \"\(top)\": \(JSONLiteral.number(group[0].value(in: settings)))")
             } else {
-                let inner = group.map { "\"\($0.name.split(separator: ".")[1])\": \(number($0.value(in: settings)))" }
+                let inner = group.map { "\"\($0.name.split(separator: ".")[1])\": \(JSONLiteral.number($0.value(in: settings)))" }
                 lines.append("  \"\(top)\": {\(inner.joined(separator: ", "))}")
             }
         }
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
 
-    /// A JSON number that reads back as the same Double (shortest round-trip form).
-    public static func number(_ v: Double) -> String {
-        if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
-        return "\(v)"
-    }
+    /// A JSON number that reads back as the same Double: `JSONLiteral.number` (BubbleSupport).
+    @available(*, deprecated, renamed: "JSONLiteral.number")
+    public static func number(_ v: Double) -> String { JSONLiteral.number(v) }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 @_spi(Testbed) import BubbleDashboard
 import BubblePlay
 @_spi(Testbed) import BubbleScenario
+import BubbleSupport
 import Foundation
 import Synchronization
 
@@ -87,7 +88,7 @@ struct Play: ParsableCommand {
         o.scale = soakScale
         o.misbehave = !soakPolite
         o.sampleInterval = 30
-        printError("bubbles play --soak: \(soakPages) pages at scale \(SettingsFile.number(soakScale))\(soakPolite ? "" : " and misbehaving clients") against 127.0.0.1:\(port) for \(Int(seconds)) s")
+        printError("bubbles play --soak: \(soakPages) pages at scale \(JSONLiteral.number(soakScale))\(soakPolite ? "" : " and misbehaving clients") against 127.0.0.1:\(port) for \(Int(seconds)) s")
         let report = PlaySoak.run(o) { t in printError("bubbles play --soak: \(Int(t)) s") }
         FileHandle.standardOutput.write(Data(report.text.utf8))
         if !report.failures.isEmpty { throw ExitCode.failure }

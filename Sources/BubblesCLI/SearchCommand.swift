@@ -1,5 +1,6 @@
 import ArgumentParser
 @_spi(Testbed) import BubbleScenario
+import BubbleSupport
 import Foundation
 import ReportIndex
 import ReportLibrary
@@ -65,7 +66,8 @@ struct Search: ParsableCommand {
     }
 
     static func json(_ found: SearchResults) -> String {
-        func number(_ x: Double) -> String { x.isFinite ? String(format: "%.6g", x) : "null" }
+        // Scores to six significant digits (more would only show the ranking's noise).
+        func number(_ x: Double) -> String { JSONLiteral.number(x.isFinite ? Double(String(format: "%.6g", x))! : x) }
         let results = found.results.map { r in
             let matches = r.matches.map { m in
                 "{\"field\": \(JSONLiteral.string(m.field.rawValue)), \"text\": \(JSONLiteral.string(m.text)), \"spans\": ["

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import BubbleSupport
 import Foundation
 
 /// Documented ceilings on a datasource. Anything above them is refused with
@@ -430,25 +431,8 @@ private func realPath(_ path: String) -> String? {
 func closestName(to name: String, among candidates: [String]) -> String? {
     var best: (String, Int)? = nil
     for candidate in candidates {
-        let d = editDistance(name.lowercased(), candidate)
+        let d = EditDistance.levenshtein(name.lowercased(), candidate)
         if d <= 2, best == nil || d < best!.1 { best = (candidate, d) }
     }
     return best?.0
-}
-
-/// Levenshtein distance over characters.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
 }

@@ -1,3 +1,5 @@
+import BubbleSupport
+
 /// An sRGB colour given as `#RRGGBB` in the datasource.
 public struct RGBColour: Sendable, Hashable, CustomStringConvertible {
     public var red: UInt8
@@ -33,11 +35,7 @@ public struct RGBColour: Sendable, Hashable, CustomStringConvertible {
 
     /// `#RRGGBB`, upper case.
     public var description: String {
-        func hex(_ v: UInt8) -> String {
-            let s = String(v, radix: 16, uppercase: true)
-            return s.count == 1 ? "0" + s : s
-        }
-        return "#" + hex(red) + hex(green) + hex(blue)
+        "#" + [red, green, blue].map { Hex.string($0, digits: 2, uppercase: true) }.joined()
     }
 }
 
@@ -107,7 +105,7 @@ public struct ReportTree: Sendable {
     /// proportional to the tree, whatever the length of `id`.
     public func nearestIDs(to id: String, limit: Int = 3) -> [String] {
         let probe = String(id.prefix(128))
-        return nodes.map { (editDistance(probe, $0.id), $0.id) }
+        return nodes.map { (EditDistance.levenshtein(probe, $0.id), $0.id) }
             .sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
             .prefix(limit).map(\.1)
     }

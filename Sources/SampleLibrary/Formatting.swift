@@ -1,12 +1,9 @@
 // Locale-independent formatting of numbers and dates for the drawn pages. (Foundation's formatters
 // follow the process locale; the sample PDFs must not.)
 
-enum Format {
-    private static let monthNames = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September",
-        "October", "November", "December",
-    ]
+import BubbleSupport
 
+enum Format {
     /// `1234567.891` with 1 decimal → `1,234,567.9`.
     static func grouped(_ value: Double, decimals: Int = 0) -> String {
         var scale = 1.0
@@ -62,11 +59,11 @@ enum Format {
 
     /// `21 April 2016`.
     static func longDate(_ date: Timestamp) -> String {
-        "\(date.day) \(monthNames[date.month - 1]) \(date.year)"
+        "\(date.day) \(MonthNames.english[date.month - 1]) \(date.year)"
     }
 
     /// `Apr ’16`.
     static func shortMonth(_ month: Int, _ year: Int) -> String {
-        String(monthNames[month - 1].prefix(3)) + " ’" + pad(year % 100)
+        MonthNames.englishShort[month - 1] + " ’" + pad(year % 100)
     }
 }

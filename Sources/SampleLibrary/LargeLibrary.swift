@@ -4,6 +4,8 @@
 // the sample library's PDFs (reports share files). The level tests, `bubbles bench --levels` and
 // `Renders/level-large.png` use it.
 
+import BubbleSupport
+
 extension SampleLibrary {
     /// The large datasource document (see the file comment). Deterministic: titles come from fixed
     /// lists and a generator seeded per category.
@@ -13,12 +15,6 @@ extension SampleLibrary {
 }
 
 enum LargeLibrary {
-    static let monthsEnglish = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
-    ]
-    static let monthsGerman = [
-        "Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember",
-    ]
     static let customers = [
         "Acme Logistics", "Bergmann AG", "Café Lumière", "Delta Foods", "Eriksson & Co", "Fjord Marine", "Globex", "Hanse Textil",
         "Iberia Solar", "Jura Uhren", "Kaizen Parts", "Lumen Labs", "Møller Bygg", "Nordwind Energie", "Orion Retail",
@@ -52,14 +48,14 @@ enum LargeLibrary {
         // Ten years of monthly packs, newest year last.
         var monthly: [DatasourceNode] = []
         for year in 2008...2017 {
-            for (m, month) in monthsEnglish.enumerated() {
+            for (m, month) in MonthNames.english.enumerated() {
                 monthly.append(report("close-pack-\(year)-\(pad(m + 1, 2))", "Month-End Close Pack — \(month) \(year)"))
             }
         }
         // German monthly reports, five years.
         var german: [DatasourceNode] = []
         for year in 2013...2017 {
-            for (m, month) in monthsGerman.enumerated() {
+            for (m, month) in MonthNames.german.enumerated() {
                 german.append(report("monatsbericht-\(year)-\(pad(m + 1, 2))", "Monatsbericht \(month) \(year)"))
             }
         }

@@ -6,6 +6,8 @@
 // at least 30 categories and 120 reports; categories with a single child and one with 25 or more;
 // titles from one word to more than eight; some non-ASCII titles, authors and keywords.
 
+import BubbleSupport
+
 /// The fictional company the sample reports belong to.
 let companyName = "Aldergrove Group"
 
@@ -256,11 +258,6 @@ let sampleLibrarySpec: CategorySpec = {
 private let monthlyCloseMonths: [(year: Int, month: Int)] =
     (10...12).map { (2015, $0) } + (1...12).map { (2016, $0) } + (1...12).map { (2017, $0) }
 
-private let monthNames = [
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
-]
-
 private let finance = category(
     "finance", "Finance", blurb: "Financial reporting of {title}.",
     terms: ["finance", "group reporting"], colour: "#1E6FD9", theme: financeTheme,
@@ -319,7 +316,7 @@ private let finance = category(
             monthlyCloseMonths.map { period in
                 report(
                     "close-\(period.year)-\(pad(period.month))",
-                    "Month-End Close Pack — \(monthNames[period.month - 1]) \(period.year)")
+                    "Month-End Close Pack — \(MonthNames.english[period.month - 1]) \(period.year)")
             }),
         category(
             "budgeting", "Budgeting & Forecasting",

@@ -1,6 +1,8 @@
 // Turns the hand-written specification into the resolved library, filling in whatever a report
 // spec leaves out from a generator seeded by the report id.
 
+import BubbleSupport
+
 /// Problems with the library content itself (a bug in LibraryContent.swift, not a user error).
 public struct SampleContentError: Error, CustomStringConvertible {
     public var description: String
@@ -155,10 +157,6 @@ struct LibraryResolver {
 
     // MARK: Derived metadata
 
-    private static let monthNames = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September",
-        "October", "November", "December",
-    ]
     private static let forwardLooking: Set<String> = [
         "budget", "plan", "forecast", "forecasts", "umsatzprognose", "prévisions", "intake", "due",
         "outlook",
@@ -185,7 +183,7 @@ struct LibraryResolver {
         var y = 2016
         var m = 1
         var d = 1
-        if let year, let month = words.compactMap({ monthNames.firstIndex(of: $0) }).first {
+        if let year, let month = words.compactMap({ MonthNames.english.firstIndex(of: $0) }).first {
             (y, m, d) = month == 11 ? (year + 1, 1, 0) : (year, month + 2, 0)
             d = random.int(in: 3...10)
         } else if let year, let q = words.first(where: { ["Q1", "Q2", "Q3", "Q4"].contains($0) }) {
@@ -225,7 +223,7 @@ struct LibraryResolver {
                 }
             }
         }
-        switch fnv1a64("style:" + spec.id) % 20 {
+        switch FNV1a64.hash("style:\(spec.id)".utf8) % 20 {
         case 0, 1:
             return []
         case 2, 3:

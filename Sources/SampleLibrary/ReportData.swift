@@ -1,6 +1,7 @@
 // The numbers and sentences drawn into one report's pages, all drawn from generators seeded with
 // the report id so every run produces the same document.
 
+import BubbleSupport
 import Foundation
 
 struct ReportData {
@@ -61,13 +62,9 @@ struct ReportData {
         periodEnd = Timestamp(
             year: endYear, month: endMonth, day: Timestamp.daysIn(month: endMonth, year: endYear),
             hour: 0, minute: 0, second: 0, zone: "Z")
-        let monthNames = [
-            "January", "February", "March", "April", "May", "June", "July", "August", "September",
-            "October", "November", "December",
-        ]
         summary =
             report.subject
-            + " Figures cover the twelve months to \(monthNames[endMonth - 1]) \(endYear) and are "
+            + " Figures cover the twelve months to \(MonthNames.english[endMonth - 1]) \(endYear) and are "
             + "compared with \(theme.series.1.lowercased()) throughout."
 
         // KPI tiles.
@@ -85,8 +82,8 @@ struct ReportData {
 
         let startMonth = endMonth == 12 ? 1 : endMonth + 1
         let startYear = endMonth == 12 ? endYear : endYear - 1
-        let startName = monthNames[startMonth - 1].prefix(3)
-        let endName = monthNames[endMonth - 1].prefix(3)
+        let startName = MonthNames.englishShort[startMonth - 1]
+        let endName = MonthNames.englishShort[endMonth - 1]
         periodDescription = "\(startName) \(startYear) – \(endName) \(endYear)"
         highlights = kpis.prefix(3).map { kpi in
             let favourable = (kpi.change >= 0) == kpi.higherIsBetter

@@ -1,11 +1,22 @@
 /// 64-bit FNV-1a over bytes, written out here so that the hash is the same everywhere: the
-/// physics and dashboard state hashes, the scenario content hash and the export's file hashes.
+/// physics and dashboard state hashes, the scenario content hash, the export's file hashes and the
+/// sample library's seeds.
 public struct FNV1a64: Sendable {
+    /// The standard FNV-1a 64 offset basis, the value of an empty hash.
+    public static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    /// The hash of `bytes` in one call, starting from `seed` (default: the offset basis).
+    public static func hash(_ bytes: some Sequence<UInt8>, seed: UInt64 = offsetBasis) -> UInt64 {
+        var h = FNV1a64(seed: seed)
+        h.combine(bytes: bytes)
+        return h.value
+    }
+
     /// The running hash value.
-    public private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
+    public private(set) var value: UInt64 = FNV1a64.offsetBasis
 
     /// Creates a hasher with the standard FNV-1a offset basis, or with `seed` (to continue a hash).
-    public init(seed: UInt64 = 0xCBF2_9CE4_8422_2325) { value = seed }
+    public init(seed: UInt64 = FNV1a64.offsetBasis) { value = seed }
 
     /// Mixes bytes in order.
     public mutating func combine(bytes: some Sequence<UInt8>) {
