@@ -38,37 +38,51 @@ extension Dashboard {
 @_spi(Testbed) public struct DashboardDebugView: Sendable, Hashable {
     /// A collision shape, already scaled (the visual shape plus half the gap all round).
     public enum Shape: Sendable, Hashable {
+        /// A circle of this radius (pt).
         case circle(radius: Double)
+        /// A rounded rectangle of this size and corner radius (pt).
         case roundedRect(width: Double, height: Double, cornerRadius: Double)
     }
 
     /// One live bubble's body.
     public struct Body: Sendable, Hashable {
+        /// The bubble's node id.
         public var id: String
+        /// The collision shape, scaled.
         public var shape: Shape
+        /// Where the body is (canvas pt).
         public var position: ScenePoint
         /// Where its spring pulls it.
         public var target: ScenePoint
         /// The spring's frequency (Hz; 0: no spring).
         public var springFrequency: Double
+        /// Whether it is moved by the dashboard (a glide, the focus, a drag) rather than by springs.
         public var isKinematic: Bool
+        /// Whether a finger holds it.
         public var isDragged: Bool
     }
 
     /// Two bodies whose collision shapes overlap, as indices into `bodies`.
     public struct Contact: Sendable, Hashable {
+        /// One body, as an index into `bodies`.
         public var a: Int
+        /// The other body.
         public var b: Int
+        /// How deep the shapes overlap (pt).
         public var depth: Double
     }
 
+    /// The dashboard's step count.
     public var step: Int
+    /// The dashboard's state hash (`Dashboard.stateHash`).
     public var stateHash: UInt64
     /// The dashboard's rest: nothing moves and no animation runs.
     public var isAtRest: Bool
     /// The physics world's own rest.
     public var worldIsAtRest: Bool
+    /// Every live bubble's body, in the dashboard's order.
     public var bodies: [Body]
+    /// The overlapping pairs.
     public var contacts: [Contact]
     /// The finger of the drag in progress.
     public var dragFinger: ScenePoint?

@@ -14,6 +14,8 @@ public final class Dashboard {
     /// The hierarchy shown: the datasource's nodes and the groups made for large levels.
     /// `focusPath`, layouts and scenes index it; an index once shown keeps its meaning.
     public internal(set) var levels: LevelModel
+    /// The settings in effect: as created, with the live ones of the last `settings` event and the
+    /// canvas of the last `resize(to:)`.
     public internal(set) var settings: DashboardSettings
     /// Sizes labels for the level layouts (nil: the character-count estimate).
     public let measurer: (any TextMeasurer)?

@@ -24,6 +24,7 @@ public enum DashboardError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The physics world refused a call (a bug if it ever happens: inputs are validated first).
     case physics(String)
 
+    /// One line saying what was refused and why.
     public var description: String {
         switch self {
         case .invalidTree(let why): "invalid tree: \(why)"

@@ -5,13 +5,19 @@ public struct DashboardNode: Sendable, Hashable {
     /// Whether the node is a category (circle), a report (card) or a group: a virtual category the
     /// dashboard makes for a run of a large category's children (see `LevelGrouping`).
     public enum Kind: String, Sendable, Hashable {
+        /// A category: a circle that opens a level.
         case category
+        /// A report: a card that opens a preview.
         case report
+        /// A group the dashboard made: a circle that opens a run of a large level's children.
         case group
     }
 
+    /// The id, unique in the tree (events name nodes by it).
     public var id: String
+    /// The title shown.
     public var title: String
+    /// Category, report or group.
     public var kind: Kind
     /// The branch colour, inherited from the top-level category.
     public var colour: SceneColour?
@@ -23,9 +29,12 @@ public struct DashboardNode: Sendable, Hashable {
     public var count: Int?
     /// For reports: what the preview shows.
     public var author: String?
+    /// For reports: the page count, when known.
     public var pageCount: Int?
+    /// For reports: the keywords the preview shows.
     public var keywords: [String]
 
+    /// A node; `count`, `author`, `pageCount` and `keywords` default to none.
     public init(
         id: String, title: String, kind: Kind, colour: SceneColour?, children: [Int], reportCount: Int,
         count: Int? = nil, author: String? = nil, pageCount: Int? = nil, keywords: [String] = []

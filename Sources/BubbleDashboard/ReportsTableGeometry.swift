@@ -6,6 +6,7 @@
 public struct ReportsTableGeometry: Sendable, Hashable {
     /// Inner padding of the card.
     public static let padding = 20.0
+    /// Corner radius of the card (pt).
     public static let cornerRadius = 18.0
     /// The card is at most this wide, and leaves 20 pt at each side of a narrower canvas.
     public static let maxWidth = 680.0
@@ -13,22 +14,29 @@ public struct ReportsTableGeometry: Sendable, Hashable {
     public static let headerHeight = 70.0
     /// The column headings (TITLE, PAGES, KEYWORDS).
     public static let columnsHeight = 32.0
+    /// Height of a row (pt).
     public static let rowHeight = 44.0
     /// The scroll indicator: its thickness, its inset from the viewport's right edge and ends, and
     /// its shortest length.
     public static let indicatorThickness = 3.0
+    /// The indicator's inset from the viewport's right edge and ends (pt).
     public static let indicatorInset = 3.0
+    /// The indicator's shortest length (pt).
     public static let indicatorMinLength = 36.0
 
     /// Rows of the table (an empty table shows one row with a message).
     public let rows: Int
     /// The card.
     public let x: Double
+    /// Top of the card (pt).
     public let y: Double
+    /// Width of the card (pt).
     public let width: Double
+    /// Height of the card (pt).
     public let height: Double
     /// The area the rows scroll in: under the column headings, as wide as the card.
     public let viewportTop: Double
+    /// Height of the area the rows scroll in (pt).
     public let viewportHeight: Double
 
     /// Lays the table out on a canvas: centred, between the bars (with 20 pt to spare, or a fifth

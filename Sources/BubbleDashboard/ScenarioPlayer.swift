@@ -12,11 +12,14 @@
 
 /// An action at a time, in seconds from the start of the scenario.
 @_spi(Testbed) public struct TimedAction: Sendable, Hashable {
+    /// When it fires (s from the start).
     public var time: Double
+    /// What it does.
     public var action: ScriptAction
     /// A short description for manifests and logs, such as `tap finance`.
     public var label: String
 
+    /// An action at `time` seconds with its label.
     public init(time: Double, action: ScriptAction, label: String) {
         self.time = time
         self.action = action
@@ -28,6 +31,7 @@
 @_spi(Testbed) public struct FiredEvent: Sendable, Equatable {
     /// Index of the action in the script.
     public var actionIndex: Int
+    /// The action's label.
     public var label: String
     /// The step at which it fired.
     public var step: Int
@@ -40,11 +44,14 @@
 /// moves the finger once per step. Deterministic: the same script gives the same states, however
 /// the frames are taken (`advance(toStep:)` per step, or `advance(to:)` at any frame times).
 @_spi(Testbed) public final class ScenarioPlayer {
+    /// The dashboard it plays on.
     public let dashboard: Dashboard
+    /// The actions, in time order.
     public let script: [TimedAction]
     private var pending: [(step: Int, order: Int, actionIndex: Int, event: DashboardEvent)] = []
     private var next = 0
 
+    /// A player of `script` on `dashboard`, from the dashboard's current step.
     public init(dashboard: Dashboard, script: [TimedAction]) {
         self.dashboard = dashboard
         self.script = script

@@ -1,9 +1,13 @@
 /// A colour in sRGB, 0...255 per channel.
 public struct SceneColour: Sendable, Hashable {
+    /// Red, 0...255.
     public var red: UInt8
+    /// Green, 0...255.
     public var green: UInt8
+    /// Blue, 0...255.
     public var blue: UInt8
 
+    /// A colour from its channels.
     public init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green
@@ -13,9 +17,12 @@ public struct SceneColour: Sendable, Hashable {
 
 /// A point or size in canvas points (origin top-left, y down).
 public struct ScenePoint: Sendable, Hashable {
+    /// Horizontal, from the left (pt).
     public var x: Double
+    /// Vertical, from the top (pt).
     public var y: Double
 
+    /// A point at (`x`, `y`) pt.
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
@@ -47,6 +54,7 @@ public enum SceneBubbleKind: String, Sendable, Hashable {
 public struct SceneBubble: Sendable, Hashable {
     /// The node's id in the datasource.
     public var id: String
+    /// Focus, category, group or report.
     public var kind: SceneBubbleKind
     /// The unscaled outline; the drawn size is the outline times `scale`.
     public var shape: SceneShape
@@ -67,6 +75,7 @@ public struct SceneBubble: Sendable, Hashable {
     /// For groups: how many children the group stands for.
     public var count: Int?
 
+    /// A bubble; `pageCount`, `blur` and `count` default to none, 0 and none.
     public init(
         id: String, kind: SceneBubbleKind, shape: SceneShape, centre: ScenePoint, scale: Double, opacity: Double,
         label: String, colour: SceneColour?, pageCount: Int? = nil, blur: Double = 0, count: Int? = nil
@@ -87,13 +96,20 @@ public struct SceneBubble: Sendable, Hashable {
 
 /// Details of one report for the preview overlay and the reports table.
 public struct SceneReport: Sendable, Hashable {
+    /// The report's id.
     public var id: String
+    /// Its title.
     public var title: String
+    /// Its author, from the PDF or the datasource, when known.
     public var author: String?
+    /// Its page count, when known.
     public var pageCount: Int?
+    /// Its keywords (datasource and PDF, merged).
     public var keywords: [String]
+    /// Its branch colour.
     public var colour: SceneColour?
 
+    /// A report's details.
     public init(id: String, title: String, author: String?, pageCount: Int?, keywords: [String], colour: SceneColour?) {
         self.id = id
         self.title = title
@@ -121,6 +137,7 @@ public struct SceneTableScroll: Sendable, Hashable {
     /// The scroll indicator's opacity, 0 (hidden) to 1.
     public var indicatorOpacity: Double
 
+    /// A scroll state; both default to 0.
     public init(offset: Double = 0, indicatorOpacity: Double = 0) {
         self.offset = offset
         self.indicatorOpacity = indicatorOpacity
@@ -132,6 +149,7 @@ public struct SceneTableScroll: Sendable, Hashable {
 public struct Scene: Sendable, Hashable {
     /// The canvas size in points.
     public var canvasWidth: Double
+    /// See `canvasWidth`.
     public var canvasHeight: Double
     /// The visible bubbles, back to front (the focus first).
     public var bubbles: [SceneBubble]
@@ -139,6 +157,7 @@ public struct Scene: Sendable, Hashable {
     public var breadcrumbs: [String]
     /// The overlay shown, if any, and how far it has faded in (0...1).
     public var overlay: SceneOverlay?
+    /// How far the overlay has faded in, 0...1.
     public var overlayOpacity: Double
     /// The bars around the bubble area.
     public var chrome: SceneChrome
@@ -146,6 +165,7 @@ public struct Scene: Sendable, Hashable {
     /// the bubbles show only the part that tells them apart.
     public var caption: String?
 
+    /// A scene; the overlay defaults to none (opacity 1), the chrome to the iPad's bars.
     public init(
         canvasWidth: Double, canvasHeight: Double, bubbles: [SceneBubble], breadcrumbs: [String],
         overlay: SceneOverlay? = nil, overlayOpacity: Double = 1, chrome: SceneChrome = SceneChrome(), caption: String? = nil
@@ -171,6 +191,7 @@ public struct SceneChrome: Sendable, Hashable {
     /// The toolbar (buttons 1–3 and the filter button) and the blue static area under it.
     public var bottomBarHeight: Double
 
+    /// Bars of these heights (pt; defaults 64, 36 and 112, the iPad app's).
     public init(navigationBarHeight: Double = 64, breadcrumbHeight: Double = 36, bottomBarHeight: Double = 112) {
         self.navigationBarHeight = navigationBarHeight
         self.breadcrumbHeight = breadcrumbHeight

@@ -20,11 +20,13 @@ public struct TableScrollSettings: Sendable, Hashable {
     /// The scroll indicator shows while the rows move and fades out over `indicatorFadeDuration`,
     /// `indicatorFadeDelay` after they stop (and flashes so when a scrollable table opens) (s).
     public var indicatorFadeDelay: Double = 0.5
+    /// See `indicatorFadeDelay` (s; default 0.25).
     public var indicatorFadeDuration: Double = 0.25
 
     /// The largest `scroll` event accepted, either way (pt).
     public static let maxScrollEvent = 1_000_000.0
 
+    /// The default scrolling (UIScrollView's).
     public init() {}
 
     /// The share of a fling's remaining distance kept per step of `timeStep` seconds:

@@ -8,10 +8,14 @@ public enum BubbleLabelRole: Sendable, Hashable {
 
 /// The measured size of a label: the block its lines take (points) and how many lines.
 public struct MeasuredText: Sendable, Hashable {
+    /// Width of the widest line (pt).
     public var width: Double
+    /// Height of all lines (pt).
     public var height: Double
+    /// Number of lines.
     public var lineCount: Int
 
+    /// A measured size.
     public init(width: Double, height: Double, lineCount: Int) {
         self.width = width
         self.height = height
@@ -42,6 +46,7 @@ public protocol TextMeasurer: AnyObject {
 }
 
 extension TextMeasurer {
+    /// No break opportunities: the dashboard measures every width it tries.
     public func lineBreaks(_ text: String, role: BubbleLabelRole) -> LineBreaks? { nil }
 }
 
@@ -60,9 +65,12 @@ public struct LineBreaks: Sendable, Hashable {
     public var width: Int
     /// The height of one line; every line of the label has it.
     public var lineHeight: Int
+    /// Where a line ending before character k ends, per k (units).
     public var ends: [Int]
+    /// Where the line after a break before character k starts, per k (units).
     public var starts: [Int]
 
+    /// Break opportunities in a measurer's units.
     public init(unitsPerPoint: Int, width: Int, lineHeight: Int, ends: [Int], starts: [Int]) {
         precondition(ends.count == starts.count)
         self.unitsPerPoint = unitsPerPoint
