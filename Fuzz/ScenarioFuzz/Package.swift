@@ -6,16 +6,24 @@ import PackageDescription
 
 let package = Package(
     name: "ScenarioFuzz",
+    dependencies: [
+        // The library index (BubbleScenario reads PDF metadata through it).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
     targets: [
         .target(name: "FuzzDriver"),
         .target(name: "BubbleSupport"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib"),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto"),
         .target(name: "BubblePhysics", dependencies: ["BubbleSupport"]),
-        .target(name: "BubbleDashboard", dependencies: ["BubblePhysics"]),
+        .target(name: "BubbleDashboard", dependencies: ["BubblePhysics", "BubbleSupport"]),
         .target(name: "ReportLibrary", dependencies: ["BubbleSupport"]),
         .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
-        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary", "PDFMetadata"]),
-        .executableTarget(name: "ScenarioFuzz", dependencies: ["FuzzDriver", "BubbleScenario", "ReportLibrary"]),
+        .target(
+            name: "ReportIndex",
+            dependencies: ["ReportLibrary", "PDFMetadata", "CLibCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary", "PDFMetadata", "ReportIndex"]),
+        .executableTarget(name: "ScenarioFuzz", dependencies: ["FuzzDriver", "BubbleDashboard", "BubbleScenario", "ReportLibrary"]),
     ]
 )

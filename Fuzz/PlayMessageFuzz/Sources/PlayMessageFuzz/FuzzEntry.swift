@@ -1,4 +1,4 @@
-import BubbleDashboard
+@_spi(Testbed) import BubbleDashboard
 import FuzzDriver
 import PlayMessage
 
@@ -20,7 +20,7 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         case .scroll(let d): precondition(d.isFinite)
         case .speed(let v): precondition(v == 0.25 || v == 0.5 || v == 1)
         case .hello(let s): precondition(s.isFinite && s > 0)
-        case .settings(let s): precondition(s.placeSpring.frequency.isFinite && s.dragFalloff >= 1)
+        case .settings(let s): precondition(s.motion.placeSpring.frequency.isFinite && s.drag.falloff >= 1)
         default: break
         }
     } catch {

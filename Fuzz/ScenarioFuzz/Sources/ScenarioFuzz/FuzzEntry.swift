@@ -1,5 +1,6 @@
 import FuzzDriver
-import BubbleScenario
+@_spi(Testbed) import BubbleDashboard
+@_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportLibrary
 
