@@ -69,11 +69,9 @@ public struct WorldSettings: Hashable, Sendable {
     /// free of the last fractions of a point that the sub-steps' few sweeps leave under spring
     /// load. nil turns it off. Default 0.25.
     public var restOverlapTolerance: Double? = 0.25
-    /// The most relaxation sweeps of the rest polish (see `restOverlapTolerance`). Default 1024:
-    /// a 10 000-body pile needs more than 64 (the step that comes to rest then takes 150 ms), the
-    /// standard 3 000-body pile, which comes to rest jammed, about 330 (with 256 it kept 0.66 pt
-    /// of overlap). The polish stops as soon as the tolerance is met, so the cap costs only the
-    /// piles that need it.
+    /// The most relaxation sweeps of the rest polish (see `restOverlapTolerance`), `0...10 000`,
+    /// default 1024. The polish stops as soon as the tolerance is met, so the cap costs only the
+    /// piles that need it (a large jammed pile needs hundreds).
     public var restPolishSweeps: Int = 1024
     /// Seed of the tie-breaking random generator (coincident centres).
     public var seed: UInt64 = 0x5EED_B0BB_1E5
