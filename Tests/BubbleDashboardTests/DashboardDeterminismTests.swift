@@ -1,5 +1,6 @@
 import BubbleDashboard
 import BubbleScenario
+import TestSupport
 import Testing
 
 /// The scenarios give the same bits in every build configuration: `scripts/test.sh` runs this

@@ -2,6 +2,7 @@
 import BubbleScenario
 import Foundation
 import ReportLibrary
+import TestSupport
 import Testing
 
 /// Large levels: grouping from titles, labels that tell siblings apart, groups that behave as

@@ -1,5 +1,6 @@
 import BubbleExport
 import Foundation
+import TestSupport
 import Testing
 
 /// Frames at exact times at any rate, and `--video` through ffmpeg, checked with ffprobe.

@@ -1,6 +1,7 @@
 import BubbleDashboard
 import BubblePlay
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every error of every subcommand: one `error:` line on standard error that names the input and
@@ -16,7 +17,7 @@ struct ErrorPathTests {
             func write(_ name: String, _ text: String) throws {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
             }
-            let data = CLIRunner.packageRoot + "/Data/reports.json"
+            let data = packageRoot + "/Data/reports.json"
             try write("malformed.json", "{\"id\": \"root\",\n \"title\": \"R\" \"children\": []}")
             try write("data/broken.pdf", "%PDF-1.4\nnot really a PDF\n")
             try write("data/reports.json", #"{"id": "root", "title": "R", "children": [{"id": "a", "title": "A", "file": "broken.pdf"}]}"#)

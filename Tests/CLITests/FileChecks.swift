@@ -68,13 +68,3 @@ enum FileChecks {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
     }
 }
-
-/// The engine's SplitMix64, so a test's random choices are the same on every run.
-struct SeededRandom {
-    var generator: SplitMix64
-    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
-    mutating func next() -> UInt64 { generator.next() }
-    mutating func int(in range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `bubbles export` killed with SIGKILL at seeded moments: what it leaves is only whole files, and
@@ -168,7 +169,7 @@ struct KilledVideoExportTests {
 func writeWalkScenario(in folder: String) throws -> String {
     let scenario = folder + "/walk.json"
     let text = """
-        {"data": "\(CLIRunner.packageRoot)/Data/reports.json", "fps": 30, "duration": 4, "events": [
+        {"data": "\(packageRoot)/Data/reports.json", "fps": 30, "duration": 4, "events": [
          {"at": 0.2, "tap": "root"}, {"at": 1.5, "tap": "finance"}, {"at": 2.8, "pinch": true}]}
         """
     try Data(text.utf8).write(to: URL(fileURLWithPath: scenario))

@@ -1,11 +1,8 @@
 import Foundation
 import ReportLibrary
 import SampleLibrary
+import TestSupport
 import Testing
-
-/// The package root, found from this source file.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
 
 @Suite("Shipped sample data")
 struct SampleDataTests {
