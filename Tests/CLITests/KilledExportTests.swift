@@ -128,7 +128,7 @@ struct KilledExportTests {
 /// file, hidden), and the next export removes that and writes the whole video.
 @Suite("bubbles export --video, killed")
 struct KilledVideoExportTests {
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")))
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "ffmpeg is not installed (Debian package ffmpeg)"))
     func aKilledVideoExportLeavesNoVideo() throws {
         let folder = NSTemporaryDirectory() + "bubbles-killed-video-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
