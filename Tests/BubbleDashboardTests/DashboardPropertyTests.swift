@@ -51,7 +51,7 @@ struct DashboardPropertyTests {
     /// New random sequences (swift-property-based picks a seed per run and prints it with a
     /// failing input): not part of the suite, so CI stays repeatable; run it by hand with
     /// `BUBBLES_RANDOM_PROPERTIES=1 swift test --filter randomEventSequences`.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["BUBBLES_RANDOM_PROPERTIES"] == "1"), .shrinking(false))
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["BUBBLES_RANDOM_PROPERTIES"] == "1", "set BUBBLES_RANDOM_PROPERTIES=1 for new random cases"), .shrinking(false))
     func randomEventSequencesKeepTheDashboardSound() async {
         await Self.check(count: 25)
     }
@@ -365,7 +365,7 @@ struct DashboardLongRunTests {
     }
 
     /// New seeds each time (opt-in).
-    @Test(.enabled(if: environment["BUBBLES_RANDOM_PROPERTIES"] == "1"))
+    @Test(.enabled(if: environment["BUBBLES_RANDOM_PROPERTIES"] == "1", "set BUBBLES_RANDOM_PROPERTIES=1 for the long random runs"))
     func randomLongRuns() {
         let runs = Self.environment["BUBBLES_PROPERTY_RUNS"].flatMap(Int.init) ?? 8
         let events = Self.environment["BUBBLES_PROPERTY_EVENTS"].flatMap(Int.init) ?? 5000
