@@ -125,33 +125,36 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "BubbleSupportTests", dependencies: ["BubbleSupport"]),
+        // What several test targets share (package root, scratch folders, the seeded random
+        // generator, Chromium/DevTools and loopback WebSocket helpers); only test targets use it.
+        .target(name: "TestSupport", dependencies: ["BubblePhysics", "BubblePlay"], path: "Tests/TestSupport"),
         .testTarget(
             name: "BubblePhysicsTests",
             dependencies: [
-                "BubblePhysics", "BubbleThreads",
+                "BubblePhysics", "BubbleThreads", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        .testTarget(name: "ReportLibraryTests", dependencies: ["ReportLibrary", "SampleLibrary"]),
-        .testTarget(name: "ReportIndexTests", dependencies: ["ReportIndex", "ReportLibrary", "PDFMetadata", "SampleLibrary"]),
-        .testTarget(name: "PDFMetadataTests", dependencies: ["PDFMetadata", "CZlib"], exclude: ["Fixtures"]),
-        .testTarget(name: "BubbleRenderTests", dependencies: ["BubbleRender"], exclude: ["References"]),
+        .testTarget(name: "ReportLibraryTests", dependencies: ["ReportLibrary", "SampleLibrary", "TestSupport"]),
+        .testTarget(name: "ReportIndexTests", dependencies: ["ReportIndex", "ReportLibrary", "PDFMetadata", "SampleLibrary", "TestSupport"]),
+        .testTarget(name: "PDFMetadataTests", dependencies: ["PDFMetadata", "CZlib", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "BubbleRenderTests", dependencies: ["BubbleRender", "TestSupport"], exclude: ["References"]),
         .testTarget(
             name: "BubbleDashboardTests",
             dependencies: [
-                "BubbleDashboard", "BubblePhysics", "BubbleScenario",
+                "BubbleDashboard", "BubblePhysics", "BubbleScenario", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        .testTarget(name: "CLITests", dependencies: ["BubblesCLI", "BubblePhysics", "ReportIndex"]),
-        .testTarget(name: "BubbleExportTests", dependencies: ["BubbleExport", "BubbleRender"]),
+        .testTarget(name: "CLITests", dependencies: ["BubblesCLI", "BubblePhysics", "ReportIndex", "TestSupport"]),
+        .testTarget(name: "BubbleExportTests", dependencies: ["BubbleExport", "BubbleRender", "TestSupport"]),
         .testTarget(
             name: "BubblePlayTests",
             dependencies: [
                 "BubblePlay", "BubbleExport", "BubbleScenario", "BubbleDashboard", "BubbleRender", "ReportLibrary",
-                "BubblePhysics",
+                "BubblePhysics", "TestSupport",
             ]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["BubbleDashboard", "BubbleRender", "BubbleScenario", "ReportLibrary"],
+            dependencies: ["BubbleDashboard", "BubbleRender", "BubbleScenario", "ReportLibrary", "TestSupport"],
             exclude: ["References"]),
         // The Swift code shown in README.md and the DocC articles, compiled and run, and the
         // check that the documents show exactly these files.
@@ -159,7 +162,7 @@ let package = Package(
             name: "ExamplesTests",
             dependencies: [
                 "BubblePhysics", "BubbleDashboard", "BubbleRender", "BubbleScenario", "PDFMetadata", "ReportLibrary",
-                "ReportIndex",
+                "ReportIndex", "TestSupport",
             ],
             path: "Examples"),
     ]

@@ -6,10 +6,11 @@ import Foundation
 import PDFMetadata
 import ReportIndex
 import ReportLibrary
+import TestSupport
 import Testing
 
-/// The repository's root folder (this file is in `Examples/`).
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+/// The repository's root folder (TestSupport's `packageRoot`).
+let repositoryRoot = URL(fileURLWithPath: packageRoot)
 
 /// The sample library's dashboard tree (PDFs not read: the examples need only the hierarchy).
 func sampleTree() throws -> DashboardTree {

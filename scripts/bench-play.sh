@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The play server's figures (Benchmarks/NOTES.md, "Play server"):
-#   1. `bubbles bench --play`: input message to frame, frames/s while bubbles move at scale 1 and 2,
+#   1. `bubbles bench play`: input message to frame, frames/s while bubbles move at scale 1 and 2,
 #      rest (in process);
 #   2. a real page at rest: `bubbles play` with headless Chromium (Debian's chromium) showing the
 #      page; the server's CPU time over 10 s and the frames it sent in all.
@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${BUBBLES:-.build/release/bubbles}
-"$bin" bench --play "$@"
+"$bin" bench play "$@"
 
 chromium=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chromium" ]; then echo "no chromium: skipping the page at rest" >&2; exit 0; fi

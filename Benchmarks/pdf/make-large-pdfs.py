@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a local corpus of multi-megabyte PDFs for `bubbles bench --pdf` (not committed).
+"""Writes a local corpus of multi-megabyte PDFs for `bubbles bench pdf` (not committed).
 
     python3 Benchmarks/pdf/make-large-pdfs.py [OUT]        # default OUT: .build-pdfbench/large
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a folder of small one-page reports for `bubbles bench --pdf` (not committed).
+"""Writes a folder of small one-page reports for `bubbles bench pdf` (not committed).
 
     python3 Benchmarks/pdf/make-small-pdfs.py [OUT] [COUNT] [MIN_BYTES MAX_BYTES]
     # default .build-pdfbench/small, 1000 files, 6 000 to 64 000 bytes

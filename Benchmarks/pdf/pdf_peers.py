@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""Runs `bubbles bench --pdf`, pdfinfo and pikepdf over the same PDF folders in one run and
+"""Runs `bubbles bench pdf`, pdfinfo and pikepdf over the same PDF folders in one run and
 prints the comparison (see run-pdf-peers.sh, which sets up the tools and calls this in the
 virtual environment that holds pikepdf).
 
     pdf_peers.py --bubbles BIN [--repeats N] [--json-out FILE] DIR...
 
-Per tool and folder: every *.pdf under DIR (recursive, sorted, as `bubbles bench --pdf` finds
+Per tool and folder: every *.pdf under DIR (recursive, sorted, as `bubbles bench pdf` finds
 them) is read `repeats` times, pass after pass; a file's time is the median of its repeats.
 files/s = files / sum of the per-file medians (the number compared); "wall" = files / the median
 time of one full pass, including everything between files.
 
-  ours     `bubbles bench --pdf DIR --json --repeats N` (its own timing, in-process, monotonic clock)
+  ours     `bubbles bench pdf DIR --json --repeats N` (its own timing, in-process, monotonic clock)
   pikepdf  in this Python process: pikepdf.open, docinfo /Title and /Keywords, len(pages), close;
            timed with perf_counter
   pdfinfo  one `pdfinfo FILE` process per file (output discarded), timed around the process
@@ -103,7 +103,7 @@ def bench_pdfinfo(files, repeats):
 
 
 def bench_ours(binary, d, repeats):
-    out = subprocess.run([binary, "bench", "--pdf", d, "--json", "--repeats", str(repeats)],
+    out = subprocess.run([binary, "bench", "pdf", d, "--json", "--repeats", str(repeats)],
                          check=True, capture_output=True, text=True).stdout
     r = json.loads(out)
     r["tool"] = "bubbles (ours)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compares `bubbles bench --pdf` with pdfinfo (one process per file) and pikepdf (one Python
+# Compares `bubbles bench pdf` with pdfinfo (one process per file) and pikepdf (one Python
 # process) over the same PDF folders in one run, and prints the ratios. See README.md here.
 #
 #   Benchmarks/pdf/run-pdf-peers.sh [--repeats N] [--make-large] [DIR...]
@@ -41,11 +41,9 @@ if [ -z "${BUBBLES:-}" ]; then
     swift build -c release --product bubbles --scratch-path "$SCRATCH" >&2
     BUBBLES="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/bubbles"
 fi
-if ! "$BUBBLES" bench --help 2>/dev/null | grep -q -- '--pdf'; then
-    echo "run-pdf-peers: '$BUBBLES bench' has no --pdf option yet." >&2
-    echo "  Give the Bench command (Sources/BubblesCLI/BenchCommand.swift) a --pdf option that calls" >&2
-    echo "  PDFBench.run(directories:json:repeats:) (Sources/BubblesCLI/PDFBench.swift)," >&2
-    echo "  or set BUBBLES to a binary that accepts 'bench --pdf DIR --json --repeats N'." >&2
+if ! "$BUBBLES" bench pdf --help >/dev/null 2>&1; then
+    echo "run-pdf-peers: '$BUBBLES bench' has no pdf subcommand." >&2
+    echo "  Set BUBBLES to a binary that accepts 'bench pdf DIR --json --repeats N'." >&2
     exit 1
 fi
 

@@ -57,12 +57,7 @@ final class VideoWriter: @unchecked Sendable {
 
     /// Finds `ffmpeg` on `searchPath` (default: `PATH`); nil if it is not there.
     static func findFFmpeg(searchPath: String? = nil) -> String? {
-        let paths = (searchPath ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        for dir in paths where !dir.isEmpty {
-            let candidate = String(dir) + "/ffmpeg"
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
+        findProgram("ffmpeg", searchPath: searchPath)
     }
 
     /// The error when ffmpeg is missing: one line, naming the Debian package.

@@ -14,10 +14,11 @@ public struct PlaySoakError: Error, CustomStringConvertible, Sendable {
 
 /// A small blocking WebSocket client for the soak (RFC 6455: masked client frames, any length),
 /// on loopback only. It chooses every header and every byte, so it can misbehave on purpose.
-/// Not thread-safe: one thread uses it.
-final class LoopbackWebSocket {
+/// Not thread-safe: one thread uses it. The package's tests drive the server with it too (through
+/// TestSupport's `RawWebSocket`), hence `package`.
+package final class LoopbackWebSocket {
     /// What `read` got.
-    enum Event: Equatable {
+    package enum Event: Equatable {
         case text(String)
         case binary(Int)
         /// The server's close frame, with its status code (0 when it gave none).
@@ -27,16 +28,18 @@ final class LoopbackWebSocket {
         case timeout
     }
 
-    let fd: Int32
+    package let fd: Int32
     private var buffer: [UInt8] = []
     private var start = 0
     /// The server closed the connection (or it broke).
     private var isEnded = false
 
-    /// Opens a TCP connection to 127.0.0.1:`port`.
-    static func connect(port: Int) throws(PlaySoakError) -> Int32 {
+    /// Opens a TCP connection to 127.0.0.1:`port`; `receiveBuffer` (bytes) is set before
+    /// connecting, so that the window the server sees stays that small.
+    package static func connect(port: Int, receiveBuffer: Int32? = nil) throws(PlaySoakError) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw PlaySoakError(place: "connect", message: "socket: errno \(errno)") }
+        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -55,11 +58,18 @@ final class LoopbackWebSocket {
     }
 
     /// Connects and upgrades `/ws` with this server's Origin; throws when refused.
-    init(port: Int, timeout: Double = 10) throws(PlaySoakError) {
-        fd = try Self.connect(port: port)
-        let host = "127.0.0.1:\(port)"
-        let request = "GET /ws HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: http://\(host)\r\n\r\n"
+    convenience init(port: Int, timeout: Double = 10) throws(PlaySoakError) {
+        try self.init(port: port, path: "/ws", host: nil, origin: "http://127.0.0.1:\(port)", receiveBuffer: nil, timeout: timeout)
+    }
+
+    /// Connects and upgrades `path` with these headers (`host` nil: 127.0.0.1:`port`; `origin`
+    /// nil: none); throws when refused (place `upgrade`, the server's status line first).
+    package init(port: Int, path: String, host: String?, origin: String?, receiveBuffer: Int32?, timeout: Double) throws(PlaySoakError) {
+        fd = try Self.connect(port: port, receiveBuffer: receiveBuffer)
+        var request = "GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        if let origin { request += "Origin: \(origin)\r\n" }
+        request += "\r\n"
         do {
             try writeAll(Array(request.utf8))
         } catch {
@@ -128,7 +138,7 @@ final class LoopbackWebSocket {
         return .data
     }
 
-    func writeAll(_ bytes: [UInt8]) throws(PlaySoakError) {
+    package func writeAll(_ bytes: [UInt8]) throws(PlaySoakError) {
         var off = 0
         while off < bytes.count {
             let n = bytes[off...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -137,10 +147,10 @@ final class LoopbackWebSocket {
         }
     }
 
-    func send(_ text: String) throws(PlaySoakError) { try sendFrame(opcode: 1, Array(text.utf8)) }
+    package func send(_ text: String) throws(PlaySoakError) { try sendFrame(opcode: 1, Array(text.utf8)) }
 
     /// One masked frame.
-    func sendFrame(opcode: UInt8, _ payload: [UInt8], fin: Bool = true) throws(PlaySoakError) {
+    package func sendFrame(opcode: UInt8, _ payload: [UInt8], fin: Bool = true) throws(PlaySoakError) {
         var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
         let n = payload.count
         if n < 126 {
@@ -159,7 +169,7 @@ final class LoopbackWebSocket {
     }
 
     /// The next message (pings are answered), waiting at most `timeout` seconds.
-    func read(timeout: Double) -> Event {
+    package func read(timeout: Double) -> Event {
         let deadline = Self.now() + timeout
         var message: [UInt8] = []
         var opcode: UInt8 = 0

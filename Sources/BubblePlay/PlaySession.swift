@@ -44,7 +44,7 @@ public struct PlayFrame {
     public var tiles: [Int]?
     public var step: Int
     public var stateHash: UInt64
-    /// Where the server's time went (wall clock, for `bench --play`; not part of any state).
+    /// Where the server's time went (wall clock, for `bench play`; not part of any state).
     public var drawSeconds = 0.0
     public var encodeSeconds = 0.0
 }

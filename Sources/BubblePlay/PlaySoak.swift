@@ -469,7 +469,3 @@ public enum PlaySoak {
     }
 }
 
-extension SplitMix64 {
-    /// A number in `0 ..< n` (0 for n below 1; the modulo bias is irrelevant here).
-    fileprivate mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
-}

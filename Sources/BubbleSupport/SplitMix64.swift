@@ -23,6 +23,10 @@ public struct SplitMix64: RandomNumberGenerator, Hashable, Sendable {
         return z ^ (z >> 31)
     }
 
+    /// A number in `0 ..< n` from the next draw (`next() % n`; 0 when `n` is below 1). The modulo
+    /// bias is below 2⁻⁴⁰ for `n` under 2²⁴.
+    public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
+
     /// A uniformly distributed double in `[0, 1)`, built from the top 53 bits (exact, no rounding).
     public mutating func nextUnit() -> Double {
         Double(next() >> 11) * 0x1p-53

@@ -3,11 +3,83 @@ import BubblePhysics
 import BubbleThreads
 import Foundation
 
-/// `bubbles bench`: the layout-step benchmark on the standard scene (or a scene file).
+/// `bubbles bench`: the benchmarks, one subcommand each. Plain `bubbles bench [options]` is
+/// `bubbles bench physics [options]`.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmark the physics step, the renderer (--render), the PDF reader (--pdf), the export (--export), level taps (--levels), the play server (--play) or the library index and search (--search).",
+        abstract: "Benchmark the physics step (the default), the renderer, the export, level taps, the play server, the PDF reader or the library index and search.",
+        discussion: """
+            Run `bubbles bench <subcommand> --help` for the options of one benchmark; every \
+            subcommand takes --json. Build with -c release.
+
+            The flags that chose a benchmark before the subcommands (--render, --export, --levels, \
+            --play, --pdf DIR..., --search) still work for one release: `bubbles bench --levels ...` \
+            runs `bubbles bench levels ...` and says so on standard error.
+            """,
+        subcommands: [
+            BenchPhysics.self, BenchRender.self, BenchExport.self, BenchLevels.self, BenchPlay.self, BenchPDF.self,
+            BenchSearch.self,
+        ],
+        defaultSubcommand: BenchPhysics.self)
+
+    /// The deprecated mode flags and the subcommand each stands for.
+    static let legacyModes: [(flag: String, subcommand: String)] = [
+        ("--render", "render"), ("--export", "export"), ("--levels", "levels"), ("--play", "play"),
+        ("--pdf", "pdf"), ("--search", "search"),
+    ]
+
+    /// Rewrites a command line that picks its benchmark with one of the deprecated flags
+    /// (`bench --levels --children 10` → `bench levels --children 10`; `bench --pdf A B --json` →
+    /// `bench pdf A B --json`), and returns the one-line notice to print; nil when `arguments`
+    /// (the whole command line after `bubbles`) uses no such flag. The old internal
+    /// `--levels-child PATH` becomes `levels --child PATH`, silently.
+    static func rewritingLegacyFlags(_ arguments: [String]) -> (arguments: [String], notice: String?)? {
+        let names = Set(Bubbles.configuration.subcommands.map { $0._commandName })
+        guard let b = arguments.firstIndex(where: { names.contains($0) }), arguments[b] == "bench" else { return nil }
+        var rest = Array(arguments[(b + 1)...])
+        if let first = rest.first, configuration.subcommands.contains(where: { $0._commandName == first }) { return nil }
+        if let c = rest.firstIndex(of: "--levels-child") {
+            rest[c] = "--child"
+            return (Array(arguments[...b]) + ["levels"] + rest, nil)
+        }
+        for (flag, subcommand) in legacyModes {
+            guard let i = rest.firstIndex(where: { $0 == flag || $0.hasPrefix(flag + "=") }) else { continue }
+            if rest[i] == flag {
+                rest.remove(at: i)
+            } else {
+                rest[i] = String(rest[i].dropFirst(flag.count + 1))
+            }
+            let notice = "warning: `bubbles bench \(flag)` is deprecated and will be removed; use `bubbles bench \(subcommand)`"
+            return (Array(arguments[...b]) + [subcommand] + rest, notice)
+        }
+        return nil
+    }
+
+    /// Runs a benchmark's body the way every subcommand does: its own errors are one `error:`
+    /// line (exit status 1), usage errors go to the caller, `--verbose` adds the time.
+    static func running(_ global: GlobalOptions, _ body: () throws -> Void) throws {
+        let start = monotonicNow()
+        defer { Diagnostics.timing(since: start, verbose: global.verbose) }
+        do {
+            try body()
+        } catch let error as ExitCode {
+            throw error
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            Diagnostics.report(error, verbose: global.verbose)
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// `bubbles bench physics` (and plain `bubbles bench`): the layout-step benchmark on the standard
+/// scene (or a scene file).
+struct BenchPhysics: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "physics",
+        abstract: "Benchmark the physics step on the standard scene or a scene file (the default benchmark).",
         discussion: """
             The standard scene: N bodies (90 % circles with radii uniform in [8, 30] pt, 10 % rounded \
             rectangles of similar area) placed uniformly at random (fixed seed) in a square of two \
@@ -16,15 +88,8 @@ struct Bench: ParsableCommand {
             first, after which its steps cost nothing, is followed by fresh ones), ns per \
             body-step, the step at which the world came to rest (if within --settle-steps), the \
             deepest overlap after settling, peak memory and bytes of physics storage per body. \
-            --rounds R measures every count R times, in interleaved rounds. Build with -c release.
-
-            --render times drawing, blur, our PNG encoder, Cairo's PNG writer and SVG for 1536x2048 \
-            frames; --pdf DIR... reads every PDF under the folders; --export times the tour's \
-            frame export at 60 and 120 fps with 1 and 2 jobs, and with --video; --levels times a tap on \
-            categories of 10 to 100 000 reports; --play times the play server's input-to-frame latency, \
-            its frames per second while bubbles move at scale 1 and 2, and its rest; --search types \
-            every prefix of 20 queries in many scripts on a generated library of 100 000 reports and \
-            times the index (cold, warm), cold PDF reading against pdfinfo and render with the index.
+            --rounds R measures every count R times, in interleaved rounds. The median of an even \
+            number of steps is the mean of the middle two. Build with -c release.
             """)
 
     @Option(help: "Comma-separated body counts.")
@@ -53,48 +118,6 @@ struct Bench: ParsableCommand {
 
     @Flag(help: "Print CSV.")
     var csv = false
-
-    @Flag(help: "Benchmark frame rendering instead (draw, blur, PNG encoders, SVG) at 1536x2048.")
-    var render = false
-
-    @Option(parsing: .upToNextOption, help: "Benchmark the PDF metadata reader on the *.pdf files under these folders instead.")
-    var pdf: [String] = []
-
-    @Option(help: "With --pdf: reads of each file (its time is their median); with --render: frames per stage.")
-    var repeats: Int = 5
-
-    @Option(help: "With --pdf: a Python that has pikepdf; it reads the same files in the same run, compared per size class.")
-    var pikepdf: String?
-
-    @Flag(help: "Benchmark the frame export of Data/scenarios/tour.json (60 and 120 fps, 1 and 2 jobs, and with --video) instead.")
-    var export = false
-
-    @Flag(help: "Benchmark a tap on a category of 10, 30, 100, 1 000, 10 000 and 100 000 reports instead (tap and layout medians, visible bubbles, groups, peak memory; each count in a child process).")
-    var levels = false
-
-    @Flag(help: "Benchmark the play server instead: input message to frame, frames/s while moving at scale 1 and 2, rest.")
-    var play = false
-
-    @Flag(help: "Benchmark the library index and search instead: every keystroke of 20 queries on a generated library of --reports reports, facets, bubbles index cold and warm, cold PDF reading against pdfinfo, render with the index against --no-pdf.")
-    var search = false
-
-    @Option(help: "With --search: reports in the generated library.")
-    var reports = 100_000
-
-    @Flag(help: .hidden)
-    var typingOnly = false
-
-    @Option(help: "With --search: the folder for the generated library and its index (kept between runs: the PDFs are written once).")
-    var work = "out/bench-search"
-
-    @Option(help: "With --levels: comma-separated category sizes.")
-    var children: String?
-
-    @Option(help: .hidden)
-    var levelsChild: String?
-
-    @Option(help: "With --render and --play: the datasource; with --export: the scenario.")
-    var input: String?
 
     @Option(help: "Sub-steps per step (default: the world's default).")
     var subSteps: Int?
@@ -136,18 +159,6 @@ struct Bench: ParsableCommand {
         if rounds < 1 || rounds > 1000 { throw ValidationError("--rounds must be in 1...1000") }
         if warmup < 0 || settleSteps < 0 { throw ValidationError("--warmup and --settle-steps must not be negative") }
         if json && csv { throw ValidationError("choose one of --json and --csv") }
-        if [render, !pdf.isEmpty, export, levels, play, search].filter({ $0 }).count > 1 {
-            throw ValidationError("choose one of --render, --pdf, --export, --levels, --play and --search")
-        }
-        if reports < 100 || reports > 10_000_000 { throw ValidationError("--reports must be within 100...10000000") }
-        if (render || !pdf.isEmpty || export || levels || play || search) && csv { throw ValidationError("--csv is only for the physics benchmark") }
-        if let children {
-            let c = children.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard !c.isEmpty, c.allSatisfy({ ($0 ?? 0) > 0 && ($0 ?? 0) <= 1_000_000 }) else {
-                throw ValidationError("--children must be whole numbers within 1...1000000 separated by commas")
-            }
-        }
-        if repeats < 1 { throw ValidationError("--repeats must be at least 1") }
         if threads < 1 || threads > 64 { throw ValidationError("--threads must be in 1...64") }
         if let bands, bands < 1 || bands > WorldSettings.maxBands {
             throw ValidationError("--bands must be in 1...\(WorldSettings.maxBands)")
@@ -169,33 +180,10 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
-        let start = monotonicNow()
-        defer { Diagnostics.timing(since: start, verbose: global.verbose) }
-        do {
-            try bench()
-        } catch let error as ExitCode {
-            throw error
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            Diagnostics.report(error, verbose: global.verbose)
-            throw ExitCode.failure
-        }
+        try Bench.running(global) { try bench() }
     }
 
     func bench() throws {
-        do {
-            if render { return try RenderBench.run(data: input ?? "Data/reports.json", runs: max(3, repeats), json: json) }
-            if !pdf.isEmpty { return try PDFBench.run(directories: pdf, json: json, repeats: repeats, pikepdfPython: pikepdf) }
-            if export { return try ExportBench.run(scenario: input ?? "Data/scenarios/tour.json", json: json) }
-            if play { return try PlayBench.run(data: input ?? "Data/reports.json", json: json) }
-            if search { return try SearchBench.run(work: work, reports: reports, json: json, typingOnly: typingOnly) }
-            if let levelsChild { return try LevelBench.child(path: levelsChild, rounds: rounds) }
-            if levels {
-                let counts = children.map { $0.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
-                return try LevelBench.run(counts: counts ?? LevelBench.defaultCounts, rounds: rounds == 1 ? 5 : rounds, json: json)
-            }
-        }
         if let path = exportScene {
             var s = BenchmarkScene.standard(count: try counts()[0])
             if circlesOnly { s = s.circlesOnly() }
@@ -229,7 +217,7 @@ struct Bench: ParsableCommand {
         }
         for i in rows.indices {
             let times = pools[i].sorted()
-            rows[i].median = times[times.count / 2]
+            rows[i].median = BenchStatistics.median(times)
             rows[i].min = times.first!
             rows[i].max = times.last!
             rows[i].nsPerBodyStep = rows[i].median * 1e6 / Double(rows[i].bodies)

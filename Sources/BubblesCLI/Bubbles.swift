@@ -22,6 +22,10 @@ struct Bubbles: ParsableCommand {
     /// it), and that `--verbose` is also taken before the subcommand's name.
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
+        if let legacy = Bench.rewritingLegacyFlags(arguments) {
+            arguments = legacy.arguments
+            if let notice = legacy.notice { printError(notice) }
+        }
         let names = Set(configuration.subcommands.map { $0._commandName })
         if let s = arguments.firstIndex(where: { names.contains($0) }) {
             let early = arguments[..<s].filter { verboseFlags.contains($0) }
@@ -57,8 +61,14 @@ struct Bubbles: ParsableCommand {
     static func usageFailure(_ error: any Error, arguments: [String], names: Set<String>, verbose: Bool) -> Never {
         let code = exitCode(for: error)
         if code == .success { exit(withError: error) }
-        let sub = arguments.first { names.contains($0) }
-        let place = "bubbles" + (sub.map { " " + $0 } ?? "")
+        let sub = arguments.firstIndex { names.contains($0) }
+        var place = "bubbles" + (sub.map { " " + arguments[$0] } ?? "")
+        // A nested subcommand (`bench levels`) is named too.
+        if let sub, sub + 1 < arguments.count,
+           let command = configuration.subcommands.first(where: { $0._commandName == arguments[sub] }),
+           command.configuration.subcommands.contains(where: { $0._commandName == arguments[sub + 1] }) {
+            place += " " + arguments[sub + 1]
+        }
         let lines = message(for: error).split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
         let first = lines.first ?? "invalid command line"

@@ -3,7 +3,7 @@ import BubbleExport
 @_spi(Testbed) import BubbleScenario
 import Foundation
 
-/// `bubbles bench --export`: the export pipeline on a scenario (the tour) at 1536×2048 (768×1024 pt
+/// `bubbles bench export`: the export pipeline on a scenario (the tour) at 1536×2048 (768×1024 pt
 /// at scale 2, PNG), at 60 and at 120 fps (frames at their exact times, interpolated between the
 /// 60 Hz steps), with 1 and 2 render jobs: frames per second of the whole command (loading, PDF
 /// metadata, simulation, drawing, encoding, writing, manifest, contact sheet, review page),

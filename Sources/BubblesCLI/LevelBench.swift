@@ -4,8 +4,8 @@ import BubbleRender
 import Foundation
 import ReportLibrary
 
-/// `bubbles bench --levels`: what a tap on a category of 10 … 100 000 reports costs. Each count
-/// runs in a child process of its own (`--levels-child`), so that its peak memory is its own:
+/// `bubbles bench levels`: what a tap on a category of 10 … 100 000 reports costs. Each count
+/// runs in a child process of its own (`bench levels --child`), so that its peak memory is its own:
 ///
 /// - `tap_ms_median`: from the tap to the first frame of the new level (the event, the grouping
 ///   and the layout, one step, the scene), on a fresh dashboard each time, with a fresh Pango
@@ -43,7 +43,7 @@ enum LevelBench {
             try document(count: count).write(toFile: path, atomically: true, encoding: .utf8)
             let child = Process()
             child.executableURL = URL(fileURLWithPath: ownExecutablePath())
-            child.arguments = ["bench", "--levels-child", path, "--rounds", String(rounds)]
+            child.arguments = ["bench", "levels", "--child", path, "--rounds", String(rounds)]
             let pipe = Pipe()
             child.standardOutput = pipe
             try child.run()
@@ -51,7 +51,7 @@ enum LevelBench {
             child.waitUntilExit()
             guard child.terminationStatus == 0,
                   let row = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-                throw CLIError("bench --levels: the run for \(count) children failed (status \(child.terminationStatus))")
+                throw CLIError("bench levels: the run for \(count) children failed (status \(child.terminationStatus))")
             }
             rows.append(row)
             if !json { printError(String(format: "  %7d children: tap %8.2f ms", count, row["tap_ms_median"] as? Double ?? 0)) }
@@ -117,12 +117,8 @@ enum LevelBench {
             visible = settled.bubbles.count
             groups = settled.bubbles.filter { $0.kind == .group }.count
         }
-        func median(_ v: [Double]) -> Double {
-            let s = v.sorted()
-            return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-        }
-        print("{\"children\": \(tree.nodes[category].children.count), \"tap_ms_median\": \(median(taps)), "
-              + "\"layout_ms_median\": \(median(layouts)), \"visible_bubbles\": \(visible), \"groups\": \(groups), "
+        print("{\"children\": \(tree.nodes[category].children.count), \"tap_ms_median\": \(BenchStatistics.median(taps)), "
+              + "\"layout_ms_median\": \(BenchStatistics.median(layouts)), \"visible_bubbles\": \(visible), \"groups\": \(groups), "
               + "\"peak_memory_bytes\": \(peakResident()), \"load_peak_memory_bytes\": \(loadPeak)}")
     }
 }

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import PDFMetadata
 
-/// `bubbles bench --pdf DIR... [--json]`: the PDF metadata reader's benchmark.
+/// `bubbles bench pdf DIR... [--json]`: the PDF metadata reader's benchmark.
 ///
 /// Finds every `*.pdf` under the given directories (recursively, sorted; a path naming a file is
 /// taken as it is) and reads each one `repeats` times with ``PDFDocumentInfo/read(contentsOf:options:)``,
@@ -40,8 +40,8 @@ enum PDFBench {
         var error: String?
         var warnings = 0
 
-        var median: Double { PDFBench.median(times) }
-        var cpuMedian: Double { PDFBench.median(cpuTimes) }
+        var median: Double { BenchStatistics.median(times) }
+        var cpuMedian: Double { BenchStatistics.median(cpuTimes) }
     }
 
     /// One size class of the report: ours, and pikepdf's when it ran.
@@ -168,7 +168,7 @@ enum PDFBench {
         guard p.terminationStatus == 0,
               let obj = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               let byFile = obj["files"] as? [String: [Any]] else {
-            throw Failure(description: "bench --pdf: pikepdf run with \(python) failed (status \(p.terminationStatus))")
+            throw Failure(description: "bench pdf: pikepdf run with \(python) failed (status \(p.terminationStatus))")
         }
         var results: [String: PeerResult] = [:]
         for (f, v) in byFile where v.count == 3 {
@@ -184,7 +184,7 @@ enum PDFBench {
             s.sizeClasses[k].peerFiles = rs.count
             s.sizeClasses[k].peerFailures = rs.filter { !$0.ok }.count
             guard !rs.isEmpty else { continue }
-            s.sizeClasses[k].peerCPUMicrosMedian = median(rs.map(\.cpu)) * 1e3
+            s.sizeClasses[k].peerCPUMicrosMedian = BenchStatistics.median(rs.map(\.cpu)) * 1e3
             let sum = rs.reduce(0) { $0 + $1.cpu }
             s.sizeClasses[k].peerFilesPerCPUSecond = sum > 0 ? Double(rs.count) / (sum / 1e3) : nil
         }
@@ -193,7 +193,7 @@ enum PDFBench {
     /// Finds the files, reads them and summarises. `progress` receives a line after each pass.
     static func measure(directories: [String], repeats: Int, progress: (String) -> Void = { _ in }) throws -> Summary {
         guard repeats >= 1 else { throw Failure(description: "--repeats must be at least 1") }
-        guard !directories.isEmpty else { throw Failure(description: "bench --pdf: name at least one directory") }
+        guard !directories.isEmpty else { throw Failure(description: "bench pdf: name at least one directory") }
         let paths = try collect(directories)
         var results = paths.map { FileResult(path: $0) }
         var passSeconds: [Double] = []
@@ -205,7 +205,7 @@ enum PDFBench {
             let a = threadCPUms()
             clockCosts.append(threadCPUms() - a)
         }
-        let clockCost = median(clockCosts)
+        let clockCost = BenchStatistics.median(clockCosts)
         for pass in 1...repeats {
             let passStart = DispatchTime.now().uptimeNanoseconds
             for i in results.indices {
@@ -247,7 +247,7 @@ enum PDFBench {
         for dir in directories {
             var isDir: ObjCBool = false
             guard fm.fileExists(atPath: dir, isDirectory: &isDir) else {
-                throw Failure(description: "bench --pdf: \(dir): no such file or directory")
+                throw Failure(description: "bench pdf: \(dir): no such file or directory")
             }
             if !isDir.boolValue {
                 out.append(dir)
@@ -264,7 +264,7 @@ enum PDFBench {
                 }
             }
             if found.isEmpty {
-                throw Failure(description: "bench --pdf: no *.pdf files under \(dir)")
+                throw Failure(description: "bench pdf: no *.pdf files under \(dir)")
             }
             out.append(contentsOf: found.sorted())
         }
@@ -280,9 +280,9 @@ enum PDFBench {
         let medians = results.map(\.median)
         let sumMedians = medians.reduce(0, +)
         s.filesPerSecond = sumMedians > 0 ? Double(results.count) / (sumMedians / 1e3) : 0
-        s.passSecondsMedian = median(passSeconds)
+        s.passSecondsMedian = BenchStatistics.median(passSeconds)
         s.filesPerSecondWall = s.passSecondsMedian > 0 ? Double(results.count) / s.passSecondsMedian : 0
-        s.msPerFileMedian = median(medians)
+        s.msPerFileMedian = BenchStatistics.median(medians)
         s.msPerFileMean = medians.isEmpty ? 0 : sumMedians / Double(medians.count)
         if let worst = results.indices.max(by: { medians[$0] < medians[$1] }) {
             s.msPerFileWorst = medians[worst]
@@ -293,8 +293,8 @@ enum PDFBench {
             var c = SizeClass(name: name)
             c.files = members.count
             if !members.isEmpty {
-                c.cpuMicrosMedian = median(members.map(\.cpuMedian)) * 1e3
-                c.wallMicrosMedian = median(members.map(\.median)) * 1e3
+                c.cpuMicrosMedian = BenchStatistics.median(members.map(\.cpuMedian)) * 1e3
+                c.wallMicrosMedian = BenchStatistics.median(members.map(\.median)) * 1e3
                 let sum = members.reduce(0) { $0 + $1.cpuMedian }
                 c.filesPerCPUSecond = sum > 0 ? Double(members.count) / (sum / 1e3) : 0
             }
@@ -306,8 +306,8 @@ enum PDFBench {
         s.filesWithWarnings = ok.filter { $0.warnings > 0 }.count
         if !ok.isEmpty {
             s.bytesReadMean = Double(ok.reduce(0) { $0 + $1.bytesRead }) / Double(ok.count)
-            s.bytesReadMedian = median(ok.map { Double($0.bytesRead) })
-            s.fileSizeMedian = median(ok.map { Double($0.fileSize) })
+            s.bytesReadMedian = BenchStatistics.median(ok.map { Double($0.bytesRead) })
+            s.fileSizeMedian = BenchStatistics.median(ok.map { Double($0.fileSize) })
             func fraction(_ r: FileResult) -> Double { r.fileSize > 0 ? Double(r.bytesRead) / Double(r.fileSize) : 0 }
             s.readFractionMean = ok.reduce(0) { $0 + fraction($1) } / Double(ok.count)
             let totalSize = ok.reduce(0) { $0 + $1.fileSize }
@@ -320,13 +320,6 @@ enum PDFBench {
             }
         }
         return s
-    }
-
-    static func median(_ xs: [Double]) -> Double {
-        if xs.isEmpty { return 0 }
-        let s = xs.sorted()
-        let n = s.count
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2
     }
 
     static func fileSize(_ path: String) -> Int {

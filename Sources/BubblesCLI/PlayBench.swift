@@ -3,7 +3,7 @@ import BubblePlay
 @_spi(Testbed) import BubbleScenario
 import Foundation
 
-/// `bubbles bench --play`: the play server's costs, in process, with the real message parser,
+/// `bubbles bench play`: the play server's costs, in process, with the real message parser,
 /// session and renderer (what is left out is the WebSocket write, a loopback copy). The page is
 /// simulated on a virtual clock at a 60 Hz display: it asks for a frame every 1/60 s of that
 /// clock, so each frame shows what a real page would see; the server's own time is measured.
@@ -41,18 +41,6 @@ enum PlayBench {
     }
 
     static func now() -> Double { monotonicNow() }
-
-    static func median(_ v: [Double]) -> Double {
-        guard !v.isEmpty else { return 0 }
-        let s = v.sorted()
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-    }
-
-    static func percentile(_ v: [Double], _ p: Double) -> Double {
-        guard !v.isEmpty else { return 0 }
-        let s = v.sorted()
-        return s[min(s.count - 1, Int((Double(s.count - 1) * p).rounded()))]
-    }
 
     /// A message arriving half a display frame after the clock, timed to the next frame; nil if
     /// no frame was drawn. `shown`: the frame's picture differs from the one before.
@@ -156,8 +144,8 @@ enum PlayBench {
             figures.restFrames = drawn
             figures.restCPUPercent = (cpu1 - cpu0) / (now() - wall0) * 100
         }
-        figures.latencyMedianMs = median(latencies.map(\.ms))
-        figures.latencyP90Ms = percentile(latencies.map(\.ms), 0.9)
+        figures.latencyMedianMs = BenchStatistics.median(latencies.map(\.ms))
+        figures.latencyP90Ms = BenchStatistics.percentile(latencies.map(\.ms), 0.9)
         figures.latencySamples = latencies.count
         figures.latencyShown = latencies.filter(\.shown).count
 
@@ -186,8 +174,8 @@ enum PlayBench {
         if json {
             let moving = figures.moving.map { m in
                 "{\"scale\": \(f(m.scale)), \"frames\": \(m.wholeOnly ? "\"whole\"" : "\"changed tiles\""), \"frames_per_second\": \(f(m.framesPerSecond)), "
-                    + "\"frame_median_ms\": \(f(median(m.times))), \"draw_median_ms\": \(f(median(m.draws))), "
-                    + "\"png_encode_median_ms\": \(f(median(m.encodes))), \"png_mean_kb\": \(f(m.meanKB)), \"frames_drawn\": \(m.times.count), "
+                    + "\"frame_median_ms\": \(f(BenchStatistics.median(m.times))), \"draw_median_ms\": \(f(BenchStatistics.median(m.draws))), "
+                    + "\"png_encode_median_ms\": \(f(BenchStatistics.median(m.encodes))), \"png_mean_kb\": \(f(m.meanKB)), \"frames_drawn\": \(m.times.count), "
                     + "\"whole_frames\": \(m.whole), \"patch_frames\": \(m.patches), \"unchanged_frames\": \(m.unchanged), "
                     + "\"patch_tile_share\": \(f(m.tileShare))}"
             }
@@ -205,7 +193,7 @@ enum PlayBench {
             for m in figures.moving {
                 let kind = m.wholeOnly ? "whole pictures    " : "changed tiles only"
                 var line = "  while bubbles move, scale \(f(m.scale)), \(kind): \(f(m.framesPerSecond)) frames/s sustainable "
-                line += "(frame median \(f(median(m.times))) ms: draw \(f(median(m.draws))), PNG \(f(median(m.encodes))); "
+                line += "(frame median \(f(BenchStatistics.median(m.times))) ms: draw \(f(BenchStatistics.median(m.draws))), PNG \(f(BenchStatistics.median(m.encodes))); "
                 line += "\(f(m.meanKB)) KB a frame; \(m.times.count) frames"
                 if !m.wholeOnly { line += ": \(m.whole) whole, \(m.patches) patches of \(f(m.tileShare * 100)) % of the tiles, \(m.unchanged) unchanged" }
                 print(line + ")")

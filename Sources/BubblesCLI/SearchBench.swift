@@ -1,9 +1,10 @@
+import BubbleExport
 import Foundation
 import ReportIndex
 import ReportLibrary
 import SampleLibrary
 
-/// `bubbles bench --search`: the library index and search on a generated library of 100 000
+/// `bubbles bench search`: the library index and search on a generated library of 100 000
 /// reports (titles, keywords and authors in thirteen languages) over 1 000 distinct PDFs.
 ///
 /// - As you type: every prefix of 20 queries (English, German, French, Spanish, Chinese and
@@ -161,7 +162,7 @@ enum SearchBench {
         let t0 = monotonicNow()
         let status = try runQuiet(ownExecutablePath(), arguments)
         let seconds = monotonicNow() - t0
-        guard status == 0 else { throw CLIError("bench --search: 'bubbles \(arguments.joined(separator: " "))' failed (status \(status))") }
+        guard status == 0 else { throw CLIError("bench search: 'bubbles \(arguments.joined(separator: " "))' failed (status \(status))") }
         return seconds
     }
 
@@ -174,14 +175,6 @@ enum SearchBench {
         try child.run()
         child.waitUntilExit()
         return child.terminationStatus
-    }
-
-    static func findProgram(_ name: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
     }
 
     static func fmt(_ x: Double) -> String { String(format: "%.3f", x) }

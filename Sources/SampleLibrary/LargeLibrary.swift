@@ -1,7 +1,7 @@
 // The large sample datasource (Data/large.json): categories of the sizes and title shapes real
 // report libraries have (ten years of monthly packs, every invoice of a year, a daily report for
 // five years, 600 stores, 120 departments, identical titles, titles with no common structure), on
-// the sample library's PDFs (reports share files). The level tests, `bubbles bench --levels` and
+// the sample library's PDFs (reports share files). The level tests, `bubbles bench levels` and
 // `Renders/level-large.png` use it.
 
 import BubbleSupport

@@ -1,6 +1,6 @@
 // The search benchmark's library: a datasource of many reports (100 000 by default) with titles,
 // keywords and authors in many scripts, on a set of distinct PDFs made from the sample library's
-// reports with multilingual titles, authors and keywords. Deterministic; `bubbles bench --search`
+// reports with multilingual titles, authors and keywords. Deterministic; `bubbles bench search`
 // writes it into a folder of its own.
 
 import Foundation

@@ -1,5 +1,6 @@
 @_spi(Testbed) import BubbleDashboard
 @_spi(Testbed) import BubbleScenario
+import TestSupport
 import Testing
 
 /// The scenarios give the same bits in every build configuration: `scripts/test.sh` runs this
@@ -9,7 +10,7 @@ import Testing
 struct DashboardDeterminismTests {
     /// A digest of the state hash at every frame, the final state hash and the step at which the
     /// dashboard came to rest after the scenario's last event.
-    static func fingerprint(_ name: String) throws -> (frames: UInt64, final: UInt64, restStep: Int) {
+    static func fingerprint(_ name: String) throws -> (frames: UInt64, final: UInt64, restStep: Int, scene: Scene) {
         let scenario = try Scenario.load(packageRoot + "/Data/scenarios/\(name).json")
         let run = try ScenarioRun(scenario)
         var digest: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -17,8 +18,35 @@ struct DashboardDeterminismTests {
             digest ^= h
             digest = digest &* 0x0000_0100_0000_01B3
         }
-        return (digest, run.dashboard.stateHash, run.restStep ?? -1)
+        return (digest, run.dashboard.stateHash, run.restStep ?? -1, run.dashboard.scene())
     }
+
+    /// The bit patterns of a bubble's centre in the scene of the scenario's last frame.
+    struct PositionPin: Sendable {
+        let id: String
+        let x: UInt64
+        let y: UInt64
+    }
+
+    /// Exact centres of three bubbles at the end of each scenario, beside the hashes (as
+    /// d3-force's tests pin positions): when a hash moves, these say which bubble moved and how far.
+    static let positionPins: [String: [PositionPin]] = [
+        "tour": [
+            PositionPin(id: "executive", x: 0x407c10ccafc184c9, y: 0x408882135ec8c693),
+            PositionPin(id: "legal-compliance", x: 0x4073d75798dfcbd5, y: 0x407595cd5a9e7c6b),
+            PositionPin(id: "sales", x: 0x4081ec5001931ffb, y: 0x407f56f2657ce6b3),
+        ],
+        "interrupts": [
+            PositionPin(id: "executive", x: 0x407c10e3eafe19a4, y: 0x408882450ecfc2fd),
+            PositionPin(id: "legal-compliance", x: 0x4073d73c6384198a, y: 0x4075958bab7fc3fa),
+            PositionPin(id: "sales", x: 0x4081ec55fc0ce77d, y: 0x407f56f21bc09ddd),
+        ],
+        "table-scroll": [
+            PositionPin(id: "close-2015-10", x: 0x407d09046e57b315, y: 0x4075727fb14f17ad),
+            PositionPin(id: "close-2016-12", x: 0x40743dab5878cc88, y: 0x408721200c47550a),
+            PositionPin(id: "monthly-close", x: 0x4078000000000000, y: 0x407fa00000000000),
+        ],
+    ]
 
     @Test(arguments: [
         ("tour", UInt64(16_674_697_984_558_577_251), UInt64(8_733_989_526_596_985_151), 843),
@@ -28,5 +56,26 @@ struct DashboardDeterminismTests {
     func scenarioFingerprintIsPinned(name: String, frames: UInt64, final: UInt64, restStep: Int) throws {
         let f = try Self.fingerprint(name)
         #expect(f.frames == frames && f.final == final && f.restStep == restStep, "\(name): (\(f.frames), \(f.final), \(f.restStep))")
+        // The first, middle and last bubble by id, among ids shown once.
+        let counts = Dictionary(f.scene.bubbles.map { ($0.id, 1) }, uniquingKeysWith: +)
+        let live = f.scene.bubbles.filter { counts[$0.id] == 1 }.sorted { $0.id < $1.id }
+        let chosen = live.isEmpty ? [] : [live[0], live[live.count / 2], live[live.count - 1]]
+        let source = chosen.map { "PositionPin(id: \"\($0.id)\", x: 0x\(String($0.centre.x.bitPattern, radix: 16)), y: 0x\(String($0.centre.y.bitPattern, radix: 16)))" }
+            .joined(separator: ", ")
+        let pins = Self.positionPins[name] ?? []
+        #expect(pins.map(\.id) == chosen.map(\.id), "pinned bubbles of \(name): [\(source)]")
+        for pin in pins {
+            guard let b = f.scene.bubbles.first(where: { $0.id == pin.id }) else {
+                Issue.record("\(name): bubble \(pin.id) is not in the last frame")
+                continue
+            }
+            guard b.centre.x.bitPattern != pin.x || b.centre.y.bitPattern != pin.y else { continue }
+            let wx = Double(bitPattern: pin.x), wy = Double(bitPattern: pin.y)
+            let d = ((b.centre.x - wx) * (b.centre.x - wx) + (b.centre.y - wy) * (b.centre.y - wy)).squareRoot()
+            Issue.record("""
+                \(name): bubble \(pin.id) ends at (\(b.centre.x), \(b.centre.y)), pinned (\(wx), \(wy)): moved \(d) pt. \
+                Pins now: [\(source)]
+                """)
+        }
     }
 }

@@ -2,10 +2,7 @@
 @_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportLibrary
-
-/// The package root, found from this source file.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
+import TestSupport
 
 /// The shipped sample library as a dashboard tree (PDFs not read: layout does not depend on them).
 let sampleTree: DashboardTree = {

@@ -2,16 +2,15 @@
 @_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportLibrary
+import TestSupport
 import Testing
 
 /// Large levels: grouping from titles, labels that tell siblings apart, groups that behave as
 /// categories, and levels of every size.
 @Suite("Groups and labels of large levels")
 struct GroupingTests {
-    static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                         "November", "December"]
-    static let monate = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
-                         "November", "Dezember"]
+    static let months = MonthNames.english
+    static let monate = MonthNames.german
 
     /// One category of reports titled `titles` under the root.
     static func tree(_ titles: [String], categories: Bool = false) -> DashboardTree {

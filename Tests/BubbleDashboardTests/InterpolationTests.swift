@@ -1,5 +1,6 @@
 @_spi(Testbed) import BubbleDashboard
 @_spi(Testbed) import BubbleScenario
+import TestSupport
 import Testing
 
 /// Scenes at any time: the same bits for the same time however the dashboard got there, exactly

@@ -1,4 +1,5 @@
 @_spi(Testbed) import BubbleDashboard
+import TestSupport
 import Testing
 
 /// Random fingers: taps and presses at any point (on and off the canvas, NaN), scrolls of any size,
@@ -38,14 +39,8 @@ struct PointerPropertyTests {
     }
 
     @Test func seededFingersKeepTheDashboardSound() throws {
-        var state: UInt64 = 0x7AB1_E5C0_11ED
-        func next() -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) >> 1)
-        }
+        var random = SeededRandom(seed: 0x7AB1_E5C0_11ED)
+        func next() -> Int { random.nonNegative() }
         var accepted = 0, refused = 0, scrolled = 0
         for _ in 0..<12 {
             let d = try Dashboard(tree: sampleTree)

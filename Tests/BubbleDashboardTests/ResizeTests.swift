@@ -1,6 +1,7 @@
 @_spi(Testbed) import BubbleDashboard
 @_spi(Testbed) import BubbleScenario
 import Foundation
+import TestSupport
 import Testing
 
 /// `Dashboard.resize(to:)`: a rotation or Split View keeps the user's place, lays the level out

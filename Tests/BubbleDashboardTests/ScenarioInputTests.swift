@@ -1,6 +1,7 @@
 @_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportLibrary
+import TestSupport
 import Testing
 
 /// Hostile scenario files: each ends in a `ScenarioError` naming the place, quickly. Parsed from

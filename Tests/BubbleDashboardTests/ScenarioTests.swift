@@ -1,6 +1,7 @@
 @_spi(Testbed) import BubbleDashboard
 @_spi(Testbed) import BubbleScenario
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs a scenario frame by frame; returns the state hash at every frame, the fired events and

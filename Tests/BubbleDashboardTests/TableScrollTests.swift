@@ -1,6 +1,7 @@
 @_spi(Testbed) import BubbleDashboard
 @_spi(Testbed) import BubbleScenario
 import Foundation
+import TestSupport
 import Testing
 
 /// The reports table scrolls as a UIScrollView does: scroll events and a finger on the rows, with

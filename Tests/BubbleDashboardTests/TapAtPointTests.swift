@@ -2,6 +2,7 @@
 @_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportLibrary
+import TestSupport
 import Testing
 
 /// A tap or a press at a canvas point hits whatever is there, as a finger does.

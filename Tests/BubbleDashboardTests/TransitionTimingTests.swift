@@ -225,7 +225,7 @@ struct TransitionTimingTests {
 
     /// The same property from new seeds (printed with a failing input); run it by hand with
     /// `BUBBLES_RANDOM_PROPERTIES=1 swift test --filter randomDragsThenRecentre`.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["BUBBLES_RANDOM_PROPERTIES"] == "1"), .shrinking(false))
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["BUBBLES_RANDOM_PROPERTIES"] == "1", "set BUBBLES_RANDOM_PROPERTIES=1 for new random cases"), .shrinking(false))
     func randomDragsThenRecentreSettleQuickly() async {
         await propertyCheck(count: 24, input: Self.randomDrag) { r in try Self.checkRandomDrag(r) }
     }

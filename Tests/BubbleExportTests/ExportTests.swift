@@ -1,5 +1,6 @@
 import BubbleExport
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Export")

@@ -1,33 +1,8 @@
 import BubbleExport
 import BubbleRender
 import Foundation
+import TestSupport
 import Testing
-
-/// Headless Chromium (Debian package `chromium`), if installed.
-enum Chromium {
-    static let path: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-
-    /// Runs headless Chromium on `url` with `arguments`; returns standard output. Gives up after 90 s.
-    static func run(_ arguments: [String], url: String, profile: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path!)
-        process.arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
-            "--force-color-profile=srgb", "--window-size=1000,800", "--virtual-time-budget=5000", "--no-first-run",
-            "--user-data-dir=" + profile,
-        ] + arguments + [url]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = DispatchTime.now() + 90
-        DispatchQueue.global().asyncAfter(deadline: deadline) { if process.isRunning { process.terminate() } }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-}
 
 @Suite("Review page in a browser")
 struct ReviewPageBrowserTests {

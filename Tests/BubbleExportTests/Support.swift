@@ -1,21 +1,9 @@
 import BubbleExport
 import Foundation
+import TestSupport
 
-/// The package root, found from this source file.
-let packageRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
-
-/// A temporary folder, removed by `remove()`.
-struct Scratch {
-    let path: String
-
-    init(_ name: String = "bubbles-export") throws {
-        path = NSTemporaryDirectory() + "\(name)-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-
+/// The export tests' scenarios, written into a scratch folder.
+extension Scratch {
     /// Writes a scenario over the shipped sample data (by absolute path) and returns its path.
     func scenario(_ events: String, duration: Double = 1.5, fps: Double = 30, name: String = "short") throws -> String {
         let text = """
@@ -31,14 +19,6 @@ struct Scratch {
     /// then finance is tapped.
     func shortScenario() throws -> String {
         try scenario(#"{"at": 0.2, "tap": "root"}, {"at": 1.0, "tap": "finance"}"#)
-    }
-
-    func files(_ folder: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-    }
-
-    func bytes(_ file: String) -> [UInt8] {
-        FileManager.default.contents(atPath: file).map { [UInt8]($0) } ?? []
     }
 }
 

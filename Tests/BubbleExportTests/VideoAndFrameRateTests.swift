@@ -1,5 +1,6 @@
 import BubbleExport
 import Foundation
+import TestSupport
 import Testing
 
 /// Frames at exact times at any rate, and `--video` through ffmpeg, checked with ffprobe.
@@ -28,7 +29,7 @@ struct VideoAndFrameRateTests {
                 values["pix_fmt"] ?? "", values["codec_name"] ?? "", Double(values["duration"] ?? "") ?? -1)
     }
 
-    @Test(.enabled(if: hasFFmpeg), arguments: [("mp4", "h264"), ("webm", "vp9")])
+    @Test(.enabled(if: hasFFmpeg, "ffmpeg and ffprobe are not installed (Debian package ffmpeg)"), arguments: [("mp4", "h264"), ("webm", "vp9")])
     func theVideoHasTheExportsFramesAndDuration(ext: String, codec: String) throws {
         let s = try Scratch()
         defer { s.remove() }
@@ -50,7 +51,7 @@ struct VideoAndFrameRateTests {
         #expect(!(try s.files(s.path + "/out")).contains { $0.hasPrefix(".") })
     }
 
-    @Test(.enabled(if: hasFFmpeg))
+    @Test(.enabled(if: hasFFmpeg, "ffmpeg and ffprobe are not installed (Debian package ffmpeg)"))
     func aVideoOfFramesUpToDateIsStillWhole() throws {
         let s = try Scratch()
         defer { s.remove() }

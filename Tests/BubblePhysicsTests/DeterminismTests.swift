@@ -10,21 +10,89 @@ import Testing
         let scene: String
         let restStep: Int
         let hash: UInt64
+        /// Exact positions at the rest step, beside the hash (as d3-force's tests pin positions):
+        /// when the hash moves, these say which body moved and how far.
+        var positions: [PositionPin] = []
         var testDescription: String { scene }
+    }
+
+    /// The bit patterns of the x and y of the body at `index` in `World.bodyIDs`.
+    struct PositionPin: Sendable {
+        let index: Int
+        let x: UInt64
+        let y: UInt64
+    }
+
+    /// The bodies whose positions are pinned: the first, the middle and the last.
+    static func pinnedIndices(_ w: World) -> [Int] {
+        let n = w.bodyIDs.count
+        return [0, n / 2, n - 1]
+    }
+
+    /// Compares a world's positions with the pins; a failure names the body, the pinned and the
+    /// actual position and the distance between them, and prints the pins to paste when re-pinning.
+    static func expectPositions(_ w: World, _ pins: [PositionPin], _ name: String) throws {
+        let ids = w.bodyIDs
+        var actual: [PositionPin] = []
+        for i in pinnedIndices(w) {
+            let p = try w.position(of: ids[i])
+            actual.append(PositionPin(index: i, x: p.x.bitPattern, y: p.y.bitPattern))
+        }
+        let source = actual.map { "PositionPin(index: \($0.index), x: 0x\(String($0.x, radix: 16)), y: 0x\(String($0.y, radix: 16)))" }
+            .joined(separator: ", ")
+        #expect(pins.map(\.index) == actual.map(\.index), "positions of \(name): [\(source)]")
+        for (pin, got) in zip(pins, actual) where pin.x != got.x || pin.y != got.y {
+            let want = Vector2(Double(bitPattern: pin.x), Double(bitPattern: pin.y))
+            let have = Vector2(Double(bitPattern: got.x), Double(bitPattern: got.y))
+            Issue.record("""
+                \(name): body \(pin.index) at step \(w.stepCount) is at (\(have.x), \(have.y)), pinned (\(want.x), \(want.y)): \
+                moved \((have - want).length) pt. Pins now: [\(source)]
+                """)
+        }
     }
 
     static let pins: [Pin] = [
         // standard-1000 and standard-10000 sweep in two row bands (worlds of 512 bodies and
         // more), share their pair lists between a step's sub-steps and size the lists' margin
         // to their speeds (`World.step()`).
-        Pin(scene: "circles", restStep: 363, hash: 4392859975857088133),
-        Pin(scene: "mixed", restStep: 279, hash: 3225421640924145065),
-        Pin(scene: "huge", restStep: 57, hash: 3912598708988624372),
-        Pin(scene: "drag", restStep: 258, hash: 15795841286137919295),
-        Pin(scene: "standard-1000", restStep: 230, hash: 8322397901920721244),
+        Pin(scene: "circles", restStep: 363, hash: 4392859975857088133,
+            positions: [
+                PositionPin(index: 0, x: 0xc04c8e801d45228c, y: 0x4041095425421f6a),
+                PositionPin(index: 12, x: 0x405185b670e076f2, y: 0xc043aed48c7c02a9),
+                PositionPin(index: 23, x: 0xc0316b613d98b18e, y: 0xc05620668e24ee5e),
+            ]),
+        Pin(scene: "mixed", restStep: 279, hash: 3225421640924145065,
+            positions: [
+                PositionPin(index: 0, x: 0xc032be4f6341c97a, y: 0x40364c1af7424435),
+                PositionPin(index: 15, x: 0xc0403eaf3c53a84a, y: 0x404916f3ed2229bf),
+                PositionPin(index: 29, x: 0x403f7b69fafdcfef, y: 0xc038a0262754aa82),
+            ]),
+        Pin(scene: "huge", restStep: 57, hash: 3912598708988624372,
+            positions: [
+                PositionPin(index: 0, x: 0x3fd511adabdb6723, y: 0xbfd81c9d4bfea2cf),
+                PositionPin(index: 25, x: 0xc05d5aa223665ca1, y: 0x405b0142394c8c17),
+                PositionPin(index: 50, x: 0xc064acbc87ef9b37, y: 0x403838a6b22bc738),
+            ]),
+        Pin(scene: "drag", restStep: 258, hash: 15795841286137919295,
+            positions: [
+                PositionPin(index: 0, x: 0x4058a4ef2ebb4a9d, y: 0xc052cee3612016af),
+                PositionPin(index: 8, x: 0x4056ecd9e9440fa2, y: 0xc047cfc3560c57a2),
+                PositionPin(index: 15, x: 0x404eb20a862366b5, y: 0xc044df37526cbda9),
+            ]),
+        Pin(scene: "standard-1000", restStep: 230, hash: 8322397901920721244,
+            positions: [
+                PositionPin(index: 0, x: 0x4070074f8af35b43, y: 0xc0745440125ed0f4),
+                PositionPin(index: 500, x: 0x4003bfb34e2a85b3, y: 0x40664a139dc4fae4),
+                PositionPin(index: 999, x: 0xc077aca75cea262a, y: 0xc06bb40de9436add),
+            ]),
         // The 10 000-body standard pile, which never rests without the drive allowance (it still
         // flows at 50 pt/s after 3 000 steps).
-        Pin(scene: "standard-10000", restStep: 87, hash: 10390609345310091485),
+        Pin(scene: "standard-10000", restStep: 87, hash: 10390609345310091485,
+            positions: [
+                PositionPin(index: 0, x: 0x407395c33d94faf0, y: 0x40846b2bcc3841df),
+                PositionPin(index: 5000, x: 0x4099ee2a8e47ab12, y: 0xc07bbf7bd470a26a),
+                PositionPin(index: 9999, x: 0xc068752146809641, y: 0xc072735477873cea),
+            ]),
     ]
 
     static func run(_ scene: String) throws -> World {
@@ -87,11 +155,23 @@ import Testing
         #expect(w.maxOverlap().depth <= 0.5, "settled overlap of \(pin.scene)")
         #expect(w.restStep == pin.restStep, "rest step of \(pin.scene)")
         #expect(w.stateHash == pin.hash, "state hash of \(pin.scene): 0x\(String(w.stateHash, radix: 16))")
+        try Self.expectPositions(w, pin.positions, pin.scene)
     }
 
     /// A world of `World.bandMinBodies` bodies or more sweeps in row bands; the bits depend on
     /// `settings.bands` only, never on the executor or its thread count.
-    static let bandedPins: [(bands: Int, hash: UInt64)] = [(2, 0xceb2_1e96_7b90_fa47), (3, 0x958a_9d33_c17c_41a5)]
+    static let bandedPins: [(bands: Int, hash: UInt64, positions: [PositionPin])] = [
+        (2, 0xceb2_1e96_7b90_fa47, [
+            PositionPin(index: 0, x: 0xc09497dfe9b7be38, y: 0xc0924d2eef368beb),
+            PositionPin(index: 2500, x: 0xc075cbb806f18a71, y: 0xc03df85fdbda85be),
+            PositionPin(index: 4999, x: 0xc08e5af96ebaff7f, y: 0xc07ab54e3f4bd699),
+        ]),
+        (3, 0x958a_9d33_c17c_41a5, [
+            PositionPin(index: 0, x: 0xc09198bf27b65dc8, y: 0xc09066de7b4042a4),
+            PositionPin(index: 2500, x: 0xc07206d7824a1e57, y: 0xc03ece8730906338),
+            PositionPin(index: 4999, x: 0xc08fcdb6470c70bd, y: 0xc07b4951c1463a76),
+        ]),
+    ]
 
     static func banded(bands: Int, threads: Int) throws -> World {
         var settings = WorldSettings()
@@ -108,6 +188,7 @@ import Testing
         for pin in Self.bandedPins {
             let alone = try Self.banded(bands: pin.bands, threads: 1)
             #expect(alone.stateHash == pin.hash, "bands \(pin.bands): 0x\(String(alone.stateHash, radix: 16))")
+            try Self.expectPositions(alone, pin.positions, "bands \(pin.bands)")
             for threads in [2, 3] {
                 let w = try Self.banded(bands: pin.bands, threads: threads)
                 #expect(w.stateHash == alone.stateHash, "bands \(pin.bands), \(threads) threads")

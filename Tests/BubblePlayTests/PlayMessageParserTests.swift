@@ -1,6 +1,7 @@
 @_spi(Testbed) import BubbleDashboard
 import BubblePlay
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Play message parser")
@@ -85,15 +86,15 @@ struct PlayMessageParserTests {
     }
 
     @Test func arbitraryBytesNeverCrash() {
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        // 2000 messages of 0–63 bytes, each byte from the JSON alphabet or any byte, half and half.
+        var random = SeededRandom(seed: 0x9E37_79B9_7F4A_7C15)
         let alphabet = Array(#"{}[]",:0123456789.eE+-truefalsnul typexyscalepressmove\"#.utf8)
         for _ in 0..<2000 {
             var bytes: [UInt8] = []
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let n = Int(seed >> 58)
+            let n = random.below(64)
             for _ in 0..<n {
-                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                bytes.append(seed >> 63 == 0 ? alphabet[Int(seed >> 33) % alphabet.count] : UInt8(truncatingIfNeeded: seed >> 40))
+                let draw = random.next()
+                bytes.append(draw >> 63 == 0 ? alphabet[Int(draw >> 33) % alphabet.count] : UInt8(truncatingIfNeeded: draw >> 40))
             }
             _ = try? parser.parse(bytes)
         }

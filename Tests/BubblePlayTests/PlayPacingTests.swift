@@ -2,12 +2,8 @@
 import BubblePhysics
 import BubblePlay
 import Foundation
+import TestSupport
 import Testing
-
-extension SplitMix64 {
-    /// A number in `0 ..< n`, for the hostile schedules (a fixed seed gives the same schedule every run).
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
 
 func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 
@@ -71,7 +67,7 @@ struct PlayPacingTests {
     /// held by the session; a held credit with something to draw has been spent.
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
     func noCreditIsLostUnderAHostileInterleaving(seed: UInt64) throws {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         let session = try PlaySession(source: sampleSource, scale: 0.5, now: 0)
         let inbox = PlayInbox(rate: 240, burst: 60, queueLimit: 24, canvasWidth: 768, canvasHeight: 1024)
         var now = 0.0
@@ -84,7 +80,7 @@ struct PlayPacingTests {
                        #"{"type": "tap", "x": 5, "y": 5}"#, #"{"type": "explode"}"#]
         var pressed = false
         for _ in 0..<1200 {
-            now += random.nextUnit() * 0.01
+            now += random.unit() * 0.01
             switch random.below(20) {
             case 0...3:
                 // The page shows a frame that arrived and sends its credit (sometimes twice).

@@ -1,5 +1,6 @@
 import BubblePlay
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import BubblePlay
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Play server security")

@@ -5,6 +5,7 @@ import BubbleRender
 @_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportLibrary
+import TestSupport
 import Testing
 
 /// Drives a session as a page at 60 Hz would, with a clock the test owns.

@@ -1,6 +1,7 @@
 @_spi(Testbed) import BubbleDashboard
 import BubblePlay
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

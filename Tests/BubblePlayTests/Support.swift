@@ -2,28 +2,7 @@
 import BubbleExport
 import BubblePlay
 import Foundation
-
-/// The package root, found from this source file.
-let packageRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
-
-/// A temporary folder, removed by `remove()`.
-struct Scratch {
-    let path: String
-
-    init(_ name: String = "bubbles-play") throws {
-        path = NSTemporaryDirectory() + "\(name)-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-
-    func write(_ text: String, _ name: String) throws -> String {
-        let file = path + "/" + name
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-        return file
-    }
-}
+import TestSupport
 
 /// The shipped sample (PDFs not read, as the export tests do), loaded once.
 let sampleSource: PlaySource = {
@@ -34,9 +13,7 @@ let sampleSource: PlaySource = {
 }()
 
 /// The JSON object of a server message.
-func object(_ text: String) -> [String: Any] {
-    (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-}
+func object(_ text: String) -> [String: Any] { jsonObject(text) }
 
 extension PlaySession {
     /// The centre of the first child bubble (a category or report) of the focused level.

@@ -14,8 +14,8 @@ import Testing
     }
 
     /// The full benchmark at 1536×2048: `BUBBLES_RENDER_BENCH=1 swift test -c release --filter BubbleRenderTests.BenchmarkTests`.
-    @Test func fullFrameBenchmark() throws {
-        guard ProcessInfo.processInfo.environment["BUBBLES_RENDER_BENCH"] == "1" else { return }
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["BUBBLES_RENDER_BENCH"] == "1", "set BUBBLES_RENDER_BENCH=1 to run the full-frame benchmark"))
+    func fullFrameBenchmark() throws {
         let r = try RenderBenchmark.run(scene: SampleScenes.benchmark(), pixelScale: 2, runs: 9)
         print(r.summary)
     }

@@ -1,6 +1,7 @@
 @_spi(Testbed) import BubbleDashboard
 import BubbleRender
 import Foundation
+import TestSupport
 import Testing
 
 /// `PangoTextMeasurer.lineBreaks`: wrapping a title from its one-line layout gives exactly what
@@ -78,8 +79,7 @@ extension LineBreaksTests {
     /// Every title of the shipped libraries (a sample of the large one's), at the widths a card
     /// can take.
     @Test func theShippedLibrariesWrapAsPangoLaysOut() throws {
-        let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Data")
+        let data = URL(fileURLWithPath: packageRoot).appendingPathComponent("Data")
         var titles: [String] = []
         func collect(_ node: Any) {
             guard let object = node as? [String: Any] else { return }

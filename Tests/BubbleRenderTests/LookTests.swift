@@ -4,8 +4,9 @@ import Foundation
 import Testing
 
 /// Writes sample frames for a person to look at when BUBBLES_RENDER_LOOK names a folder.
-@Test func writeLookFrames() throws {
-    guard let dir = ProcessInfo.processInfo.environment["BUBBLES_RENDER_LOOK"] else { return }
+@Test(.enabled(if: ProcessInfo.processInfo.environment["BUBBLES_RENDER_LOOK"] != nil, "set BUBBLES_RENDER_LOOK to a folder to write the frames"))
+func writeLookFrames() throws {
+    let dir = try #require(ProcessInfo.processInfo.environment["BUBBLES_RENDER_LOOK"])
     let r = SceneRenderer()
     try r.writePNG(SampleScenes.level(categories: 14, reports: 8, root: true), to: dir + "/root.png")
     try r.writePNG(SampleScenes.level(categories: 12, reports: 10, blur: 0.8, seed: 2), to: dir + "/deep-blur.png")

@@ -69,3 +69,88 @@ import Testing
         #expect(rows[0]["steps_measured"] as? Int == 100)
     }
 }
+
+/// `bubbles bench` has one subcommand per benchmark, each with its own help and options; plain
+/// `bubbles bench` is `bench physics`, and the flags that chose a benchmark before the
+/// subcommands still work for one release, with a one-line notice on standard error.
+@Suite struct BenchSubcommandTests {
+    static let subcommands = ["physics", "render", "export", "levels", "play", "pdf", "search"]
+
+    /// The help of `bench` lists every benchmark; each benchmark's help shows its own usage, its
+    /// own options and --json, and not the others' options.
+    @Test func everyBenchmarkHasItsOwnHelp() throws {
+        let top = try CLIRunner.run(["bench", "--help"])
+        #expect(top.status == 0, "\(top.stderr)")
+        for name in Self.subcommands { #expect(top.stdout.contains("  \(name)"), "\(name) missing from \(top.stdout)") }
+        let own: [String: [String]] = [
+            "physics": ["--bodies", "--threads", "--csv"], "render": ["--input", "--repeats"], "export": ["--input"],
+            "levels": ["--children", "--rounds"], "play": ["--input"], "pdf": ["<directories>", "--pikepdf", "--repeats"],
+            "search": ["--reports", "--work"],
+        ]
+        for name in Self.subcommands {
+            let r = try CLIRunner.run(["bench", name, "--help"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("USAGE: bubbles bench \(name)"), "\(r.stdout)")
+            #expect(r.stdout.contains("--json"), "\(name): \(r.stdout)")
+            for option in own[name] ?? [] { #expect(r.stdout.contains(option), "\(name): \(option) missing") }
+            if name != "physics" { #expect(!r.stdout.contains("--bodies"), "\(name): \(r.stdout)") }
+            if name != "levels" { #expect(!r.stdout.contains("--children"), "\(name): \(r.stdout)") }
+        }
+    }
+
+    /// `bench physics` is what plain `bench` runs: the same world, the same JSON.
+    @Test func physicsIsTheDefault() throws {
+        let args = ["--bodies", "600", "--warmup", "0", "--steps", "3", "--settle-steps", "0", "--json"]
+        let plain = try CLIRunner.run(["bench"] + args), named = try CLIRunner.run(["bench", "physics"] + args)
+        #expect(plain.status == 0 && named.status == 0, "\(plain.stderr)\(named.stderr)")
+        #expect(plain.stderr.isEmpty && named.stderr.isEmpty)
+        let a = try #require(JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [[String: Any]])
+        let b = try #require(JSONSerialization.jsonObject(with: Data(named.stdout.utf8)) as? [[String: Any]])
+        #expect(a.count == 1 && b.count == 1)
+        #expect(a[0]["max_overlap_pt"] as? Double == b[0]["max_overlap_pt"] as? Double)
+        #expect(a[0]["steps_measured"] as? Int == 3 && b[0]["steps_measured"] as? Int == 3)
+    }
+
+    /// `bench --pdf DIR ...` runs `bench pdf DIR ...` and says once that the flag is deprecated;
+    /// the values after the flag and options on either side of it are kept.
+    @Test(arguments: [
+        ["bench", "--pdf", "Tests/PDFMetadataTests/Fixtures", "--repeats", "1", "--json"],
+        ["bench", "--repeats", "1", "--pdf", "Tests/PDFMetadataTests/Fixtures", "--json"],
+        ["bench", "--pdf=Tests/PDFMetadataTests/Fixtures", "--json", "--repeats", "1"],
+    ])
+    func pdfFlagIsAnAlias(_ arguments: [String]) throws {
+        let old = try CLIRunner.run(arguments)
+        let new = try CLIRunner.run(["bench", "pdf", "Tests/PDFMetadataTests/Fixtures", "--repeats", "1", "--json"])
+        #expect(old.status == 0 && new.status == 0, "\(old.stderr)\(new.stderr)")
+        #expect(old.stderr == "warning: `bubbles bench --pdf` is deprecated and will be removed; use `bubbles bench pdf`\n")
+        #expect(new.stderr.isEmpty, "\(new.stderr)")
+        let a = try #require(JSONSerialization.jsonObject(with: Data(old.stdout.utf8)) as? [String: Any])
+        let b = try #require(JSONSerialization.jsonObject(with: Data(new.stdout.utf8)) as? [String: Any])
+        #expect(a["files"] as? Int == b["files"] as? Int)
+        #expect((a["files"] as? Int ?? 0) > 0)
+    }
+
+    /// `bench --levels` runs `bench levels` (with its child processes, which the parent now
+    /// starts as `bench levels --child`).
+    @Test func levelsFlagIsAnAlias() throws {
+        let old = try CLIRunner.run(["bench", "--levels", "--children", "10", "--rounds", "1", "--json"])
+        let new = try CLIRunner.run(["bench", "levels", "--children", "10", "--rounds", "1", "--json"])
+        #expect(old.status == 0 && new.status == 0, "\(old.stderr)\(new.stderr)")
+        #expect(old.stderr == "warning: `bubbles bench --levels` is deprecated and will be removed; use `bubbles bench levels`\n")
+        #expect(new.stderr.isEmpty, "\(new.stderr)")
+        for r in [old, new] {
+            let rows = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+            #expect(rows.map { $0["children"] as? Int } == [10])
+            #expect((rows.first?["tap_ms_median"] as? Double ?? -1) > 0)
+        }
+    }
+
+    /// Every old mode flag is rewritten to its subcommand: its help is the subcommand's.
+    @Test(arguments: ["render", "export", "levels", "play", "pdf", "search"])
+    func everyOldFlagReachesItsSubcommand(_ name: String) throws {
+        let r = try CLIRunner.run(["bench", "--" + name, "--help"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("USAGE: bubbles bench \(name)"), "\(r.stdout)")
+        #expect(r.stderr.hasPrefix("warning: `bubbles bench --\(name)` is deprecated"), "\(r.stderr)")
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the `bubbles` executable that `swift test` built beside the test bundle.
 struct CLIRunner {
@@ -16,11 +17,6 @@ struct CLIRunner {
             url.deleteLastPathComponent()
         }
         return url.path
-    }()
-
-    /// The package root, found from this source file.
-    static let packageRoot: String = {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     }()
 
     static func run(_ arguments: [String], in directory: String = packageRoot) throws -> Result {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every error of every subcommand: one `error:` line on standard error that names the input and
@@ -16,7 +17,7 @@ struct ErrorPathTests {
             func write(_ name: String, _ text: String) throws {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
             }
-            let data = CLIRunner.packageRoot + "/Data/reports.json"
+            let data = packageRoot + "/Data/reports.json"
             try write("malformed.json", "{\"id\": \"root\",\n \"title\": \"R\" \"children\": []}")
             try write("data/broken.pdf", "%PDF-1.4\nnot really a PDF\n")
             try write("data/reports.json", #"{"id": "root", "title": "R", "children": [{"id": "a", "title": "A", "file": "broken.pdf"}]}"#)
@@ -84,7 +85,17 @@ struct ErrorPathTests {
         Case(["bench", "--scene", "$T/missing.json"], 1, "error: $T/missing.json: cannot read: No such file or directory"),
         Case(["bench", "--scene", "$T/malformed.json"], 1, "error: $T/malformed.json: malformed JSON"),
         Case(["bench", "--scene", "$T/scene.json"], 1, "error: $T/scene.json: bodies[0] needs r, or w and h"),
-        Case(["bench", "--pdf", "$T/nothing-here"], 1, "error: bench --pdf: $T/nothing-here: no such file or directory"),
+        Case(["bench", "pdf", "$T/nothing-here"], 1, "error: bench pdf: $T/nothing-here: no such file or directory"),
+        Case(["bench", "pdf"], 64, "error: bubbles bench pdf: Missing expected argument '<directories> ...'"),
+        Case(["bench", "physics", "--bodies", "0"], 64, "error: bubbles bench physics: --bodies must be positive integers"),
+        Case(["bench", "levels", "--children", "10,x"], 64,
+             "error: bubbles bench levels: --children must be whole numbers within 1...1000000"),
+        Case(["bench", "levels", "--rounds", "0"], 64, "error: bubbles bench levels: --rounds must be in 1...1000"),
+        Case(["bench", "search", "--reports", "5"], 64, "error: bubbles bench search: --reports must be within 100...10000000"),
+        Case(["bench", "render", "--repeats", "0"], 64, "error: bubbles bench render: --repeats must be at least 1"),
+        // Each benchmark takes only its own options.
+        Case(["bench", "render", "--bodies", "10"], 64, "error: bubbles bench render: Unknown option '--bodies'"),
+        Case(["bench", "physics", "--children", "10"], 64, "error: bubbles bench physics: Unknown option '--children'"),
         // export
         Case(["export", "$T/missing.json", "--out", "$T/out"], 1, "error: $T/missing.json: no such file"),
         Case(["export", "$T/malformed.json", "--out", "$T/out"], 1, "error: $T/malformed.json:2:15: malformed JSON"),

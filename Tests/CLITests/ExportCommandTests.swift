@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("bubbles export")
@@ -12,7 +13,7 @@ struct ExportCommandTests {
     func scenario(in folder: String, events: String = #"{"at": 0.2, "tap": "root"}"#) throws -> String {
         let path = folder + "/short.json"
         let text = """
-            {"data": "\(CLIRunner.packageRoot)/Data/reports.json", "fps": 30, "duration": 1, "events": [\(events)]}
+            {"data": "\(packageRoot)/Data/reports.json", "fps": 30, "duration": 1, "events": [\(events)]}
             """
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path

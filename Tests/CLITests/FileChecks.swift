@@ -47,10 +47,7 @@ enum FileChecks {
 
     /// FNV-1a 64 as hex, as the export's manifest records it.
     static func fnv1a(_ bytes: [UInt8]) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        Hex.hash(FNV1a64.hash(bytes))
     }
 
     /// True for the temporary names of the tool's atomic writes: `.NAME.tmp-PID-RANDOM`.
@@ -66,15 +63,5 @@ enum FileChecks {
 
     static func names(_ folder: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
-    }
-}
-
-/// The engine's SplitMix64, so a test's random choices are the same on every run.
-struct SeededRandom {
-    var generator: SplitMix64
-    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
-    mutating func next() -> UInt64 { generator.next() }
-    mutating func int(in range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ReportIndex
@@ -22,7 +23,7 @@ struct IndexCommandTests {
     func distinctLibrary(in folder: String, copies: Int) throws -> String {
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder + "/pdf", withIntermediateDirectories: true)
-        let sample = CLIRunner.packageRoot + "/Data/reports"
+        let sample = packageRoot + "/Data/reports"
         let names = try fm.contentsOfDirectory(atPath: sample).filter { $0.hasSuffix(".pdf") }.sorted()
         var reports: [String] = []
         for copy in 0..<copies {
@@ -160,7 +161,7 @@ struct IndexCommandTests {
         defer { disk.remove() }
         _ = try distinctLibrary(in: disk.path, copies: 0)
         // One real report in the read-only folder.
-        try FileManager.default.copyItem(atPath: CLIRunner.packageRoot + "/Data/reports/q1-2016.pdf", toPath: disk.path + "/pdf/q1.pdf")
+        try FileManager.default.copyItem(atPath: packageRoot + "/Data/reports/q1-2016.pdf", toPath: disk.path + "/pdf/q1.pdf")
         try Data("{\"id\": \"root\", \"title\": \"All\", \"children\": [{\"id\": \"q1\", \"title\": \"Q1\", \"file\": \"pdf/q1.pdf\"}]}\n".utf8)
             .write(to: URL(fileURLWithPath: disk.path + "/library.json"))
         #expect(mount("tmpfs", disk.path, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), nil) == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `bubbles export` killed with SIGKILL at seeded moments: what it leaves is only whole files, and
@@ -127,7 +128,7 @@ struct KilledExportTests {
 /// file, hidden), and the next export removes that and writes the whole video.
 @Suite("bubbles export --video, killed")
 struct KilledVideoExportTests {
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")))
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "ffmpeg is not installed (Debian package ffmpeg)"))
     func aKilledVideoExportLeavesNoVideo() throws {
         let folder = NSTemporaryDirectory() + "bubbles-killed-video-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -168,7 +169,7 @@ struct KilledVideoExportTests {
 func writeWalkScenario(in folder: String) throws -> String {
     let scenario = folder + "/walk.json"
     let text = """
-        {"data": "\(CLIRunner.packageRoot)/Data/reports.json", "fps": 30, "duration": 4, "events": [
+        {"data": "\(packageRoot)/Data/reports.json", "fps": 30, "duration": 4, "events": [
          {"at": 0.2, "tap": "root"}, {"at": 1.5, "tap": "finance"}, {"at": 2.8, "pinch": true}]}
         """
     try Data(text.utf8).write(to: URL(fileURLWithPath: scenario))

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// `bubbles bench --pdf` reports the files by size class; `--pikepdf` compares with pikepdf in
+/// `bubbles bench pdf` reports the files by size class; `--pikepdf` compares with pikepdf in
 /// the same run when a Python with pikepdf is at hand (`BUBBLES_PIKEPDF_PYTHON`).
 @Suite struct PDFBenchTests {
     @Test func sizeClassesInJSON() throws {
-        let r = try CLIRunner.run(["bench", "--pdf", "Tests/PDFMetadataTests/Fixtures", "--repeats", "1", "--json"])
+        let r = try CLIRunner.run(["bench", "pdf", "Tests/PDFMetadataTests/Fixtures", "--repeats", "1", "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let obj = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let classes = try #require(obj["size_classes"] as? [[String: Any]])
@@ -24,7 +24,7 @@ import Testing
     @Test(.enabled(if: pikepdfPython != nil, "set BUBBLES_PIKEPDF_PYTHON to a Python that has pikepdf"))
     func pikepdfInTheSameRun() throws {
         let python = try #require(Self.pikepdfPython)
-        let r = try CLIRunner.run(["bench", "--pdf", "Tests/PDFMetadataTests/Fixtures/cairo-basic.pdf", "--repeats", "1",
+        let r = try CLIRunner.run(["bench", "pdf", "Tests/PDFMetadataTests/Fixtures/cairo-basic.pdf", "--repeats", "1",
                                    "--json", "--pikepdf", python])
         #expect(r.status == 0, "\(r.stderr)")
         let obj = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -47,7 +48,7 @@ struct PlayCommandTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLIRunner.binFolder + "/bubbles")
         process.arguments = ["play", "--no-pdf", "--host", "0.0.0.0", "--port", "0", "--record", dir + "/rec.json"]
-        process.currentDirectoryURL = URL(fileURLWithPath: CLIRunner.packageRoot)
+        process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("bubbles render")
@@ -29,7 +30,7 @@ struct RenderCommandTests {
     @Test func labelsAndMissingGlyphWarnings() throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.copyItem(atPath: CLIRunner.packageRoot + "/Data/reports/q1-2016.pdf", toPath: folder + "/q1.pdf")
+        try FileManager.default.copyItem(atPath: packageRoot + "/Data/reports/q1-2016.pdf", toPath: folder + "/q1.pdf")
         let pdf = "q1.pdf"
         let data = folder + "/data.json"
         let json = """

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Outputs that cannot be written: a read-only folder, and a real full disk (a small tmpfs).
@@ -57,7 +58,7 @@ struct UnwritableOutputTests {
     func scenario(in folder: String) throws -> String {
         let path = folder + "/walk.json"
         let text = """
-            {"data": "\(CLIRunner.packageRoot)/Data/reports.json", "fps": 30, "duration": 2.5, "events": [
+            {"data": "\(packageRoot)/Data/reports.json", "fps": 30, "duration": 2.5, "events": [
              {"at": 0.1, "tap": "root"}, {"at": 1.2, "tap": "finance"}]}
             """
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))

@@ -3,6 +3,7 @@ import BubbleRender
 @_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportLibrary
+import TestSupport
 import Testing
 
 /// Every level of the sample library and of the multilingual fixture (`Data/international.json`),

@@ -3,10 +3,8 @@ import BubbleRender
 @_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportLibrary
+import TestSupport
 import Testing
-
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
 
 /// Every level of the shipped sample, settled the way `bubbles render` settles it, on the portrait
 /// and landscape canvases: every label's measured lines lie inside their shapes, every label meets

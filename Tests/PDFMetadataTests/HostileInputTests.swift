@@ -1,18 +1,7 @@
 import Foundation
 import PDFMetadata
+import TestSupport
 import Testing
-
-/// A deterministic generator (SplitMix64) so that the mutations are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Hostile input")
 struct HostileInputTests {
@@ -22,7 +11,7 @@ struct HostileInputTests {
     func mutations(_ name: String) {
         let original = fixtureBytes(name)
         guard !original.isEmpty else { return }
-        var rng = SplitMix(state: UInt64(original.count))
+        var rng = SeededRandom(seed: UInt64(original.count))
         var inputs: [[UInt8]] = []
         for k in stride(from: 0, to: original.count, by: max(1, original.count / 16)) {
             inputs.append(Array(original[0 ..< k]))

@@ -1,5 +1,6 @@
 import Foundation
 import PDFMetadata
+import TestSupport
 import Testing
 
 /// A classic PDF written from object bodies: `objects[k]` becomes object `k + 1`; returns the
@@ -23,16 +24,6 @@ func xrefTable(_ offsets: [Int]) -> String {
     var text = "xref\n0 \(offsets.count + 1)\n0000000000 65535 f \n"
     for o in offsets { text += String(repeating: "0", count: 10 - String(o).count) + "\(o) 00000 n \n" }
     return text
-}
-
-/// A temporary folder removed at the end of the test.
-struct ScratchFolder: ~Copyable {
-    let path: String
-    init() throws {
-        path = NSTemporaryDirectory() + "bubbles-pdf-limits-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// Writes `head` at 0 and `tail` at `tailOffset` with a hole between them (no disk blocks are
@@ -73,7 +64,8 @@ struct PDFResourceLimitTests {
 
     @Test("a sparse 1 GB file with its trailer at the end is read from head and tail only")
     func sparseWithTrailerAtTheEnd() throws {
-        let folder = try ScratchFolder()
+        let folder = try Scratch("bubbles-pdf-limits")
+        defer { folder.remove() }
         let path = folder.path + "/sparse.pdf"
         let (head, offsets) = sparseHead()
         let tailOffset = Self.gigabyte - 4096
@@ -90,7 +82,8 @@ struct PDFResourceLimitTests {
 
     @Test("a sparse 1 GB file whose startxref points into the hole or past the end", arguments: [500_000_000, 5_000_000_000_000])
     func sparseWithWildStartxref(startxref: Int) throws {
-        let folder = try ScratchFolder()
+        let folder = try Scratch("bubbles-pdf-limits")
+        defer { folder.remove() }
         let path = folder.path + "/sparse.pdf"
         let (head, _) = sparseHead()
         let tail = Array("trailer\n<< /Size 5 /Root 1 0 R /Info 4 0 R >>\nstartxref\n\(startxref)\n%%EOF\n".utf8)

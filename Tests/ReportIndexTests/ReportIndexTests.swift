@@ -1,5 +1,6 @@
 import Foundation
 import ReportLibrary
+import TestSupport
 import Testing
 
 @testable import ReportIndex

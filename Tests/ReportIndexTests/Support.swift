@@ -1,9 +1,7 @@
 import Foundation
 @testable import ReportIndex
 import ReportLibrary
-
-/// The package root, found from this source file.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+import TestSupport
 
 /// A scratch folder with a small library: `library.json` and PDFs copied from the sample, so that
 /// tests may change, touch and delete them.

@@ -1,11 +1,8 @@
 import Foundation
 import ReportLibrary
 import SampleLibrary
+import TestSupport
 import Testing
-
-/// The package root, found from this source file.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
 
 @Suite("Shipped sample data")
 struct SampleDataTests {
@@ -30,12 +27,7 @@ struct SampleDataTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/reports").sorted()
         for name in ["reports.json"] + names.map({ "reports/" + $0 }) {
             let bytes = try #require(FileManager.default.contents(atPath: folder + "/" + name))
-            var h: UInt64 = 0xcbf2_9ce4_8422_2325
-            for b in bytes {
-                h ^= UInt64(b)
-                h = h &* 0x0000_0100_0000_01B3
-            }
-            result[name] = h
+            result[name] = FNV1a64.hash(bytes)
         }
         return result
     }
