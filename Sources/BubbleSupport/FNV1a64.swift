@@ -37,6 +37,13 @@ public struct FNV1a64: Sendable {
         }
     }
 
+    /// One FNV-1a round on a whole word (`xor`, then one multiply by the prime), not on its eight
+    /// bytes: a cheaper digest of a sequence of hashes (the tests' digest of a run's state hashes).
+    /// Not the same value as `combine(_:)`.
+    public mutating func fold(_ word: UInt64) {
+        value = (value ^ word) &* 0x0000_0100_0000_01B3
+    }
+
     /// Mixes the bit pattern of a double (so `0.0` and `-0.0` differ, as the state does).
     public mutating func combine(_ x: Double) {
         combine(x.bitPattern)

@@ -1,5 +1,6 @@
 @_spi(Testbed) import BubbleDashboard
 @_spi(Testbed) import BubbleScenario
+import BubbleSupport
 import TestSupport
 import Testing
 
@@ -13,12 +14,9 @@ struct DashboardDeterminismTests {
     static func fingerprint(_ name: String) throws -> (frames: UInt64, final: UInt64, restStep: Int, scene: Scene) {
         let scenario = try Scenario.load(packageRoot + "/Data/scenarios/\(name).json")
         let run = try ScenarioRun(scenario)
-        var digest: UInt64 = 0xcbf2_9ce4_8422_2325
-        for h in run.hashes {
-            digest ^= h
-            digest = digest &* 0x0000_0100_0000_01B3
-        }
-        return (digest, run.dashboard.stateHash, run.restStep ?? -1, run.dashboard.scene())
+        var digest = FNV1a64()
+        for h in run.hashes { digest.fold(h) }
+        return (digest.value, run.dashboard.stateHash, run.restStep ?? -1, run.dashboard.scene())
     }
 
     /// The bit patterns of a bubble's centre in the scene of the scenario's last frame.
