@@ -162,6 +162,8 @@ public struct LevelModel: DashboardHierarchy {
     public private(set) var parents: [Int]
     /// Ids of the groups (the datasource's own ids are looked up in `source`).
     private var groupIndexByID: [String: Int] = [:]
+    /// Per group (from `source.nodes.count` on): where its run begins in its category's children.
+    private var groupStarts: [Int] = []
 
     /// The model of `tree` before any level is grouped.
     public init(_ tree: DashboardTree) {
@@ -176,9 +178,16 @@ public struct LevelModel: DashboardHierarchy {
     /// Whether `node` is a group the dashboard made.
     public func isGroup(_ node: Int) -> Bool { node >= source.nodes.count }
 
+    /// Where the children of `node` begin among its category's children: 0 for a category, and for
+    /// a group the place of its first child there (100 for "101 – 200").
+    public func firstPosition(of node: Int) -> Int {
+        isGroup(node) ? groupStarts[node - source.nodes.count] : 0
+    }
+
     /// Replaces the children of `parent` by groups, each standing for a run of them.
     mutating func insertGroups(under parent: Int, _ plans: [GroupPlan]) {
         let children = nodes[parent].children
+        let parentStart = firstPosition(of: parent)
         var groups: [Int] = []
         for plan in plans {
             let index = nodes.count
@@ -188,6 +197,7 @@ public struct LevelModel: DashboardHierarchy {
                 id: id, title: plan.title, kind: .group, colour: nodes[parent].colour, children: members,
                 reportCount: members.reduce(0) { $0 + nodes[$1].reportCount }, count: members.count))
             parents.append(parent)
+            groupStarts.append(parentStart + plan.range.lowerBound)
             groupIndexByID[id] = index
             for m in members { parents[m] = index }
             groups.append(index)
@@ -209,6 +219,7 @@ public struct LevelModel: DashboardHierarchy {
         }
         nodes.removeLast(groups.count)
         parents.removeLast(groups.count)
+        groupStarts.removeLast(groups.count)
         nodes[parent].children = children
     }
 }

@@ -99,7 +99,8 @@ extension LevelGrouping {
         let titles = children.map { levels.nodes[$0].title }
         let keys = titles.map(TitleKey.init)
         let capacity = max(Policy.minimumCapacity, Int(atFloor / smallest * Policy.capacityShare))
-        var plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity)
+        let first = levels.firstPosition(of: focus)
+        var plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first)
         for _ in 0..<Policy.fitAttempts {
             var area = focusArea
             for plan in plans {
@@ -112,7 +113,7 @@ extension LevelGrouping {
             }
             if area <= room || plans.count <= 2 { break }
             maxGroups = max(2, min(plans.count - 1, Int(Double(plans.count) * room / area)))
-            plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity)
+            plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first)
         }
         guard plans.count >= 2 else { return }
         levels.insertGroups(under: focus, plans)

@@ -12,7 +12,9 @@ struct SiblingLabels: Sendable, Hashable {
     /// nothing was taken away.
     var caption: String?
 
-    init(titles: [String]) {
+    /// `firstNumber` numbers titles that are all the same: the first sibling's place in its
+    /// category (1, or more inside a group: "Untitled #26" … in "26 – 50").
+    init(titles: [String], firstNumber: Int = 1) {
         labels = titles
         caption = nil
         guard titles.count >= 3 else { return }
@@ -36,7 +38,7 @@ struct SiblingLabels: Sendable, Hashable {
             if prefix >= shortest {
                 // All the same (or one title is the others' beginning): number them instead.
                 if Set(titles).count == 1 {
-                    labels = titles.indices.map { "\(titles[$0]) #\($0 + 1)" }
+                    labels = titles.indices.map { "\(titles[$0]) #\($0 + firstNumber)" }
                 }
                 return
             }
@@ -78,7 +80,10 @@ enum LevelGrouping {
     /// `plan(titles:maxGroups:)` with the titles already read. `capacity` is how many children one
     /// group's level shows without grouping again: where round bins allow, groups are as large as
     /// that (fewer taps to a report), otherwise as many as `maxGroups` (and they group again).
-    static func plan(titles: [String], keys: [TitleKey], maxGroups: Int, capacity: Int = 30) -> [GroupPlan] {
+    /// `firstPosition` is the first child's place in its category (0 at the category itself;
+    /// inside a group, where its run begins), so that position ranges continue the group's
+    /// ("101 – 125" inside "101 – 200").
+    static func plan(titles: [String], keys: [TitleKey], maxGroups: Int, capacity: Int = 30, firstPosition: Int = 0) -> [GroupPlan] {
         let n = titles.count
         let maxGroups = max(2, maxGroups)
         guard n > 1 else { return [GroupPlan(key: "i1-1", title: "1", range: 0..<n)] }
@@ -87,7 +92,7 @@ enum LevelGrouping {
         let numbered = keys.reduce(0) { $0 + ($1.number == nil ? 0 : 1) }
         if numbered * 10 >= n * 9, let plan = byNumber(keys, titles: titles, maxGroups: maxGroups, capacity: capacity) { return plan }
         if let plan = byLetter(keys, maxGroups: maxGroups) { return plan }
-        return byPosition(n, maxGroups: maxGroups, capacity: capacity)
+        return byPosition(n, maxGroups: maxGroups, capacity: capacity, firstPosition: firstPosition)
     }
 
     // MARK: Runs
@@ -234,18 +239,22 @@ enum LevelGrouping {
         guard let lo = numbers.min(), let hi = numbers.max(), hi > lo else { return nil }
         // Round bins starting at 1 + k·size ("101 – 150"): the largest that still splits the level
         // and keeps every bin within `capacity`, else the smallest that gives few enough bins.
-        let sizes = binSizes().filter { (hi - 1) / $0 - (lo - 1) / $0 + 1 <= maxGroups && (hi - 1) / $0 > (lo - 1) / $0 }
+        // Bins of round size from 1 ("1 – 25", "26 – 50"), or from 0 when the numbers start at 0
+        // ("0 – 24": a bin never holds one number more than its size).
+        let base = lo <= 0 ? 0 : 1
+        func bin(_ n: Int, _ size: Int) -> Int { n - base >= 0 ? (n - base) / size : -((base - n + size - 1) / size) }
+        let sizes = binSizes().filter { bin(hi, $0) - bin(lo, $0) + 1 <= maxGroups && bin(hi, $0) > bin(lo, $0) }
         guard let smallest = sizes.first else { return nil }
         var chosen = smallest
         for size in sizes.reversed() {
-            let r = runs(keys.map { $0.number.map { ($0 - 1) / size } })
+            let r = runs(keys.map { $0.number.map { bin($0, size) } })
             if r.count >= 2 && r.allSatisfy({ $0.range.count <= capacity }) {
                 chosen = size
                 break
             }
         }
         for size in [chosen] {
-            let r = runs(keys.map { $0.number.map { ($0 - 1) / size } })
+            let r = runs(keys.map { $0.number.map { bin($0, size) } })
             guard r.count >= 2 else { return nil }
             guard ordered(r) else { return nil }
             let merged = merge(r.map(\.range.count), maxGroups: maxGroups)
@@ -298,14 +307,15 @@ enum LevelGrouping {
     }
 
     /// Runs of a round size (10, 20, 25, 50, 100, …): "1 – 50", "51 – 100".
-    static func byPosition(_ n: Int, maxGroups: Int, capacity: Int) -> [GroupPlan] {
+    static func byPosition(_ n: Int, maxGroups: Int, capacity: Int, firstPosition: Int = 0) -> [GroupPlan] {
         // The largest round size within `capacity` that still splits, else the smallest that gives
         // few enough runs.
         let sizes = binSizes().filter { $0 >= 10 && (n + $0 - 1) / $0 <= maxGroups && $0 < n }
         let size = sizes.last { $0 <= capacity } ?? sizes.first ?? n
         return stride(from: 0, to: n, by: size).map { start in
             let end = min(n, start + size)
-            return GroupPlan(key: "i\(start + 1)-\(end)", title: start + 1 == end ? "\(end)" : "\(start + 1) – \(end)", range: start..<end)
+            let a = firstPosition + start + 1, b = firstPosition + end
+            return GroupPlan(key: "i\(a)-\(b)", title: a == b ? "\(b)" : "\(a) – \(b)", range: start..<end)
         }
     }
 }

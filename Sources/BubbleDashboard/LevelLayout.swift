@@ -82,7 +82,8 @@ public struct LevelLayout: Sendable {
             }
             return (labels, SiblingLabels(titles: edges).caption)
         }
-        let sibling = SiblingLabels(titles: children.map { tree.nodes[$0].title })
+        let first = (tree as? LevelModel)?.firstPosition(of: focus) ?? 0
+        let sibling = SiblingLabels(titles: children.map { tree.nodes[$0].title }, firstNumber: first + 1)
         return (sibling.labels, sibling.caption)
     }
 

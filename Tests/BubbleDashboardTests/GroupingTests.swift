@@ -222,4 +222,40 @@ struct GroupingTests {
             }
         }
     }
+
+    /// Numbers from 0 group in bins from 0: "Department 0 – 24" holds 25 departments, not 26.
+    @Test func numbersFromZeroFillBinsOfTheirSize() {
+        let titles = (0..<120).map { "Department \($0)" }
+        let plans = LevelGrouping.plan(titles: titles, maxGroups: 6, capacity: 30)
+        #expect(plans.count >= 2)
+        for p in plans {
+            let bounds = p.title.split(separator: " ").compactMap { Int($0) }
+            guard bounds.count == 2 else { continue }
+            #expect(bounds[1] - bounds[0] + 1 == p.range.count, "\(p.title) holds \(p.range.count)")
+        }
+        #expect(plans.first?.title.hasPrefix("Department 0 – ") == true)
+    }
+
+    /// Inside a group of positions, the groups and the numbered cards continue the group's range
+    /// instead of starting again at 1.
+    @Test func numberingInsideAGroupContinuesItsRange() throws {
+        let d = try Self.opened(Array(repeating: "Untitled", count: 400))
+        let top = d.scene().bubbles.filter { $0.kind == .group }
+        #expect(top.count >= 2)
+        let second = try #require(top.dropFirst().first)
+        let range = second.label.split(separator: " ").prefix(3)
+        let first = try #require(Int(range.first ?? ""))
+        #expect(first > 1)
+        try d.send(.tapBubble(second.id))
+        d.settle(limit: 3000)
+        var labels = d.scene().bubbles.filter { $0.kind != .focus }.map(\.label)
+        if let inner = d.scene().bubbles.first(where: { $0.kind == .group }) {
+            // Grouped again: the inner groups begin where the outer one does.
+            #expect(labels.first?.hasPrefix("\(first) – ") == true, "\(labels.first ?? "")")
+            try d.send(.tapBubble(inner.id))
+            d.settle(limit: 3000)
+            labels = d.scene().bubbles.filter { $0.kind != .focus }.map(\.label)
+        }
+        #expect(labels.first == "Untitled #\(first)", "\(labels.prefix(3))")
+    }
 }
