@@ -185,23 +185,32 @@ final class ByteSource {
         var failure: Int32 = 0
         let fd = self.fd
         let got = flat!.withUnsafeMutableBufferPointer { f -> Int in
-            var got = 0
-            while got < count, let base = f.baseAddress {
-                let n = pread(fd, base + offset + got, count - got, off_t(offset + got))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    break
-                }
-                if n == 0 { break }
-                got += n
-            }
-            return got
+            guard let base = f.baseAddress else { return 0 }
+            return Self.readFully(fd, into: base + offset, count: count, at: offset, failure: &failure)
         }
         if failure != 0 {
             throw PDFError(.io, "read failed: \(String(cString: strerror(failure)))", offset: offset + got)
         }
         bytesRead += got
+        return got
+    }
+
+    /// `pread` until `count` bytes have come, the file ends, or a read fails (then `failure` holds
+    /// its errno); an interrupted read is retried. Returns how many bytes came.
+    private static func readFully(
+        _ fd: Int32, into buffer: UnsafeMutablePointer<UInt8>, count: Int, at offset: Int, failure: inout Int32
+    ) -> Int {
+        var got = 0
+        while got < count {
+            let n = pread(fd, buffer + got, count - got, off_t(offset + got))
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                break
+            }
+            if n == 0 { break }
+            got += n
+        }
         return got
     }
 
@@ -223,18 +232,8 @@ final class ByteSource {
         var failure: Int32 = 0
         let fd = self.fd
         let out = [UInt8](unsafeUninitializedCapacity: count) { buf, initialized in
-            var got = 0
-            while got < count, let base = buf.baseAddress {
-                let n = pread(fd, base + got, count - got, off_t(offset + got))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    break
-                }
-                if n == 0 { break }
-                got += n
-            }
-            initialized = got
+            guard let base = buf.baseAddress else { return }
+            initialized = Self.readFully(fd, into: base, count: count, at: offset, failure: &failure)
         }
         if failure != 0 {
             throw PDFError(.io, "read failed: \(String(cString: strerror(failure)))", offset: offset + out.count)
