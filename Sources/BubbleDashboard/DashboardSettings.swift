@@ -199,10 +199,14 @@ extension DashboardSettings {
         public let isInteger: Bool
         private let get: @Sendable (DashboardSettings) -> Double
         private let set: @Sendable (inout DashboardSettings, Double) -> Void
+        /// For a spring's frequency or damping ratio: the spring's name and the spring, so that a bad
+        /// value is reported as `DashboardError.invalidSpring`.
+        let spring: (name: String, of: @Sendable (DashboardSettings) -> Spring)?
 
         init(
             _ name: String, _ keyPath: WritableKeyPath<DashboardSettings, Double> & Sendable, _ range: ClosedRange<Double>,
-            _ unit: String, _ help: String, live: Bool = false
+            _ unit: String, _ help: String, live: Bool = false,
+            spring: (name: String, keyPath: KeyPath<DashboardSettings, Spring> & Sendable)? = nil
         ) {
             self.name = name
             self.range = range
@@ -212,6 +216,7 @@ extension DashboardSettings {
             isInteger = false
             get = { $0[keyPath: keyPath] }
             set = { $0[keyPath: keyPath] = $1 }
+            self.spring = spring.map { s in (s.name, { $0[keyPath: s.keyPath] }) }
         }
 
         init(
@@ -224,6 +229,7 @@ extension DashboardSettings {
             self.help = help
             isLive = false
             isInteger = true
+            spring = nil
             get = { Double($0[keyPath: keyPath]) }
             set = { $0[keyPath: keyPath] = Int($1) }
         }
@@ -272,11 +278,15 @@ extension DashboardSettings {
         Field("cards.lineHeight", \.cards.lineHeight, 1...200, "pt", "height per title line"),
         Field("cards.cornerRadius", \.cards.cornerRadius, 0...200, "pt", "corner radius"),
         Field("cards.maxLines", \.cards.maxLines, 1...12, "", "most title lines"),
-        Field("layout.spring.frequency", \.layout.spring.frequency, 0.1...30, "Hz", "packing spring"),
-        Field("layout.spring.dampingRatio", \.layout.spring.dampingRatio, 0.05...2, "", "its damping ratio"),
+        Field("layout.spring.frequency", \.layout.spring.frequency, 0.1...30, "Hz", "packing spring",
+              spring: ("layout.spring", \.layout.spring)),
+        Field("layout.spring.dampingRatio", \.layout.spring.dampingRatio, 0.05...2, "", "its damping ratio",
+              spring: ("layout.spring", \.layout.spring)),
         Field("layout.restSpeed", \.layout.restSpeed, 0.1...1000, "pt/s", "packing ends below this speed"),
-        Field("placeSpring.frequency", \.motion.placeSpring.frequency, 0.1...30, "Hz", "spring to a bubble's place (Hz)", live: true),
-        Field("placeSpring.dampingRatio", \.motion.placeSpring.dampingRatio, 0.05...2, "", "its damping ratio", live: true),
+        Field("placeSpring.frequency", \.motion.placeSpring.frequency, 0.1...30, "Hz", "spring to a bubble's place (Hz)", live: true,
+              spring: ("placeSpring", \.motion.placeSpring)),
+        Field("placeSpring.dampingRatio", \.motion.placeSpring.dampingRatio, 0.05...2, "", "its damping ratio", live: true,
+              spring: ("placeSpring", \.motion.placeSpring)),
         Field("contactFriction", \.motion.contactFriction, 0...1, "", "velocity removed per sub-step in contact", live: true),
         Field("appearDuration", \.motion.appearDuration, 0...5, "s", "children grow in (s)", live: true),
         Field("appearFrom", \.motion.appearFrom, 0...1, "", "children start at this share of their way out", live: true),
@@ -308,10 +318,9 @@ extension DashboardSettings {
         for field in Self.fields {
             let v = field.value(in: self)
             guard v.isFinite, field.range.contains(v) else {
-                if field.name.hasSuffix(".frequency") || field.name.hasSuffix(".dampingRatio") {
-                    let spring = String(field.name.dropLast(field.name.hasSuffix(".frequency") ? 10 : 13))
-                    let s = field.name.hasPrefix("layout") ? layout.spring : motion.placeSpring
-                    throw .invalidSpring(field: spring, frequency: s.frequency, dampingRatio: s.dampingRatio)
+                if let spring = field.spring {
+                    let s = spring.of(self)
+                    throw .invalidSpring(field: spring.name, frequency: s.frequency, dampingRatio: s.dampingRatio)
                 }
                 throw .invalidSetting(field: field.name, value: v, range: field.range)
             }
