@@ -41,6 +41,23 @@ public enum DashboardEvent: Sendable, Hashable {
     case settings(DashboardSettings)
     /// The canvas changes size (pt): a rotation, Split View (see `Dashboard.resize(to:)`).
     case resize(SceneSize)
+    /// The magnifier: opens the search field (closing any other overlay). Without a
+    /// `ReportFinder` it shows "Search needs an index" instead.
+    case openSearch
+    /// Sets the search field's text (opening the search if needed); the results follow at once.
+    case search(String)
+    /// Takes the search result at this row (0-based): the search closes, the report's level comes
+    /// in as the focus, its card is marked and its preview opens.
+    case searchPick(Int)
+    /// The Filter button: opens the sheet of keyword chips for the reports under the focus.
+    case openFilter
+    /// Sets the text of the filter sheet's field, which narrows the chips.
+    case filterQuery(String)
+    /// Sets the selected keywords: only reports that carry all of them are shown (`[]` clears
+    /// the filter). Each keyword must be one that some report carries.
+    case filter([String])
+    /// Selects the keyword if it is not selected, else deselects it (a tap on its chip).
+    case toggleKeyword(String)
 }
 
 extension DashboardEvent {
@@ -104,6 +121,20 @@ extension Dashboard {
             try updateFeel(new)
         case .resize(let size):
             try resize(to: size)
+        case .openSearch:
+            openSearch()
+        case .search(let text):
+            try setSearchText(text)
+        case .searchPick(let row):
+            try pickSearchResult(row)
+        case .openFilter:
+            openFilterSheet()
+        case .filterQuery(let text):
+            try setFilterQuery(text)
+        case .filter(let keywords):
+            try setFilter(keywords)
+        case .toggleKeyword(let keyword):
+            try toggleKeyword(keyword)
         }
         needsSnap = true
     }

@@ -6,7 +6,10 @@ extension Dashboard {
         // A finger on the table's rows lets go of them when anything else opens.
         if table.isTracking { _ = releaseTable() }
         if case .reports(let level) = content, !(overlay.map { $0.content == content && !$0.closing } ?? false) {
-            resetTable(rows: tableRows(of: level).count)
+            resetTable(tableGeometry(rows: tableRows(of: level).count).rowsArea)
+        }
+        if case .search = content, !(overlay.map { $0.content == content && !$0.closing } ?? false) {
+            resetTable(searchGeometry(rows: searchSession?.hits.count ?? 0).rowsArea, flashIndicator: false)
         }
         let now = time
         let from = overlay?.opacity ?? .constant(0)

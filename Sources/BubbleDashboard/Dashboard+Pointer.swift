@@ -48,8 +48,9 @@ extension Dashboard {
 
     // MARK: - Tap
 
-    /// A tap at a canvas point: the toolbar button, the open overlay (a table row, the table's
-    /// moving rows, the dimmed backdrop), or the bubble there, in that order.
+    /// A tap at a canvas point: the toolbar button, the magnifier, the open overlay (a table row
+    /// or search result, the moving rows, a chip, the dimmed backdrop), a filter token's ×, or the
+    /// bubble there, in that order.
     func tap(at point: ScenePoint) throws(DashboardError) {
         let p = try canvasPoint(point)
         let chrome = settings.chrome
@@ -58,14 +59,19 @@ extension Dashboard {
             case .top: try goTop()
             case .recentre: recenter()
             case .reports: openOverlay(.reports(focus))
-            case .filter: throw .nothingAt(p, what: "the Filter button has no action yet")
+            case .filter: openFilterSheet()
             }
+            return
+        }
+        if chrome.searchButtonFrame(canvasWidth: settings.canvasWidth).contains(p) {
+            openSearch()
             return
         }
         if let o = overlay, !o.closing {
             switch o.content {
             case .reports(let level):
-                guard let g = table.geometry, g.cardContains(p) else {
+                let card = tableGeometry(rows: tableRows(of: level).count)
+                guard let g = table.geometry, card.cardContains(p) else {
                     closeOverlay()
                     return
                 }
@@ -78,12 +84,19 @@ extension Dashboard {
                 guard let r = g.row(at: p, scroll: table.offset) else { throw .nothingAt(p, what: "below the reports table's last row") }
                 openOverlay(.preview(tableRows(of: level)[r]))
                 return
+            case .search:
+                try tapSearch(at: p)
+                return
+            case .filterSheet:
+                try tapFilterSheet(at: p)
+                return
             case .preview:
                 // The dashboard does not know the card's text-sized extent: any tap closes it.
                 closeOverlay()
                 return
             }
         }
+        if try tapFilterControls(at: p) { return }
         if let what = chromeAt(p) { throw .nothingAt(p, what: what) }
         guard let id = hitTest(p), let node = levels.index(of: id) else { throw .nothingAt(p, what: "no bubble there") }
         try tap(node)
@@ -96,8 +109,8 @@ extension Dashboard {
     func press(at point: ScenePoint) throws(DashboardError) {
         let p = try canvasPoint(point)
         if chrome(hasToolbarAt: p) { throw .nothingAt(p, what: "a toolbar button (it takes taps, not drags)") }
-        if openTableLevel != nil, let g = table.geometry, g.cardContains(p) {
-            guard g.viewportContains(p) else { throw .nothingAt(p, what: "the reports table's header (the rows below it scroll)") }
+        if let (g, card) = openList(), card.contains(p) {
+            guard g.viewportContains(p) else { throw .nothingAt(p, what: "the list's header (the rows below it scroll)") }
             endDrag()
             let u = tablePhysics.unbanded(table.offset, max: g.maxScroll, extent: g.viewportHeight)
             table.phase = .tracking(anchorFinger: p.y, anchorOffset: u, finger: p.y)
@@ -149,7 +162,7 @@ extension Dashboard {
         guard distance.isFinite, abs(distance) <= TableScrollSettings.maxScrollEvent else {
             throw .invalidNumber(field: "scroll", value: distance)
         }
-        guard openTableLevel != nil, let g = table.geometry else { throw .noTableOpen }
+        guard let (g, _) = openList() else { throw .noTableOpen }
         let base: Double
         if case .fling(let target) = table.phase {
             base = target
@@ -162,12 +175,25 @@ extension Dashboard {
 
     // MARK: - Per step
 
-    /// Resets the scroll for a table that opens now; the indicator flashes when it scrolls.
-    func resetTable(rows: Int) {
-        let g = tableGeometry(rows: rows)
+    /// The scrolling list that is open (the reports table or the search results) and its card.
+    func openList() -> (ScrollingRows, SceneRect)? {
+        guard let o = overlay, !o.closing, let g = table.geometry else { return nil }
+        switch o.content {
+        case .reports(let level):
+            let t = tableGeometry(rows: tableRows(of: level).count)
+            return (g, SceneRect(x: t.x, y: t.y, width: t.width, height: t.height))
+        case .search:
+            return (g, searchGeometry(rows: searchSession?.hits.count ?? 0).card)
+        case .preview, .filterSheet:
+            return nil
+        }
+    }
+
+    /// Resets the scroll for a list that opens now; the indicator flashes when it scrolls.
+    func resetTable(_ g: ScrollingRows, flashIndicator: Bool = true) {
         table = TableScroll()
         table.geometry = g
-        if g.isScrollable {
+        if g.isScrollable && flashIndicator {
             let s = settings.tableScroll
             table.indicator = Tween(from: 1, to: 0, start: time + settings.motion.overlayDuration + s.indicatorFadeDelay,
                                     duration: s.indicatorFadeDuration, curve: .out)
@@ -182,7 +208,7 @@ extension Dashboard {
 
     /// Advances the table's scroll one step; forgets it once no table is shown.
     func advanceTable(at now: Double) {
-        guard tableLevel != nil, let g = table.geometry else {
+        guard tableLevel != nil || overlay?.content == .search, let g = table.geometry else {
             if table != TableScroll() { table = TableScroll() }
             return
         }

@@ -45,7 +45,7 @@ extension Dashboard {
         layouts = [:]
         places = [:]
         if let g = table.geometry {
-            let resized = tableGeometry(rows: g.rows)
+            let resized = overlay?.content == .search ? searchGeometry(rows: g.rows).rowsArea : tableGeometry(rows: g.rows).rowsArea
             table.geometry = resized
             table.offset = min(max(table.offset, 0), resized.maxScroll)
             table.velocity = 0
@@ -73,25 +73,7 @@ extension Dashboard {
                     radius: live[i].radiusTween(to: lay.focusRadius, at: now, duration: duration), endsDynamic: false)
             case .child:
                 guard let k = lay.children.firstIndex(of: live[i].node) else { continue }
-                let shape = lay.shapes[k]
-                let radius: Tween
-                if let r = shape.radius {
-                    radius = live[i].radiusTween(to: r, at: now, duration: duration)
-                } else {
-                    // A card takes its new size at once and is scaled from the old one to it.
-                    if case .roundedRect(let oldWidth, _, _) = live[i].shape, case .roundedRect(let newWidth, _, _) = shape, newWidth > 0 {
-                        let from = live[i].scale.value(at: now) * oldWidth / newWidth
-                        let start = max(now, live[i].scale.start)
-                        live[i].scale = Tween(from: from, to: 1, start: start, duration: duration, curve: .inOut)
-                    }
-                    live[i].shape = shape
-                    world.setShape(ofHeld: live[i].body, to: LevelLayout.padded(shape, settings.sizes.gap))
-                    radius = .constant(0)
-                }
-                let start = live[i].transit.map { max(now, $0.start) } ?? now
-                let from = live[i].transit.map { $0.position(at: start) } ?? position(of: live[i])
-                world.setKinematic(held: live[i].body, true)
-                live[i].transit = glide(from: from, to: lay.home[k], start: start, radius: radius, endsDynamic: true)
+                moveChild(i, to: lay.home[k], shape: lay.shapes[k], duration: duration, rescaleEqual: true)
             }
         }
         world.wake()

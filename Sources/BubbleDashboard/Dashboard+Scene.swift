@@ -20,15 +20,15 @@ extension Dashboard {
         bubbles.reserveCapacity(live.count + ghosts.count)
         for g in ghosts where g.role == .focus {
             bubbles.append(sceneBubble(node: g.node, role: .focus, shape: g.shape, centre: g.position(at: now),
-                                       scale: g.scale.value(at: now), opacity: g.opacity.value(at: now), blur: g.blur))
+                                       scale: g.scale.value(at: now), opacity: g.opacity.value(at: now), blur: g.blur, now: now))
         }
         for b in live where b.role == .focus {
             bubbles.append(sceneBubble(node: b.node, role: .focus, shape: shape(of: b, at: now), centre: centre(of: b, at: now, alpha),
-                                       scale: b.scale.value(at: now), opacity: b.opacity.value(at: now), blur: b.blur.value(at: now)))
+                                       scale: b.scale.value(at: now), opacity: b.opacity.value(at: now), blur: b.blur.value(at: now), now: now))
         }
         for g in ghosts where g.role == .child {
             bubbles.append(sceneBubble(node: g.node, role: .child, shape: g.shape, centre: g.position(at: now),
-                                       scale: g.scale.value(at: now), opacity: g.opacity.value(at: now), blur: g.blur))
+                                       scale: g.scale.value(at: now), opacity: g.opacity.value(at: now), blur: g.blur, now: now))
         }
         // Children in data order, whatever order they (re)appeared in.
         let order = levels.nodes[focus].children
@@ -37,7 +37,7 @@ extension Dashboard {
         }
         for b in children {
             bubbles.append(sceneBubble(node: b.node, role: .child, shape: shape(of: b, at: now), centre: centre(of: b, at: now, alpha),
-                                       scale: b.scale.value(at: now), opacity: b.opacity.value(at: now), blur: b.blur.value(at: now)))
+                                       scale: b.scale.value(at: now), opacity: b.opacity.value(at: now), blur: b.blur.value(at: now), now: now))
         }
         let breadcrumbs = focusPath.map { levels.nodes[$0].title }
         var sceneOverlay: SceneOverlay? = nil
@@ -51,12 +51,34 @@ extension Dashboard {
                 let reports = tableRows(of: f).map(sceneReport)
                 let scroll = SceneTableScroll(offset: table.offset, indicatorOpacity: clamp01(table.indicator.value(at: now)))
                 sceneOverlay = .reportsTable(title: levels.nodes[f].title, reports: reports, scroll: scroll)
+            case .search:
+                sceneOverlay = .search(sceneSearch(at: now))
+            case .filterSheet:
+                sceneOverlay = filterSheetScene().map { .filterSheet($0) }
             }
         }
-        return Scene(
+        var scene = Scene(
             canvasWidth: settings.canvasWidth, canvasHeight: settings.canvasHeight, bubbles: bubbles,
             breadcrumbs: breadcrumbs, overlay: sceneOverlay, overlayOpacity: overlayOpacity, chrome: settings.chrome,
             caption: isStartScreen ? nil : layouts[focus]?.caption)
+        scene.filter = sceneFilter()
+        if let n = notice { scene.notice = SceneNotice(text: n.text, opacity: noticeOpacity(at: now)) }
+        return scene
+    }
+
+    /// The search overlay's rows, total, scroll and message.
+    func sceneSearch(at now: Double) -> SceneSearch {
+        guard let s = searchSession else { return SceneSearch(text: "", total: 0, results: []) }
+        let source = levels.source
+        let results = s.hits.map { hit in
+            let n = source.nodes[hit.report]
+            let path = source.path(to: hit.report).dropFirst().dropLast().map { source.nodes[$0].title }
+            return SceneSearchResult(id: n.id, title: n.title, path: path, pageCount: n.pageCount, spans: hit.titleSpans, colour: n.colour)
+        }
+        let trimmed = s.text.trimmingSpaces
+        let message: String? = results.isEmpty && !trimmed.isEmpty ? "No reports match ‘\(trimmed)’" : nil
+        let scroll = SceneTableScroll(offset: table.offset, indicatorOpacity: clamp01(table.indicator.value(at: now)))
+        return SceneSearch(text: s.text, total: s.total, results: results, scroll: scroll, message: message)
     }
 
     /// The time at which a scene at `t` evaluates its curves, and how far it is from the step before
@@ -92,7 +114,7 @@ extension Dashboard {
     public var visibleIDs: [String] { live.map { levels.nodes[$0.node].id } }
 
     func sceneBubble(
-        node: Int, role: LiveBubble.Role, shape: Shape, centre: Vector2, scale: Double, opacity: Double, blur: Double
+        node: Int, role: LiveBubble.Role, shape: Shape, centre: Vector2, scale: Double, opacity: Double, blur: Double, now: Double
     ) -> SceneBubble {
         let n = levels.nodes[node]
         let kind: SceneBubbleKind
@@ -107,10 +129,13 @@ extension Dashboard {
         case .circle(let r): sceneShape = .circle(radius: r)
         case .roundedRect(let w, let h, let c): sceneShape = .roundedRect(width: w, height: h, cornerRadius: c)
         }
-        return SceneBubble(
+        var bubble = SceneBubble(
             id: n.id, kind: kind, shape: sceneShape, centre: ScenePoint(x: centre.x, y: centre.y), scale: max(0, scale),
             opacity: clamp01(opacity), label: role == .focus ? n.title : (labels[node] ?? n.title), colour: n.colour,
             pageCount: n.pageCount, blur: clamp01(blur), count: n.count)
+        if role == .child, n.kind != .report, let counts = levels.matchCounts, node < counts.count { bubble.matchCount = counts[node] }
+        if n.kind == .report { bubble.marked = marked(node, at: now) }
+        return bubble
     }
 
     func sceneReport(_ node: Int) -> SceneReport {

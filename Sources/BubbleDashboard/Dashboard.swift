@@ -19,6 +19,9 @@ public final class Dashboard {
     public internal(set) var settings: DashboardSettings
     /// Sizes labels for the level layouts (nil: the character-count estimate).
     public let measurer: (any TextMeasurer)?
+    /// Answers searches and keyword filters (nil: the magnifier and the Filter button say "Search
+    /// needs an index").
+    public let finder: (any ReportFinder)?
     let world: World
     /// The fixed step, in seconds.
     public var timeStep: Double { world.settings.timeStep }
@@ -55,16 +58,36 @@ public final class Dashboard {
     var placesPending = false
     /// Set by every event: once the world rests, children are put exactly on their places.
     var needsSnap = false
+    /// The search typed so far and its results (kept while the search overlay is shown).
+    var searchSession: SearchSession?
+    /// The filter sheet's field and the keyword counts it shows (while the sheet is shown).
+    var filterSheet: FilterSheetState?
+    /// The selected keywords, in the order they were selected (empty: no filter).
+    public internal(set) var filterKeywords: [String] = []
+    /// How many reports of the library carry every selected keyword.
+    var filterMatchTotal = 0
+    /// Per view key: the layouts, labels, places and grouping decisions of a view not shown.
+    var savedLayouts: [String: ViewLayouts] = [:]
+    /// Reports marked by a search pick: the ring's strength over time.
+    var marks: [(node: Int, ring: Tween)] = []
+    /// A preview to open once its report has landed (after a search pick): node and time (s).
+    var pendingPreview: (node: Int, at: Double)?
+    /// A short message over the canvas and its fade.
+    var notice: (text: String, opacity: Tween)?
 
     /// Creates the dashboard on its start screen. `measurer` gives the label sizes as the host's
     /// renderer draws them (see `TextMeasurer`); without one, cards are sized from character counts.
+    /// `finder` answers searches and keyword filters (see `ReportFinder`); without one the
+    /// magnifier and the Filter button show "Search needs an index".
     public init(
-        tree: DashboardTree, settings: DashboardSettings = DashboardSettings(), measurer: (any TextMeasurer)? = nil
+        tree: DashboardTree, settings: DashboardSettings = DashboardSettings(), measurer: (any TextMeasurer)? = nil,
+        finder: (any ReportFinder)? = nil
     ) throws(DashboardError) {
         try settings.validate()
         self.levels = LevelModel(tree)
         self.settings = settings
         self.measurer = measurer
+        self.finder = finder
         do {
             world = try World(settings: LevelLayout.liveWorldSettings(settings))
         } catch {
@@ -135,6 +158,7 @@ public final class Dashboard {
             h.combine(overlay.opacity.value(at: time))
         }
         table.combine(into: &h, at: time)
+        combineFinding(into: &h)
         return h.value
     }
 

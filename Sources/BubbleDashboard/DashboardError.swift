@@ -21,6 +21,19 @@ public enum DashboardError: Error, Sendable, Equatable, CustomStringConvertible 
     /// A spring setting (`placeSpring`, `layout.spring`) with a frequency outside 0.1–30 Hz or a
     /// damping ratio outside 0.05–2.
     case invalidSpring(field: String, frequency: Double, dampingRatio: Double)
+    /// A search or filter event on a dashboard created without a `ReportFinder`.
+    case searchUnavailable
+    /// A `searchPick` while no search is open.
+    case noSearchOpen
+    /// A `searchPick` past the last result shown.
+    case noSuchResult(Int, count: Int)
+    /// A keyword that no report carries.
+    case unknownKeyword(String)
+    /// A `filterQuery` while the filter sheet is not open.
+    case noFilterSheetOpen
+    /// Text for the search or the filter field that cannot be taken: too long or with control
+    /// characters.
+    case invalidText(field: String, reason: String)
     /// The physics world refused a call (a bug if it ever happens: inputs are validated first).
     case physics(String)
 
@@ -42,6 +55,13 @@ public enum DashboardError: Error, Sendable, Equatable, CustomStringConvertible 
         case .invalidSpring(let field, let frequency, let dampingRatio):
             "spring \(field) needs a frequency within 0.1...30 Hz and a damping ratio within 0.05...2, got "
                 + "\(Self.format(frequency)) Hz and \(Self.format(dampingRatio))"
+        case .searchUnavailable: "search needs an index: this dashboard has no ReportFinder"
+        case .noSearchOpen: "no search is open (the magnifier, or a `search` event, opens one)"
+        case .noSuchResult(let row, let count):
+            count == 0 ? "no search result \(row): the search shows no results" : "no search result \(row): the search shows \(count) (0...\(count - 1))"
+        case .unknownKeyword(let k): "no report carries the keyword '\(k)'"
+        case .noFilterSheetOpen: "the filter sheet is not open (the Filter button, or `openFilter`, opens it)"
+        case .invalidText(let field, let reason): "\(field): \(reason)"
         case .physics(let why): "physics: \(why)"
         }
     }

@@ -92,6 +92,8 @@ struct OverlayState {
     enum Content: Hashable {
         case preview(Int)
         case reports(Int)
+        case search
+        case filterSheet
     }
 
     var content: Content
@@ -102,6 +104,8 @@ struct OverlayState {
         switch content {
         case .preview(let n): 2 * n + 1
         case .reports(let n): 2 * n + 2
+        case .search: Int.max - 1
+        case .filterSheet: Int.max - 2
         }
     }
 }

@@ -164,6 +164,23 @@ public struct LevelModel: DashboardHierarchy {
     private var groupIndexByID: [String: Int] = [:]
     /// Per group (from `source.nodes.count` on): where its run begins in its category's children.
     private var groupStarts: [Int] = []
+    /// Under a keyword filter: per node (groups too), how many matching reports it stands for (a
+    /// report: 1 when it carries every keyword); nil without a filter.
+    public private(set) var matchCounts: [Int]? = nil
+    /// Appended to the ids of the groups made under the current filter ("~f" and a hash of its
+    /// keywords), so they never take the id of a group of another view.
+    private var groupSuffix = ""
+    /// The datasource nodes' children and parents of the views not shown, by view key.
+    private var savedViews: [String: SavedView] = [:]
+    /// The key of the view shown: "" without a filter.
+    public private(set) var viewKey = ""
+
+    private struct SavedView {
+        var children: [Int: [Int]]
+        var parents: [Int]
+        var matchCounts: [Int]?
+        var groupSuffix: String
+    }
 
     /// The model of `tree` before any level is grouped.
     public init(_ tree: DashboardTree) {
@@ -192,11 +209,12 @@ public struct LevelModel: DashboardHierarchy {
         for plan in plans {
             let index = nodes.count
             let members = Array(children[plan.range])
-            let id = nodes[parent].id + "~" + plan.key
+            let id = nodes[parent].id + "~" + plan.key + groupSuffix
             nodes.append(DashboardNode(
                 id: id, title: plan.title, kind: .group, colour: nodes[parent].colour, children: members,
                 reportCount: members.reduce(0) { $0 + nodes[$1].reportCount }, count: members.count))
             parents.append(parent)
+            if matchCounts != nil { matchCounts!.append(members.reduce(0) { $0 + matchCounts![$1] }) }
             groupStarts.append(parentStart + plan.range.lowerBound)
             groupIndexByID[id] = index
             for m in members { parents[m] = index }
@@ -219,7 +237,61 @@ public struct LevelModel: DashboardHierarchy {
         }
         nodes.removeLast(groups.count)
         parents.removeLast(groups.count)
+        if matchCounts != nil { matchCounts!.removeLast(groups.count) }
         groupStarts.removeLast(groups.count)
         nodes[parent].children = children
+    }
+
+    /// Shows the view `key`: the datasource's nodes with only the children `matches` marks (a
+    /// report that carries every keyword of a filter; a category with such a report below it),
+    /// or all of them when `matches` is nil. A view shown before comes back as it was, with its
+    /// groups; a new one starts ungrouped. Groups of every view stay in `nodes`, so an index once
+    /// shown keeps its meaning.
+    mutating func showView(_ key: String, matches: [Bool]?) {
+        if key == viewKey { return }
+        var children: [Int: [Int]] = [:]
+        for i in source.nodes.indices where !source.nodes[i].children.isEmpty { children[i] = nodes[i].children }
+        savedViews[viewKey] = SavedView(
+            children: children, parents: Array(parents[0..<source.nodes.count]), matchCounts: matchCounts, groupSuffix: groupSuffix)
+        viewKey = key
+        if let saved = savedViews[key] {
+            for (i, list) in saved.children { nodes[i].children = list }
+            parents.replaceSubrange(0..<source.nodes.count, with: saved.parents)
+            groupSuffix = saved.groupSuffix
+            if var counts = saved.matchCounts {
+                // Groups made since (in other views) count nothing here.
+                counts += [Int](repeating: 0, count: nodes.count - counts.count)
+                matchCounts = counts
+            } else {
+                matchCounts = nil
+            }
+            return
+        }
+        parents.replaceSubrange(0..<source.nodes.count, with: source.parents)
+        guard let matches else {
+            for i in source.nodes.indices where !source.nodes[i].children.isEmpty { nodes[i].children = source.nodes[i].children }
+            matchCounts = nil
+            groupSuffix = ""
+            return
+        }
+        var h = FNV1a64()
+        h.combine(bytes: Array(key.utf8))
+        groupSuffix = "~f" + String(h.value >> 40, radix: 36)
+        // Counts bottom up: children before parents, in an explicit post-order.
+        var counts = [Int](repeating: 0, count: nodes.count)
+        var stack: [(node: Int, expanded: Bool)] = [(0, false)]
+        while let (n, expanded) = stack.popLast() {
+            let kids = source.nodes[n].children
+            if source.nodes[n].kind == .report {
+                counts[n] = n < matches.count && matches[n] ? 1 : 0
+            } else if expanded {
+                counts[n] = kids.reduce(0) { $0 + counts[$1] }
+                nodes[n].children = kids.filter { counts[$0] > 0 }
+            } else {
+                stack.append((n, true))
+                for k in kids { stack.append((k, false)) }
+            }
+        }
+        matchCounts = counts
     }
 }

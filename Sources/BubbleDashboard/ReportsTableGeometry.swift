@@ -59,31 +59,27 @@ public struct ReportsTableGeometry: Sendable, Hashable {
     /// False on a canvas too narrow for the table (nothing is drawn and nothing can be hit).
     public var isDrawable: Bool { width > 2 * Self.padding + 60 }
 
+    /// The rows' viewport: the one source of scrolling, visible rows and the indicator.
+    public var rowsArea: ScrollingRows {
+        ScrollingRows(rows: rows, rowHeight: Self.rowHeight, x: x, width: width, viewportTop: viewportTop,
+                      viewportHeight: viewportHeight, isDrawable: isDrawable)
+    }
+
     /// The height of all rows (the empty table's message row counts as one).
-    public var contentHeight: Double { Double(max(1, rows)) * Self.rowHeight }
+    public var contentHeight: Double { rowsArea.contentHeight }
 
     /// The largest scroll offset at rest: the last row's bottom at the viewport's bottom.
-    public var maxScroll: Double { max(0, contentHeight - viewportHeight) }
+    public var maxScroll: Double { rowsArea.maxScroll }
 
     /// True when the rows do not all fit and the table scrolls.
-    public var isScrollable: Bool { maxScroll > 0 }
+    public var isScrollable: Bool { rowsArea.isScrollable }
 
     /// Top of row `i` on the canvas at a scroll offset.
-    public func rowTop(_ i: Int, scroll: Double) -> Double { viewportTop + Double(i) * Self.rowHeight - scroll }
+    public func rowTop(_ i: Int, scroll: Double) -> Double { rowsArea.rowTop(i, scroll: scroll) }
 
     /// The first and last rows at least partly inside the viewport at a scroll offset (pulled
     /// past an end, the rows at that end); nil for a table without rows.
-    public func visibleRows(scroll: Double) -> ClosedRange<Int>? {
-        guard rows > 0, scroll.isFinite else { return nil }
-        let rowH = Self.rowHeight
-        let top = max(0, scroll)
-        let bottom = min(contentHeight, scroll + viewportHeight)
-        var first = Int((top / rowH).rounded(.down))
-        var last = Int((bottom / rowH).rounded(.up)) - 1
-        first = min(max(first, 0), rows - 1)
-        last = min(max(last, first), rows - 1)
-        return first...last
-    }
+    public func visibleRows(scroll: Double) -> ClosedRange<Int>? { rowsArea.visibleRows(scroll: scroll) }
 
     /// True when the point is on the card.
     public func cardContains(_ p: ScenePoint) -> Bool {
@@ -91,6 +87,73 @@ public struct ReportsTableGeometry: Sendable, Hashable {
     }
 
     /// True when the point is in the viewport the rows scroll in.
+    public func viewportContains(_ p: ScenePoint) -> Bool { rowsArea.viewportContains(p) }
+
+    /// The row under a point at a scroll offset, if any.
+    public func row(at p: ScenePoint, scroll: Double) -> Int? { rowsArea.row(at: p, scroll: scroll) }
+
+    /// The scroll indicator at a scroll offset (see `ScrollingRows.indicator(scroll:)`).
+    public func indicator(scroll: Double) -> (x: Double, y: Double, width: Double, height: Double)? {
+        rowsArea.indicator(scroll: scroll)
+    }
+}
+
+/// Rows of equal height scrolling in a viewport, in canvas points: the reports table's and the
+/// search results'. Gives the scroll range, the rows in view, the row under a finger and the
+/// scroll indicator.
+public struct ScrollingRows: Sendable, Hashable {
+    /// Number of rows (an empty list shows one row with a message).
+    public var rows: Int
+    /// Height of a row (pt).
+    public var rowHeight: Double
+    /// Left edge of the viewport (pt).
+    public var x: Double
+    /// Width of the viewport (pt).
+    public var width: Double
+    /// Top of the viewport (pt).
+    public var viewportTop: Double
+    /// Height of the viewport (pt).
+    public var viewportHeight: Double
+    /// False when the list is too narrow to draw (nothing can be hit).
+    public var isDrawable: Bool
+
+    /// A viewport of rows.
+    public init(rows: Int, rowHeight: Double, x: Double, width: Double, viewportTop: Double, viewportHeight: Double, isDrawable: Bool = true) {
+        self.rows = max(0, rows)
+        self.rowHeight = rowHeight
+        self.x = x
+        self.width = width
+        self.viewportTop = viewportTop
+        self.viewportHeight = viewportHeight
+        self.isDrawable = isDrawable
+    }
+
+    /// The height of all rows (an empty list's message row counts as one).
+    public var contentHeight: Double { Double(max(1, rows)) * rowHeight }
+
+    /// The largest scroll offset at rest: the last row's bottom at the viewport's bottom.
+    public var maxScroll: Double { max(0, contentHeight - viewportHeight) }
+
+    /// True when the rows do not all fit and the list scrolls.
+    public var isScrollable: Bool { maxScroll > 0 }
+
+    /// Top of row `i` on the canvas at a scroll offset.
+    public func rowTop(_ i: Int, scroll: Double) -> Double { viewportTop + Double(i) * rowHeight - scroll }
+
+    /// The first and last rows at least partly inside the viewport at a scroll offset (pulled
+    /// past an end, the rows at that end); nil for a list without rows.
+    public func visibleRows(scroll: Double) -> ClosedRange<Int>? {
+        guard rows > 0, scroll.isFinite else { return nil }
+        let top = max(0, scroll)
+        let bottom = min(contentHeight, scroll + viewportHeight)
+        var first = Int((top / rowHeight).rounded(.down))
+        var last = Int((bottom / rowHeight).rounded(.up)) - 1
+        first = min(max(first, 0), rows - 1)
+        last = min(max(last, first), rows - 1)
+        return first...last
+    }
+
+    /// True when the point is in the viewport.
     public func viewportContains(_ p: ScenePoint) -> Bool {
         isDrawable && p.x >= x && p.x <= x + width && p.y >= viewportTop && p.y < viewportTop + viewportHeight
     }
@@ -98,24 +161,25 @@ public struct ReportsTableGeometry: Sendable, Hashable {
     /// The row under a point at a scroll offset, if any.
     public func row(at p: ScenePoint, scroll: Double) -> Int? {
         guard rows > 0, viewportContains(p) else { return nil }
-        let k = ((p.y - viewportTop + scroll) / Self.rowHeight).rounded(.down)
+        let k = ((p.y - viewportTop + scroll) / rowHeight).rounded(.down)
         guard k >= 0, k < Double(rows) else { return nil }
         return Int(k)
     }
 
     /// The scroll indicator at a scroll offset: a bar along the viewport's right edge whose length
     /// is the visible share of the rows, shortened while the rows are pulled past an end (as
-    /// UIScrollView's). Nil when the table does not scroll.
+    /// UIScrollView's). Nil when the list does not scroll.
     public func indicator(scroll: Double) -> (x: Double, y: Double, width: Double, height: Double)? {
+        typealias T = ReportsTableGeometry
         guard isScrollable, scroll.isFinite else { return nil }
-        let inset = Self.indicatorInset
+        let inset = T.indicatorInset
         let track = viewportHeight - 2 * inset
-        guard track > Self.indicatorThickness else { return nil }
-        var length = max(min(Self.indicatorMinLength, track), track * viewportHeight / contentHeight)
+        guard track > T.indicatorThickness else { return nil }
+        var length = max(min(T.indicatorMinLength, track), track * viewportHeight / contentHeight)
         let over = scroll < 0 ? -scroll : max(0, scroll - maxScroll)
-        length = max(min(Self.indicatorThickness * 2, track), length - over)
+        length = max(min(T.indicatorThickness * 2, track), length - over)
         let fraction = min(1, max(0, scroll / maxScroll))
         let top = viewportTop + inset + (track - length) * fraction
-        return (x + width - inset - Self.indicatorThickness, top, Self.indicatorThickness, length)
+        return (x + width - inset - T.indicatorThickness, top, T.indicatorThickness, length)
     }
 }

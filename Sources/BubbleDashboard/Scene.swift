@@ -74,6 +74,12 @@ public struct SceneBubble: Sendable, Hashable {
     public var blur: Double
     /// For groups: how many children the group stands for.
     public var count: Int?
+    /// Under a keyword filter: how many matching reports the bubble stands for (its badge); nil
+    /// without a filter and for the focus.
+    public var matchCount: Int? = nil
+    /// The ring that marks a report found by a search: 1 as it lands, fading to 0 over about a
+    /// second.
+    public var marked: Double = 0
 
     /// A bubble; `pageCount`, `blur` and `count` default to none, 0 and none.
     public init(
@@ -127,6 +133,10 @@ public enum SceneOverlay: Sendable, Hashable {
     /// The table of the current level's reports (toolbar button 3), scrolled by `scroll`; laid
     /// out by `ReportsTableGeometry`.
     case reportsTable(title: String, reports: [SceneReport], scroll: SceneTableScroll = SceneTableScroll())
+    /// The search field and its results (the magnifier), laid out by `SearchPanelGeometry`.
+    case search(SceneSearch)
+    /// The filter sheet's keyword chips (the Filter button).
+    case filterSheet(SceneFilterSheet)
 }
 
 /// How far the reports table is scrolled in a frame.
@@ -164,6 +174,12 @@ public struct Scene: Sendable, Hashable {
     /// What the titles of the level's children share, said once ("Month-End Close Pack — …"), when
     /// the bubbles show only the part that tells them apart.
     public var caption: String?
+    /// The keyword filter in effect, if any.
+    public var filter: SceneFilter? = nil
+    /// A short message over the canvas, if one is showing.
+    public var notice: SceneNotice? = nil
+    /// With the reports table open under a filter: the table lists only matching reports.
+    public var tableFiltered: Bool { filter != nil }
 
     /// A scene; the overlay defaults to none (opacity 1), the chrome to the iPad's bars.
     public init(

@@ -6,7 +6,7 @@ public enum ToolbarButton: Int, Sendable, Hashable, CaseIterable {
     case recentre
     /// Button 3: the table of the level's reports (`DashboardEvent.showReports`).
     case reports
-    /// The filter button (no action yet).
+    /// The Filter button: the sheet of keyword chips (`DashboardEvent.openFilter`).
     case filter
 
     /// The caption under the icon.
@@ -45,5 +45,22 @@ extension SceneChrome {
         let n = ToolbarButton.allCases.count
         let i = min(n - 1, Int((p.x / canvasWidth * Double(n)).rounded(.down)))
         return ToolbarButton(rawValue: max(0, i))
+    }
+}
+
+extension SceneChrome {
+    /// The magnifier in the navigation bar (opens the search): a 44 pt square around the icon.
+    public func searchButtonFrame(canvasWidth: Double) -> SceneRect {
+        let nav = navigationBarHeight
+        let status = nav >= 60 ? 20.0 : 0
+        let centre = status + (nav - status) / 2
+        let size = min(44.0, nav - status)
+        return SceneRect(x: canvasWidth - 62 - size / 2, y: centre - size / 2, width: size, height: size)
+    }
+
+    /// The magnifier's centre (where the renderer draws the icon).
+    public func searchIconCentre(canvasWidth: Double) -> ScenePoint {
+        let f = searchButtonFrame(canvasWidth: canvasWidth)
+        return ScenePoint(x: f.x + f.width / 2, y: f.y + f.height / 2)
     }
 }

@@ -65,7 +65,7 @@ struct TableScroll: Sendable, Hashable {
     var phase = Phase.idle
     var indicator = Tween.constant(0)
     /// The layout of the table scrolled (nil when none is shown).
-    var geometry: ReportsTableGeometry?
+    var geometry: ScrollingRows?
 
     var isTracking: Bool {
         if case .tracking = phase { return true }

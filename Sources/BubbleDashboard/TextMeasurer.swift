@@ -4,6 +4,9 @@ public enum BubbleLabelRole: Sendable, Hashable {
     case cardTitle
     /// A category circle's title, at the smallest size the renderer should need for it.
     case categoryTitle
+    /// A keyword chip of the filter sheet, or a filter token in the breadcrumb bar: one line of
+    /// the chip's regular type (the renderer's chip font; 14 pt by default).
+    case chip
 }
 
 /// The measured size of a label: the block its lines take (points) and how many lines.

@@ -94,9 +94,10 @@ public enum Exporter {
                 let line = "\(key)\t\(d.author ?? "-")\t\(d.pageCount.map(String.init) ?? "-")\t\(d.keywords.joined(separator: "\u{1F}"))\n"
                 metadataHasher.combine(bytes: line.utf8)
             }
+            let tree = try LibraryBridge.dashboardTree(scenario.library, details: details)
             dashboard = try Dashboard(
-                tree: try LibraryBridge.dashboardTree(scenario.library, details: details), settings: settings,
-                measurer: PangoTextMeasurer())
+                tree: tree, settings: settings, measurer: PangoTextMeasurer(),
+                finder: LibraryBridge.finder(for: scenario.library, dashboardTree: tree, source: options.pdfMetadata))
         } catch {
             throw ExportError.dashboard("\(error)")
         }

@@ -25,7 +25,19 @@ import ReportLibrary
 /// `{"id", "title", "author", "pages", "keywords", "colour"}`: `scroll` is the offset in points
 /// (outside `0...max` while rubber-banding), the visible rows are the first and last (0-based, at
 /// least partly in view; null without rows) as `ReportsTableGeometry` lays the table out, and
-/// `scroll_indicator` is the indicator's opacity. Keys are always in this order and
+/// `scroll_indicator` is the indicator's opacity.
+///
+/// Search and filter (the magnifier and the Filter button): an overlay `{"type": "search",
+/// "opacity", "text", "total", "rows", "scroll", "first_visible_row", "last_visible_row",
+/// "scroll_indicator", "message", "results": [{"id", "title", "path", "pages", "spans"}]}` (`path`:
+/// the category titles under the root; `spans`: `[start, end]` of the title's matched parts in
+/// Unicode scalars; `message`: "No reports match …" or null) laid out by `SearchPanelGeometry`, or
+/// `{"type": "filter", "opacity", "query", "summary", "hidden_keywords", "keywords": [{"keyword",
+/// "count", "selected", "frame"}]}` (frames `[x, y, w, h]` in points). The top-level `filter` is
+/// null or `{"keywords", "matching_reports", "tokens": [{"keyword", "frame", "close"}],
+/// "empty_message"}`; a bubble under a filter has `match_count`, and a report `marked` (0–1, the
+/// ring of a report a search took the user to). `notice`, when shown, is `{"text", "opacity"}`.
+/// Keys are always in this order and
 /// numbers are exact (shortest round-trip form), so equal scenes give equal bytes.
 public enum SceneJSON {
     public static func encode(_ scene: Scene, frame: Int, time: Double) -> [UInt8] {
@@ -51,6 +63,8 @@ public enum SceneJSON {
             out += "\"label\": \(s(b.label)), \"colour\": \(colour(b.colour))"
             if let p = b.pageCount { out += ", \"pages\": \(p)" }
             if let c = b.count { out += ", \"count\": \(c)" }
+            if let m = b.matchCount { out += ", \"match_count\": \(m)" }
+            if b.kind == .report || b.marked > 0 { out += ", \"marked\": \(n(b.marked))" }
             out += "}"
         }
         out += "],\n \"overlay\": "
@@ -70,7 +84,41 @@ public enum SceneJSON {
             out += "\"scroll_indicator\": \(n(scroll.indicatorOpacity)), \"reports\": ["
             out += reports.map { "\n  " + report($0) }.joined(separator: ",")
             out += "]}"
+        case .search(let search)?:
+            let g = SearchPanelGeometry(canvasWidth: scene.canvasWidth, canvasHeight: scene.canvasHeight, chrome: scene.chrome,
+                                        rows: search.results.count)
+            let visible = g.rowsArea.visibleRows(scroll: search.scroll.offset)
+            out += "{\"type\": \"search\", \"opacity\": \(n(scene.overlayOpacity)), \"text\": \(s(search.text)), "
+            out += "\"total\": \(search.total), \"rows\": \(search.results.count), \"scroll\": \(n(search.scroll.offset)), "
+            out += "\"first_visible_row\": \(visible.map { String($0.lowerBound) } ?? "null"), "
+            out += "\"last_visible_row\": \(visible.map { String($0.upperBound) } ?? "null"), "
+            out += "\"scroll_indicator\": \(n(search.scroll.indicatorOpacity)), "
+            out += "\"message\": \(search.message.map { s($0) } ?? "null"), \"results\": ["
+            out += search.results.map { r in
+                "\n  {\"id\": \(s(r.id)), \"title\": \(s(r.title)), \"path\": \(JSONText.strings(r.path)), "
+                    + "\"pages\": \(r.pageCount.map(String.init) ?? "null"), "
+                    + "\"spans\": [\(r.spans.map { "[\($0.lowerBound), \($0.upperBound)]" }.joined(separator: ", "))]}"
+            }.joined(separator: ",")
+            out += "]}"
+        case .filterSheet(let sheet)?:
+            out += "{\"type\": \"filter\", \"opacity\": \(n(scene.overlayOpacity)), \"query\": \(s(sheet.query)), "
+            out += "\"summary\": \(s(sheet.summary)), \"hidden_keywords\": \(sheet.hiddenChips), \"keywords\": ["
+            out += sheet.chips.map { c in
+                "\n  {\"keyword\": \(s(c.keyword)), \"count\": \(c.count), \"selected\": \(c.selected), "
+                    + "\"frame\": \(rect(c.frame))}"
+            }.joined(separator: ",")
+            out += "]}"
         }
+        out += ",\n \"filter\": "
+        if let f = scene.filter {
+            out += "{\"keywords\": \(JSONText.strings(f.keywords)), \"matching_reports\": \(f.matchingReports), "
+            out += "\"tokens\": [" + f.tokens.map { "{\"keyword\": \(s($0.keyword)), \"frame\": \(rect($0.frame)), \"close\": \(rect($0.closeFrame))}" }
+                .joined(separator: ", ") + "], "
+            out += "\"empty_message\": \(f.emptyMessage.map { s($0) } ?? "null")}"
+        } else {
+            out += "null"
+        }
+        if let notice = scene.notice { out += ",\n \"notice\": {\"text\": \(s(notice.text)), \"opacity\": \(n(notice.opacity))}" }
         out += "}\n"
         return Array(out.utf8)
     }
@@ -79,6 +127,11 @@ public enum SceneJSON {
         guard let c else { return "null" }
         func h(_ v: UInt8) -> String { Hex.string(v, digits: 2, uppercase: true) }
         return "\"#" + h(c.red) + h(c.green) + h(c.blue) + "\""
+    }
+
+    static func rect(_ r: SceneRect) -> String {
+        let n = JSONLiteral.number
+        return "[\(n(r.x)), \(n(r.y)), \(n(r.width)), \(n(r.height))]"
     }
 
     static func report(_ r: SceneReport) -> String {

@@ -11,11 +11,14 @@ public struct PlaySource: Sendable {
     public var dataPath: String
     public var tree: DashboardTree
     public var settings: DashboardSettings
+    /// Answers the dashboard's search and keyword filter (nil: "Search needs an index").
+    public var finder: IndexReportFinder?
 
-    public init(dataPath: String, tree: DashboardTree, settings: DashboardSettings) {
+    public init(dataPath: String, tree: DashboardTree, settings: DashboardSettings, finder: IndexReportFinder? = nil) {
         self.dataPath = dataPath
         self.tree = tree
         self.settings = settings
+        self.finder = finder
     }
 
     /// Loads a datasource and its PDFs' metadata as `bubbles export` does, so that a recording
@@ -30,7 +33,8 @@ public struct PlaySource: Sendable {
         let library = try LibraryLoader.load(dataPath)
         let tree = try LibraryBridge.dashboardTree(library, details: LibraryBridge.details(for: library, source: pdfMetadata))
         let absolute = dataPath.hasPrefix("/") ? dataPath : FileManager.default.currentDirectoryPath + "/" + dataPath
-        return PlaySource(dataPath: (absolute as NSString).standardizingPath, tree: tree, settings: settings)
+        let finder = LibraryBridge.finder(for: library, dashboardTree: tree, source: pdfMetadata)
+        return PlaySource(dataPath: (absolute as NSString).standardizingPath, tree: tree, settings: settings, finder: finder)
     }
 }
 
@@ -108,7 +112,7 @@ public final class PlaySession {
     public init(source: PlaySource, scale: Double = 1, now: Double) throws {
         self.source = source
         self.scale = min(max(scale, 0.5), Self.maxScale)
-        let d = try Dashboard(tree: source.tree, settings: source.settings, measurer: measurer)
+        let d = try Dashboard(tree: source.tree, settings: source.settings, measurer: measurer, finder: source.finder)
         dashboard = d
         recorder = Recorder(
             dataPath: source.dataPath, canvasWidth: source.settings.canvasWidth, canvasHeight: source.settings.canvasHeight,
@@ -184,7 +188,7 @@ public final class PlaySession {
             return []
         case .restart:
             do {
-                let d = try Dashboard(tree: source.tree, settings: source.settings, measurer: measurer)
+                let d = try Dashboard(tree: source.tree, settings: source.settings, measurer: measurer, finder: source.finder)
                 dashboard = d
                 recorder = Recorder(
                     dataPath: source.dataPath, canvasWidth: source.settings.canvasWidth, canvasHeight: source.settings.canvasHeight,

@@ -57,6 +57,13 @@ public struct Recorder: Sendable {
         case .settings(let s):
             action = "\"settings\": " + SettingsFile.encode(s).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         case .resize(let size): action = "\"resize\": [\(n(size.width)), \(n(size.height))]"
+        case .openSearch: action = "\"open_search\": true"
+        case .search(let text): action = "\"search\": \(JSONLiteral.string(text))"
+        case .searchPick(let row): action = "\"search_pick\": \(row)"
+        case .openFilter: action = "\"open_filter\": true"
+        case .filterQuery(let text): action = "\"filter_query\": \(JSONLiteral.string(text))"
+        case .filter(let keywords): action = "\"filter\": [" + keywords.map { JSONLiteral.string($0) }.joined(separator: ", ") + "]"
+        case .toggleKeyword(let k): action = "\"toggle_keyword\": \(JSONLiteral.string(k))"
         case .pressBubble: return
         }
         if isMove, let last = entries.last, last.isMove, last.step == step {

@@ -17,6 +17,7 @@ extension SceneRenderer {
         switch overlay {
         case .reportPreview(let report): drawPreview(report, scene: scene, f)
         case .reportsTable(let title, let reports, let scroll): drawTable(title: title, reports: reports, scroll: scroll, scene: scene, f)
+        case .search, .filterSheet: break  // TODO(#30): drawn by the renderer's search and filter overlays
         }
         if grouped {
             cairo_pop_group_to_source(cr)

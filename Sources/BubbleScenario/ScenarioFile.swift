@@ -285,6 +285,35 @@ extension Scenario {
                 }
                 canvasNow = (w, h)
                 script.append(TimedAction(time: at, action: .event(.resize(SceneSize(width: w, height: h))), label: "resize to \(label(w))×\(label(h))"))
+            case "search", "filter_query", "toggle_keyword":
+                guard let text = value.stringValue else {
+                    throw fail(path, value, "'\(key)' takes a string (the text typed), found \(value.typeName)")
+                }
+                guard text.count <= Dashboard.maxFieldLength else {
+                    throw fail(path, value, "'\(key)' text is longer than \(Dashboard.maxFieldLength) characters")
+                }
+                let e: DashboardEvent = key == "search" ? .search(text) : key == "filter_query" ? .filterQuery(text) : .toggleKeyword(text)
+                script.append(TimedAction(time: at, action: .event(e), label: "\(key) \(JSONLiteral.string(text))"))
+            case "search_pick":
+                guard let row = value.numberValue, row >= 0, row <= 1e6, row == row.rounded() else {
+                    throw fail(path, value, "'search_pick' takes a result's row, a whole number from 0")
+                }
+                script.append(TimedAction(time: at, action: .event(.searchPick(Int(row))), label: "search_pick \(Int(row))"))
+            case "filter":
+                guard let list = value.arrayValue else {
+                    throw fail(path, value, "'filter' takes the selected keywords, [\"kw\", …] ([] clears), found \(value.typeName)")
+                }
+                var keywords: [String] = []
+                for (k, item) in list.enumerated() {
+                    guard let text = item.stringValue, !text.isEmpty, text.count <= Dashboard.maxFieldLength else {
+                        throw fail(path + "[\(k)]", item, "a keyword must be a non-empty string of at most \(Dashboard.maxFieldLength) characters")
+                    }
+                    keywords.append(text)
+                }
+                script.append(TimedAction(time: at, action: .event(.filter(keywords)), label: keywords.isEmpty ? "filter cleared" : "filter \(keywords.joined(separator: ", "))"))
+            case "open_search", "open_filter":
+                guard value.boolValue == true else { throw fail(path, value, "'\(key)' takes the value true") }
+                script.append(TimedAction(time: at, action: .event(key == "open_search" ? .openSearch : .openFilter), label: key))
             case "settings":
                 running = try SettingsFile.apply(value, source: source, file: pathArgument, jsonPath: path, base: running)
                 script.append(TimedAction(time: at, action: .event(.settings(running)), label: "settings"))
@@ -315,7 +344,9 @@ extension Scenario {
 
 extension Scenario {
     /// The actions an event may have.
-    static let actionNames = "tap, open, drag, scroll, recenter, pinch, top, reports, close, press, move, release, settings, resize"
+    static let actionNames =
+        "tap, open, drag, scroll, recenter, pinch, top, reports, close, press, move, release, settings, resize, "
+        + "open_search, search, search_pick, open_filter, filter_query, filter, toggle_keyword"
 
     /// The dashboard settings for this scenario on a canvas of `width` × `height` points: its
     /// `settings` field, or the defaults.

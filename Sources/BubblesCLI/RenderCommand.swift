@@ -90,7 +90,8 @@ struct Render: ParsableCommand {
         dashboardSettings.canvasWidth = canvas.width
         dashboardSettings.canvasHeight = canvas.height
         if let settings { dashboardSettings = try SettingsFile.load(settings, base: dashboardSettings) }
-        let dashboard = try Dashboard(tree: tree, settings: dashboardSettings, measurer: PangoTextMeasurer())
+        let finder = LibraryBridge.finder(for: library, dashboardTree: tree, source: indexOptions.source(readPDFs: !skipPDFs))
+        let dashboard = try Dashboard(tree: tree, settings: dashboardSettings, measurer: PangoTextMeasurer(), finder: finder)
 
         // Which level, and which overlay.
         var previewID: String? = nil
