@@ -75,10 +75,11 @@ extension Dashboard {
             resetTable(tableGeometry(rows: tableRows(of: level).count).rowsArea)
         }
         if isStartScreen { return }
-        // The focus path stays, down to the first group of the view left (its level is regrouped).
+        // The focus path stays (a category without a match shows "No reports with …"), down to
+        // the first group of the view left: its level is regrouped.
         var path: [Int] = []
         for n in previousPath {
-            if let last = path.last, levels.parents[n] != last || !levels.nodes[last].children.contains(n) { break }
+            if levels.isGroup(n), let last = path.last, levels.parents[n] != last || !levels.nodes[last].children.contains(n) { break }
             path.append(n)
         }
         if path.isEmpty { path = [0] }

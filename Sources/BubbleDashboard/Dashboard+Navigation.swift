@@ -84,6 +84,10 @@ extension Dashboard {
             live[li].role = .child
             live[li].transit = glide(from: position(of: live[li]), to: parentPlaces[k], radius: live[li].radiusTween(to: lay.shapes[k].radius ?? lay.focusRadius, at: now, duration: settings.motion.focusDuration), endsDynamic: true)
             live[li].blur = live[li].blur.retarget(0, at: now, duration: settings.motion.focusDuration, curve: .inOut)
+        } else if let li = liveIndex(of: leaving) {
+            // Not a child of the parent in this view (a filter hides it): it fades where it is.
+            makeGhost(live[li], into: nil)
+            live.remove(at: li)
         }
         let travel = try showFocus(parent, layout: lay)
         try showChildren(of: parent, delay: max(settings.motion.focusDuration * 0.2, travel))

@@ -187,7 +187,7 @@ extension Dashboard {
             h.combine(bytes: Array(k.utf8))
             h.combine(byte: 0)
         }
-        h.combine(UInt64(filterMatchTotal))
+        if !filterKeywords.isEmpty { h.combine(UInt64(filterMatchTotal)) }
         if let sheet = filterSheet {
             h.combine(bytes: Array(sheet.query.utf8))
             h.combine(UInt64(sheet.tallies.count))
