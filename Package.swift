@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(
             name: "BubbleDashboardTests",
             dependencies: [
-                "BubbleDashboard", "BubblePhysics", "BubbleScenario", "TestSupport",
+                "BubbleDashboard", "BubblePhysics", "BubbleScenario", "ReportIndex", "ReportLibrary", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "CLITests", dependencies: ["BubblesCLI", "BubblePhysics", "ReportIndex", "TestSupport"]),

@@ -2,6 +2,8 @@
 @_spi(Testbed) import BubbleScenario
 import Foundation
 import TestSupport
+import ReportIndex
+import ReportLibrary
 import Testing
 
 /// Runs a scenario frame by frame; returns the state hash at every frame, the fired events and
@@ -15,11 +17,13 @@ struct ScenarioRun {
     var restStep: Int?
     var dashboard: Dashboard
 
-    init(_ scenario: Scenario) throws {
+    /// Runs `scenario`, on `tree` if given (else the datasource's, without PDFs); `finder` answers
+    /// its searches and filters (see `indexed(_:)`).
+    init(_ scenario: Scenario, tree: DashboardTree? = nil, finder: (any ReportFinder)? = nil) throws {
         var settings = DashboardSettings()
         settings.canvasWidth = scenario.canvasWidth
         settings.canvasHeight = scenario.canvasHeight
-        dashboard = try Dashboard(tree: try LibraryBridge.dashboardTree(scenario.library), settings: settings)
+        dashboard = try Dashboard(tree: try tree ?? LibraryBridge.dashboardTree(scenario.library), settings: settings, finder: finder)
         let player = ScenarioPlayer(dashboard: dashboard, script: scenario.script)
         let frames = Int((scenario.duration * scenario.fps).rounded())
         var previous = dashboard.scene()
@@ -95,4 +99,17 @@ struct ScenarioTests {
             }
         }
     }
+}
+
+/// A scenario's datasource as `bubbles export` loads it, through a library index built in a
+/// scratch folder, and the `IndexReportFinder` over that index.
+func indexed(_ scenario: Scenario) throws -> (tree: DashboardTree, finder: IndexReportFinder) {
+    let scratch = try Scratch("bubbles-finder")
+    let path = scratch.path + "/index.sqlite"
+    let details = LibraryBridge.details(for: scenario.library, source: .index(path: path))
+    let tree = try LibraryBridge.dashboardTree(scenario.library, details: details)
+    guard let finder = LibraryBridge.finder(for: scenario.library, dashboardTree: tree, indexPath: path) else {
+        throw DashboardError.searchUnavailable
+    }
+    return (tree, finder)
 }
