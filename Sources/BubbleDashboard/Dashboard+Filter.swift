@@ -97,6 +97,9 @@ extension Dashboard {
         savedLayouts[levels.viewKey] = ViewLayouts(layouts: layouts, labels: labels, places: places, groupingDecided: groupingDecided)
         levels.showView(key, matches: matches)
         let restored = savedLayouts.removeValue(forKey: key)
+        // Layouts of views the model no longer keeps go too.
+        let kept = levels.keptViewKeys
+        for old in savedLayouts.keys.sorted() where !kept.contains(old) { savedLayouts[old] = nil }
         layouts = restored?.layouts ?? [:]
         labels = restored?.labels ?? [:]
         places = restored?.places ?? [:]

@@ -174,6 +174,14 @@ public struct LevelModel: DashboardHierarchy {
     private var savedViews: [String: SavedView] = [:]
     /// The key of the view shown: "" without a filter.
     public private(set) var viewKey = ""
+    /// The filtered views kept, oldest first (at most `keptViews`; the unfiltered one is always kept).
+    private var savedOrder: [String] = []
+    /// How many filtered views are kept to come back as they were: 8. An older one is made again
+    /// if it is shown again (its groups then get new indices; the old ones stay unused).
+    public static let keptViews = 8
+
+    /// The keys of the views kept besides the one shown.
+    public var keptViewKeys: [String] { savedOrder + (viewKey.isEmpty ? [] : [""]) }
 
     private struct SavedView {
         var children: [Int: [Int]]
@@ -253,8 +261,14 @@ public struct LevelModel: DashboardHierarchy {
         for i in source.nodes.indices where !source.nodes[i].children.isEmpty { children[i] = nodes[i].children }
         savedViews[viewKey] = SavedView(
             children: children, parents: Array(parents[0..<source.nodes.count]), matchCounts: matchCounts, groupSuffix: groupSuffix)
+        if !viewKey.isEmpty {
+            savedOrder.removeAll { $0 == viewKey }
+            savedOrder.append(viewKey)
+        }
+        savedOrder.removeAll { $0 == key }
+        while savedOrder.count > Self.keptViews { savedViews[savedOrder.removeFirst()] = nil }
         viewKey = key
-        if let saved = savedViews[key] {
+        if let saved = savedViews.removeValue(forKey: key) {
             for (i, list) in saved.children { nodes[i].children = list }
             parents.replaceSubrange(0..<source.nodes.count, with: saved.parents)
             groupSuffix = saved.groupSuffix

@@ -246,6 +246,20 @@ struct SearchFilterTests {
         #expect(d.scene().filter == nil && d.scene().bubbles.filter { $0.kind == .group }.count >= 8)
     }
 
+    @Test("a long session of filters keeps a bounded number of views, and the unfiltered one comes back as it was")
+    func boundedViews() throws {
+        let d = try dashboard()
+        let before = d.scene().bubbles.map(\.centre)
+        for t in 0..<20 {
+            try d.send(.filter(["tens-\(t)"]))
+            d.step(count: 5)
+        }
+        #expect(d.levels.keptViewKeys.count <= LevelModel.keptViews + 1)
+        try d.send(.filter([]))
+        d.settle()
+        #expect(d.scene().bubbles.map(\.centre) == before)
+    }
+
     @Test("search and filter are deterministic: the same events give the same hashes")
     func determinism() throws {
         func run() throws -> [UInt64] {
