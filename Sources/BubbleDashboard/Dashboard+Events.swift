@@ -25,7 +25,7 @@ public enum DashboardEvent: Sendable, Hashable {
     case release
     /// Toolbar button 2: every bubble back to its home position.
     case recenter
-    /// Pinch: back one level.
+    /// Pinch: back one level; while the search or the filter sheet is open, closes it instead.
     case pinch
     /// Toolbar button 1: straight to the top level.
     case top
@@ -104,7 +104,8 @@ extension Dashboard {
         case .recenter:
             recenter()
         case .pinch:
-            try back()
+            // A pinch while searching (or choosing keywords) closes that and stays on the level.
+            if isSearching || isFilterSheetOpen { closeOverlay() } else { try back() }
         case .top:
             try goTop()
         case .showReports:

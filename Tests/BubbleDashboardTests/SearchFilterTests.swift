@@ -115,6 +115,14 @@ struct SearchFilterTests {
         try d.send(.tap(at: ScenePoint(x: g.cancel.x + 10, y: g.cancel.y + 10)))
         d.settle()
         #expect(d.scene().overlay == nil && d.focusPath == path)
+        // A pinch while searching closes the search and stays on the level.
+        try d.send(.tapBubble("ledgers"))
+        d.settle()
+        let inside = d.focusPath
+        try d.send(.search("memo"))
+        try d.send(.pinch)
+        d.settle()
+        #expect(d.scene().overlay == nil && d.focusPath == inside)
     }
 
     @Test("a pick goes to the report's group in one transition, marks it, opens its preview; a pinch goes back one level")
@@ -172,6 +180,15 @@ struct SearchFilterTests {
         let d = try dashboard()
         let before = Dictionary(uniqueKeysWithValues: d.scene().bubbles.map { ($0.id, $0.centre) })
         try d.send(.filter(["odd", "tens-3"]))
+        // The level re-packs without a jump: no bubble moves more than a glide's fastest step.
+        var previous = d.scene()
+        for _ in 0..<180 {
+            d.step()
+            let now = d.scene()
+            let (jump, id) = largestJump(previous, now)
+            #expect(jump < 40, "\(id) jumped \(jump) pt")
+            previous = now
+        }
         d.settle()
         var scene = d.scene()
         #expect(scene.filter?.keywords == ["odd", "tens-3"] && scene.filter?.matchingReports == 5)
