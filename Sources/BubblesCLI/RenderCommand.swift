@@ -25,8 +25,11 @@ struct Render: ParsableCommand {
     @Option(help: "Ids from the root down to the category to focus, separated by '/' (e.g. finance/monthly-close).")
     var path: String?
 
-    @Option(help: "An overlay: 'preview:REPORT-ID' or 'reports' (the level's reports table).")
+    @Option(help: "An overlay: 'preview:REPORT-ID', 'reports' (the level's reports table), 'search:TEXT' (the search with TEXT typed) or 'filter' (the keyword sheet).")
     var overlay: String?
+
+    @Option(help: "Show only reports with this keyword (repeatable: all of them), as the Filter button does.")
+    var filter: [String] = []
 
     @Option(help: "A settings file (JSON, as 'bubbles play' saves it; see docs/play.md).")
     var settings: String?
@@ -96,14 +99,23 @@ struct Render: ParsableCommand {
         // Which level, and which overlay.
         var previewID: String? = nil
         var showReports = false
+        var searchText: String? = nil
+        var showFilterSheet = false
         if let overlay {
             if overlay == "reports" {
                 showReports = true
+            } else if overlay == "filter" {
+                showFilterSheet = true
             } else if overlay.hasPrefix("preview:") {
                 previewID = String(overlay.dropFirst("preview:".count))
+            } else if overlay.hasPrefix("search:") {
+                searchText = String(overlay.dropFirst("search:".count))
             } else {
-                throw ValidationError("--overlay must be 'preview:REPORT-ID' or 'reports', not '\(overlay)'")
+                throw ValidationError("--overlay must be 'preview:REPORT-ID', 'reports', 'search:TEXT' or 'filter', not '\(overlay)'")
             }
+        }
+        if (searchText != nil || showFilterSheet || !filter.isEmpty) && finder == nil {
+            throw CLIError("search and filters need the library index: drop --no-pdf/--no-index (the index is made beside \(data))")
         }
         var chain = try focusChain(tree: tree, library: library)
         if let previewID {
@@ -121,12 +133,22 @@ struct Render: ParsableCommand {
 
         try dashboard.send(.tapBubble(tree.nodes[0].id))
         dashboard.settle(limit: 3000)
+        if !filter.isEmpty {
+            do {
+                try dashboard.send(.filter(filter))
+            } catch {
+                throw CLIError("--filter: \(error)")
+            }
+            dashboard.settle(limit: 3000)
+        }
         for node in chain {
             try dashboard.send(.tapBubble(tree.nodes[node].id))
             dashboard.settle(limit: 3000)
         }
         if let previewID { try dashboard.send(.tapBubble(previewID)) }
         if showReports { try dashboard.send(.showReports) }
+        if let searchText { try dashboard.send(.search(searchText)) }
+        if showFilterSheet { try dashboard.send(.openFilter) }
         dashboard.settle(limit: 3000)
 
         var pngPath = png
