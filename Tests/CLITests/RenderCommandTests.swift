@@ -65,7 +65,7 @@ struct RenderCommandTests {
         (["--path", "finance/monthly-clos"], "'monthly-clos' is not a category under 'finance' in Data/reports.json (valid: monthly-close"),
         (["--focus", "q1-2016"], "'q1-2016' is a report; use --overlay preview:q1-2016"),
         (["--overlay", "preview:q1-2016", "--focus", "finance"], "report 'q1-2016' is not on the focused level"),
-        (["--overlay", "table"], "--overlay must be 'preview:REPORT-ID' or 'reports'"),
+        (["--overlay", "table"], "--overlay must be 'preview:REPORT-ID', 'reports', 'search:TEXT' or 'filter'"),
     ])
     func badArgumentsGiveOneClearLine(arguments: [String], expected: String) throws {
         let folder = try scratch()
