@@ -252,10 +252,10 @@ extension SceneRenderer {
             // A selected chip's check mark takes 4 pt of the left padding and 4 of the text's.
             let shift = chip.selected ? 4.0 : 0
             if chip.selected {
-                let x0 = r.x + 8, cy = r.y + r.height / 2
-                cairo_move_to(cr, x0, cy)
-                cairo_line_to(cr, x0 + 3, cy + 3.2)
-                cairo_line_to(cr, x0 + 8.5, cy - 3.6)
+                let x0 = r.x + 6.5, cy = r.y + r.height / 2
+                cairo_move_to(cr, x0, cy + 0.2)
+                cairo_line_to(cr, x0 + 2.6, cy + 3)
+                cairo_line_to(cr, x0 + 7.5, cy - 3.2)
                 setColour(cr, RenderColour.white)
                 cairo_set_line_width(cr, 1.8)
                 cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
