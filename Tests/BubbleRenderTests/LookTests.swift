@@ -19,4 +19,7 @@ func writeLookFrames() throws {
     try r.writePNG(TestScenes.filterSheet(), to: dir + "/filter-sheet.png")
     try r.writePNG(TestScenes.filtered(), to: dir + "/filtered.png")
     try r.writePNG(TestScenes.filteredEmpty(), to: dir + "/filtered-empty.png")
+    try r.writePNG(TestScenes.search(text: "التقرير الفصلي للمبيعات في المنطقة الشرقية والغربية والوسطى ٢٠١٨ والربع الثالث من السنة"),
+                   to: dir + "/search-arabic-query.png")
+    try r.writePNG(TestScenes.search(text: "التقرير الفصلي للمبيعات في المنطقة الشرقية"), to: dir + "/search-arabic-short.png")
 }
