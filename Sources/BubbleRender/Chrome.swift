@@ -47,7 +47,7 @@ extension SceneRenderer {
         guard barsHeight > 0 else { return }
         if f.raster {
             let key = TopBarKey(canvas: CanvasKey(width: scene.canvasWidth, height: scene.canvasHeight, chrome: scene.chrome),
-                                breadcrumbs: scene.breadcrumbs, caption: scene.caption)
+                                breadcrumbs: scene.breadcrumbs, caption: scene.caption, tokens: scene.filter?.tokens ?? [])
             if topBarCache?.key != key {
                 let w = pixelSize(of: scene).width
                 let h = Int((barsHeight * pixelScale).rounded())
@@ -142,19 +142,22 @@ extension SceneRenderer {
             setColour(cr, style.separatorColour.withAlpha(0.6))
             cairo_fill(cr)
             drawBreadcrumbs(scene, f, y: navH, height: crumbH, background: strip.sceneColour)
+            if let tokens = scene.filter?.tokens { drawTokens(tokens, f) }
         }
         cairo_rectangle(cr, 0, navH + crumbH - 0.5, W, 0.5)
         setColour(cr, style.separatorColour)
         cairo_fill(cr)
     }
 
-    /// The trail "Root › A › B › Focus", elided from the left ("… › A › B › Focus") to fit.
+    /// The trail "Root › A › B › Focus", elided from the left ("… › A › B › Focus") to fit left
+    /// of the filter's tokens.
     func drawBreadcrumbs(_ scene: Scene, _ f: Frame, y: Double, height: Double, background: SceneColour) {
         let crumbs = scene.breadcrumbs
         guard !crumbs.isEmpty else { return }
-        let W = scene.canvasWidth
         let margin = 16.0
-        let available = W - 2 * margin
+        // The right end of the room: the canvas's margin, or 12 pt left of the first token.
+        let W = min(scene.canvasWidth, (scene.filter?.tokens.map(\.frame.x).min()).map { $0 - 12 + margin } ?? .infinity)
+        let available = max(0, W - 2 * margin)
         let regular = FontKey(bold: false, size: min(style.breadcrumbFontSize, height * 0.45))
         let bold = FontKey(bold: true, size: regular.size)
         let sep = "  ›  "

@@ -8,7 +8,10 @@ extension SceneRenderer {
     func drawOverlay(_ overlay: SceneOverlay, opacity dim: Double, scene: Scene, _ f: Frame) {
         let cr = f.cr
         let opacity = min(1, dim * 1.5)
-        let lift = f.records ? 0 : (1 - dim) * 24
+        var isSearch = false
+        if case .search = overlay { isSearch = true }
+        // The search bar stays under the navigation bar; other overlays rise into place.
+        let lift = f.records || isSearch ? 0 : (1 - dim) * 24
         cairo_save(cr)
         cairo_translate(cr, 0, lift)
         let grouped = opacity < 0.999 && !f.records
@@ -17,7 +20,8 @@ extension SceneRenderer {
         switch overlay {
         case .reportPreview(let report): drawPreview(report, scene: scene, f)
         case .reportsTable(let title, let reports, let scroll): drawTable(title: title, reports: reports, scroll: scroll, scene: scene, f)
-        case .search, .filterSheet: break  // TODO(#30): drawn by the renderer's search and filter overlays
+        case .search(let search): drawSearch(search, scene: scene, f)
+        case .filterSheet(let sheet): drawFilterSheet(sheet, scene: scene, f)
         }
         if grouped {
             cairo_pop_group_to_source(cr)
@@ -280,9 +284,11 @@ extension SceneRenderer {
         let t = fitter.singleLine(heading, width: tw - 2 * pad, font: tf)
         textRun(f, t, x: x + pad, baseline: y + 16 + ta, colour: style.darkTextColour,
                 background: white, owner: "table-title", role: .overlayTitle, container: card, label: heading)
-        let count = reports.count == 1 ? "1 report" : "\(reports.count) reports"
-        textRun(f, count, font: sf, x: x + pad, baseline: y + 16 + ta + 22, colour: style.secondaryTextColour, background: white,
-                owner: "table-count", role: .overlayText, container: card)
+        var count = reports.count == 1 ? "1 report" : "\(reports.count) reports"
+        if let keywords = scene.filter?.keywords, !keywords.isEmpty { count += " · filtered: " + keywords.joined(separator: ", ") }
+        let cl = fitter.singleLine(count, width: tw - 2 * pad, font: sf)
+        textRun(f, cl, x: x + pad, baseline: y + 16 + ta + 22, colour: style.secondaryTextColour, background: white,
+                owner: "table-count", role: .overlayText, container: card, label: count)
 
         // Columns.
         let inner = tw - 2 * pad

@@ -104,6 +104,13 @@ public struct RenderStyle: Sendable, Hashable {
     public var overlayTitleFontSize = 21.0
     public var overlayBodyFontSize = 14.0
     public var chipFontSize = 12.0
+    /// The filter sheet's keyword chips and the filter tokens in the breadcrumb strip (regular
+    /// weight, pt; the size `PangoTextMeasurer` measures `.chip` text at): 14.
+    public var filterChipFontSize = 14.0
+    /// The search field's text (pt): 16.
+    public var searchFieldFontSize = 16.0
+    /// The titles of search results (pt): 15; their category path is 12, their page count 13.
+    public var searchResultFontSize = 15.0
     public var tableFontSize = 13.0
     /// Line height as a multiple of the font size.
     public var lineSpacing = 1.18

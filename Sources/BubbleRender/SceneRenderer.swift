@@ -196,7 +196,11 @@ public final class SceneRenderer {
     func drawScene(_ scene: Scene, _ f: Frame) {
         let cr = f.cr
         drawBackground(scene, f)
-        for bubble in scene.bubbles { drawBubble(bubble, f) }
+        for bubble in scene.bubbles {
+            drawBubble(bubble, f)
+            drawBubbleMarks(bubble, f)
+        }
+        if let filter = scene.filter { drawFilterEmpty(filter, scene: scene, f) }
         drawTopBars(scene, f)
         drawBottomBar(scene, f)
         if let overlay = scene.overlay, scene.overlayOpacity > 0 {
@@ -208,6 +212,7 @@ public final class SceneRenderer {
             cairo_restore(cr)
             drawOverlay(overlay, opacity: o, scene: scene, f)
         }
+        if let notice = scene.notice { drawNotice(notice, scene: scene, f) }
     }
 
     func drawBackground(_ scene: Scene, _ f: Frame) {
@@ -279,6 +284,7 @@ struct TopBarKey: Hashable {
     var canvas: CanvasKey
     var breadcrumbs: [String]
     var caption: String?
+    var tokens: [SceneToken] = []
 }
 
 extension SceneRenderer {

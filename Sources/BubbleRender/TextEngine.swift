@@ -13,7 +13,7 @@ struct FontKey: Hashable {
 /// How a paragraph is broken into lines and shortened.
 struct LayoutKey: Hashable {
     enum Wrap: UInt8 { case word, wordChar }
-    enum Ellipsis: UInt8 { case none, end, middle }
+    enum Ellipsis: UInt8 { case none, end, middle, start }
     enum Align: UInt8 { case start, centre }
 
     var text: String
@@ -25,6 +25,10 @@ struct LayoutKey: Hashable {
     /// With an ellipsis: at most this many lines (the last one is shortened).
     var maxLines = 1
     var align: Align = .start
+    /// Parts of `text` set in bold and in `emphasisColour`, in Unicode scalar offsets (end exclusive).
+    var emphasis: [Range<Int>] = []
+    /// The emphasised parts' colour as 0xRRGGBB; nil keeps the context's colour.
+    var emphasisColour: UInt32? = nil
 }
 
 /// One line of a laid-out paragraph, in the paragraph's coordinates (points, origin at the layout's
@@ -397,6 +401,25 @@ final class TextEngine {
             a.pointee.end_index = UInt32(range.upperBound)
             pango_attr_list_insert(attrs, a)
         }
+        if !key.emphasis.isEmpty {
+            let offsets = TextEngine.sanitisedByteOffsets(key.text)
+            let last = offsets.count - 1
+            for span in key.emphasis {
+                let lo = offsets[max(0, min(last, span.lowerBound))], hi = offsets[max(0, min(last, span.upperBound))]
+                guard hi > lo else { continue }
+                let weight = pango_attr_weight_new(PANGO_WEIGHT_BOLD)!
+                weight.pointee.start_index = UInt32(lo)
+                weight.pointee.end_index = UInt32(hi)
+                pango_attr_list_insert(attrs, weight)
+                if let c = key.emphasisColour {
+                    func channel(_ shift: UInt32) -> UInt16 { UInt16((c >> shift) & 0xFF) * 257 }
+                    let colour = pango_attr_foreground_new(channel(16), channel(8), channel(0))!
+                    colour.pointee.start_index = UInt32(lo)
+                    colour.pointee.end_index = UInt32(hi)
+                    pango_attr_list_insert(attrs, colour)
+                }
+            }
+        }
         pango_layout_set_attributes(layout, attrs)
         pango_attr_list_unref(attrs)
         if let w = key.width {
@@ -406,6 +429,7 @@ final class TextEngine {
             case .none: break
             case .end: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
             case .middle: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_MIDDLE)
+            case .start: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_START)
             }
             if key.ellipsis != .none { pango_layout_set_height(layout, Int32(-max(1, key.maxLines))) }
         } else {
@@ -446,6 +470,24 @@ final class TextEngine {
             }
         }
         return String(out)
+    }
+
+    /// For each Unicode scalar offset of `text` (and its end), the UTF-8 offset of the same place
+    /// in `sanitised(text)`: scalar ranges of the text become Pango's byte ranges.
+    static func sanitisedByteOffsets(_ text: String) -> [Int] {
+        var offsets: [Int] = []
+        offsets.reserveCapacity(text.unicodeScalars.count + 1)
+        var byte = 0
+        for s in text.unicodeScalars {
+            offsets.append(byte)
+            switch s.value {
+            case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: byte += 1
+            case 0x00..<0x20, 0x7F...0x9F: break
+            default: byte += UTF8.width(s)
+            }
+        }
+        offsets.append(byte)
+        return offsets
     }
 
     /// UTF-8 ranges that must not be broken across lines: a short token with a digit and the
