@@ -22,7 +22,7 @@ bin="$(swift build -c release --show-bin-path)/bubbles"
 "$bin" render --data Data/large.json --focus stores --png Renders/level-large.png --svg Renders/level-large.svg
 # Search (a query in progress, typed without its accent) and a level under a two-keyword filter.
 "$bin" render --overlay "search:zur" --png Renders/search.png --svg Renders/search.svg
-"$bin" render --focus finance --filter "quarterly results" --filter 2016 --png Renders/filter.png --svg Renders/filter.svg
+"$bin" render --filter 2016 --filter "management accounts" --png Renders/filter.png --svg Renders/filter.svg
 
 # The tour: its contact sheet and a handful of key frames (the whole sequence is not committed).
 rm -rf out/tour-references

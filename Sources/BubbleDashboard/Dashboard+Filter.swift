@@ -285,7 +285,7 @@ extension Dashboard {
         guard !filterKeywords.isEmpty, chrome.breadcrumbHeight >= 20 else { return [] }
         let height = min(26, chrome.breadcrumbHeight - 8)
         let y = chrome.navigationBarHeight + (chrome.breadcrumbHeight - height) / 2
-        let widths = filterKeywords.map { min(160, chipTextWidth($0)) + 12 + 24 }
+        let widths = filterKeywords.map { min(220, chipTextWidth($0)) + 12 + 24 }
         var x = settings.canvasWidth - 12
         var tokens: [SceneToken] = []
         let leftLimit = settings.canvasWidth * 0.4
