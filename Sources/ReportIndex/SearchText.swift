@@ -275,7 +275,8 @@ public struct SearchQuery: Sendable, Hashable {
         return body
     }
 
-    /// Where the query's terms match in `text`: merged spans in Unicode scalar offsets.
+    /// Where the query's terms match in `text`: merged spans in Unicode scalar offsets. A word
+    /// typed in part (the last, as typed so far) marks only its typed part.
     public func spans(in text: String) -> [Range<Int>] {
         guard !terms.isEmpty else { return [] }
         return spans(inTokens: SearchText.tokens(text))
@@ -297,7 +298,15 @@ public struct SearchQuery: Sendable, Hashable {
                         break
                     }
                 }
-                if matches { found.append(tokens[i].range.lowerBound..<tokens[i + n - 1].range.upperBound) }
+                guard matches else { continue }
+                // A word typed in part marks the part typed ("Zür" of "Zürich" for "zur"), where the
+                // word folds one character to one; else the whole word.
+                let last = tokens[i + n - 1]
+                var end = last.range.upperBound
+                if term.isPrefix, let typed = term.tokens.last, last.text.unicodeScalars.count == last.range.count {
+                    end = min(end, last.range.lowerBound + typed.unicodeScalars.count)
+                }
+                found.append(tokens[i].range.lowerBound..<end)
             }
         }
         found.sort { $0.lowerBound != $1.lowerBound ? $0.lowerBound < $1.lowerBound : $0.upperBound < $1.upperBound }

@@ -50,7 +50,7 @@ struct SearchScenarioTests {
             return
         }
         #expect(zurich.results.allSatisfy { $0.title.contains("Zürich") })
-        #expect(first.spans.first.map { Array(first.title.unicodeScalars)[$0].map(String.init).joined() } == "Zürich")
+        #expect(first.spans.first.map { Array(first.title.unicodeScalars)[$0].map(String.init).joined() } == "Zürich", "the whole word once it is typed whole")
         // The pick: the report's level, its whole path in the breadcrumbs, the preview open.
         let picked = scenes[7]
         #expect(picked.breadcrumbs.count >= 3 && picked.breadcrumbs.first == "All Reports")
