@@ -87,10 +87,14 @@ extension Dashboard {
             BodyDefinition(
                 shape: .circle(radius: radius + settings.sizes.gap / 2), position: start, scale: max(0, min(scale0, 2)),
                 opacity: max(0, min(opacity0, 1)), isKinematic: true))
+        // A focus coming in where another is fading waits until that one is mostly gone, so the
+        // two titles are never both drawn over each other.
+        let replacing = opacity0 == 0 && ghosts.contains { $0.role == .focus && $0.node != node }
+        let fadeIn = replacing ? settings.motion.collapseDuration * 0.5 : 0
         var bubble = LiveBubble(
             node: node, body: body, role: .focus, shape: .circle(radius: radius),
             scale: Tween(from: scale0, to: 1, start: now, duration: settings.motion.focusDuration, curve: .out),
-            opacity: Tween(from: opacity0, to: 1, start: now, duration: settings.motion.focusDuration, curve: .out),
+            opacity: Tween(from: opacity0, to: 1, start: now + fadeIn, duration: settings.motion.focusDuration, curve: .out),
             blur: .constant(1), transit: nil)
         // Caught from a fade-out away from the middle (it had been dragged): travel back.
         var travel = 0.0

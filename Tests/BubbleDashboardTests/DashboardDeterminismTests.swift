@@ -57,10 +57,10 @@ struct DashboardDeterminismTests {
     ]
 
     @Test(arguments: [
-        ("tour", UInt64(16_674_697_984_558_577_251), UInt64(8_733_989_526_596_985_151), 843),
-        ("interrupts", UInt64(10_730_601_336_841_943_374), UInt64(17_848_844_994_153_397_732), 393),
+        ("tour", UInt64(8_936_138_612_636_874_964), UInt64(8_733_989_526_596_985_151), 843),
+        ("interrupts", UInt64(262_302_040_578_957_839), UInt64(17_848_844_994_153_397_732), 393),
         ("table-scroll", UInt64(12_958_028_896_823_979_858), UInt64(9_562_176_999_503_964_297), 588),
-        ("search-filter", UInt64(8_397_274_455_877_429_204), UInt64(17_909_672_530_734_331_810), 688),
+        ("search-filter", UInt64(1_810_319_045_627_655_349), UInt64(17_909_672_530_734_331_810), 688),
     ])
     func scenarioFingerprintIsPinned(name: String, frames: UInt64, final: UInt64, restStep: Int) throws {
         let f = try Self.fingerprint(name)
