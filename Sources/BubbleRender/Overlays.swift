@@ -2,30 +2,35 @@ import BubbleDashboard
 import CCairo
 
 extension SceneRenderer {
-    /// The overlay card. While it fades in, the dimming follows `overlayOpacity` exactly; the card
-    /// rises 24 pt into place and turns opaque at two thirds of the way (alpha = 1.5 × opacity), so it
-    /// never looks like a ghost over the bubbles.
+    /// The overlay. It stays opaque and above the bubbles until it is gone: only the dimming
+    /// follows `overlayOpacity`. A card (preview, reports table, filter sheet) slides up from the
+    /// bottom edge as it opens and back down as it closes; the search slides down from under the
+    /// navigation bar and back up under it. So no bubble's title ever shows through an overlay's
+    /// text while the level behind it changes.
     func drawOverlay(_ overlay: SceneOverlay, opacity dim: Double, scene: Scene, _ f: Frame) {
         let cr = f.cr
-        let opacity = min(1, dim * 1.5)
-        var isSearch = false
-        if case .search = overlay { isSearch = true }
-        // The search bar stays under the navigation bar; other overlays rise into place.
-        let lift = f.records || isSearch ? 0 : (1 - dim) * 24
+        let hidden = f.records ? 0 : 1 - min(1, max(0, dim))
         cairo_save(cr)
-        cairo_translate(cr, 0, lift)
-        let grouped = opacity < 0.999 && !f.records
-        if grouped { cairo_push_group(cr) }
-        // While recording, coordinates are reported without the lift (it is 0 at full opacity).
+        if case .search(let search) = overlay {
+            // Slides under the navigation bar: clipped below it.
+            let g = SearchPanelGeometry(canvasWidth: scene.canvasWidth, canvasHeight: scene.canvasHeight, chrome: scene.chrome,
+                                        rows: search.message == nil ? search.results.count : 0)
+            let top = scene.chrome.navigationBarHeight
+            let reach = (search.results.isEmpty && search.message == nil ? g.bar.y + g.bar.height : g.card.y + g.card.height + 12) - top
+            if hidden > 0 {
+                cairo_rectangle(cr, 0, top, scene.canvasWidth, max(0, scene.canvasHeight - top))
+                cairo_clip(cr)
+            }
+            cairo_translate(cr, 0, -hidden * reach)
+        } else {
+            cairo_translate(cr, 0, hidden * scene.canvasHeight)
+        }
+        // While recording, coordinates are reported in place (the slide is 0 at full opacity).
         switch overlay {
         case .reportPreview(let report): drawPreview(report, scene: scene, f)
         case .reportsTable(let title, let reports, let scroll): drawTable(title: title, reports: reports, scroll: scroll, scene: scene, f)
         case .search(let search): drawSearch(search, scene: scene, f)
         case .filterSheet(let sheet): drawFilterSheet(sheet, scene: scene, f)
-        }
-        if grouped {
-            cairo_pop_group_to_source(cr)
-            cairo_paint_with_alpha(cr, opacity)
         }
         cairo_restore(cr)
     }
