@@ -59,7 +59,7 @@ extension Dashboard {
         live[li].scale = live[li].scale.retarget(1, at: now, duration: settings.motion.appearDuration, curve: .out)
         live[li].opacity = live[li].opacity.retarget(1, at: now, duration: settings.motion.appearDuration, curve: .out)
         focusPath.append(node)
-        try showChildren(of: node, delay: settings.motion.focusDuration * 0.6)
+        try showChildren(of: node, delay: settings.motion.focusDuration * 0.45)
     }
 
     func back() throws(DashboardError) {

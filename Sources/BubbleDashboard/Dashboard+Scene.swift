@@ -23,8 +23,10 @@ extension Dashboard {
                                        scale: g.scale.value(at: now), opacity: g.opacity.value(at: now), blur: g.blur, now: now))
         }
         for b in live where b.role == .focus {
-            bubbles.append(sceneBubble(node: b.node, role: .focus, shape: shape(of: b, at: now), centre: centre(of: b, at: now, alpha),
-                                       scale: b.scale.value(at: now), opacity: b.opacity.value(at: now), blur: b.blur.value(at: now), now: now))
+            var bubble = sceneBubble(node: b.node, role: .focus, shape: shape(of: b, at: now), centre: centre(of: b, at: now, alpha),
+                                     scale: b.scale.value(at: now), opacity: b.opacity.value(at: now), blur: b.blur.value(at: now), now: now)
+            bubble.labelRadius = landingRadius(of: b, shape: bubble.shape)
+            bubbles.append(bubble)
         }
         for g in ghosts where g.role == .child {
             bubbles.append(sceneBubble(node: g.node, role: .child, shape: g.shape, centre: g.position(at: now),
@@ -36,8 +38,10 @@ extension Dashboard {
             (order.firstIndex(of: $0.node) ?? Int.max, $0.node) < (order.firstIndex(of: $1.node) ?? Int.max, $1.node)
         }
         for b in children {
-            bubbles.append(sceneBubble(node: b.node, role: .child, shape: shape(of: b, at: now), centre: centre(of: b, at: now, alpha),
-                                       scale: b.scale.value(at: now), opacity: b.opacity.value(at: now), blur: b.blur.value(at: now), now: now))
+            var bubble = sceneBubble(node: b.node, role: .child, shape: shape(of: b, at: now), centre: centre(of: b, at: now, alpha),
+                                     scale: b.scale.value(at: now), opacity: b.opacity.value(at: now), blur: b.blur.value(at: now), now: now)
+            bubble.labelRadius = landingRadius(of: b, shape: bubble.shape)
+            bubbles.append(bubble)
         }
         let breadcrumbs = focusPath.map { levels.nodes[$0].title }
         var sceneOverlay: SceneOverlay? = nil
@@ -102,6 +106,13 @@ extension Dashboard {
         guard alpha < 1, let q = b.previous else { return p }
         if alpha <= 0 { return q }
         return Vector2(q.x + (p.x - q.x) * alpha, q.y + (p.y - q.y) * alpha)
+    }
+
+    /// The radius a circle changing size lands at (nil when it keeps its size or is a card).
+    func landingRadius(of b: LiveBubble, shape: SceneShape) -> Double? {
+        guard case .circle(let r) = shape, let t = b.transit else { return nil }
+        let target = t.radius.to
+        return target > 0 && target != r ? target : nil
     }
 
     /// A live bubble's outline at `now`: a circle on a glide has the glide's radius.

@@ -80,6 +80,10 @@ public struct SceneBubble: Sendable, Hashable {
     /// The ring that marks a report found by a search: 1 as it lands, fading to 0 over about a
     /// second.
     public var marked: Double = 0
+    /// For a circle changing size (a child becoming the focus, a focus going back to being a
+    /// child): the radius it lands at (pt). Its title is laid out once for that radius and drawn
+    /// scaled with the circle, so its lines stay as they will be. Nil when the circle keeps its size.
+    public var labelRadius: Double? = nil
 
     /// A bubble; `pageCount`, `blur` and `count` default to none, 0 and none.
     public init(

@@ -39,6 +39,7 @@ struct Sprite {
 struct BodyKey: Hashable {
     var label: String
     var shape: SceneShape
+    var labelRadius: Double?
     var kind: SceneBubbleKind
     var colour: SceneColour?
     var pageCount: Int?
@@ -89,11 +90,21 @@ extension SceneRenderer {
         return style.cardColour.mixed(with: RenderColour(colour), 0.07).sceneColour
     }
 
+    /// How much a circle's title is scaled: its radius over the radius it is laid out for
+    /// (`SceneBubble.labelRadius`), 1 for everything else.
+    func titleScale(_ b: SceneBubble) -> Double {
+        guard case .circle(let r) = b.shape, let target = b.labelRadius, target > 0 else { return 1 }
+        return r / target
+    }
+
     func bubbleText(_ b: SceneBubble) -> BubbleText {
-        let key = BubbleTextKey(label: b.label, shape: b.shape, kind: b.kind, pageCount: b.kind == .report ? b.pageCount : nil)
+        // A circle changing size is laid out once, for the radius it lands at.
+        var layoutShape = b.shape
+        if case .circle = b.shape, let target = b.labelRadius, target > 0 { layoutShape = .circle(radius: target) }
+        let key = BubbleTextKey(label: b.label, shape: layoutShape, kind: b.kind, pageCount: b.kind == .report ? b.pageCount : nil)
         if let t = bubbleTexts[key] { return t }
         let t: BubbleText
-        switch b.shape {
+        switch layoutShape {
         case .circle(let radius):
             let inset = max(5, radius * 0.12)
             let focus = b.kind == .focus
@@ -222,7 +233,11 @@ extension SceneRenderer {
                 cairo_set_dash(cr, nil, 0, 0)
             }
             setColour(cr, p.text)
+            let k = titleScale(b)
+            cairo_save(cr)
+            cairo_scale(cr, k, k)
             text.title.draw(cr, dx: text.titleOrigin.x, dy: text.titleOrigin.y)
+            cairo_restore(cr)
         case .roundedRect(let w, let h, let radius):
             let fill = cardFill(for: b.colour)
             roundedRectPath(cr, -w / 2, -h / 2, w, h, radius)
@@ -253,6 +268,7 @@ extension SceneRenderer {
     func recordBubbleLabels(_ b: SceneBubble, _ f: Frame) {
         let t = bubbleText(b)
         let s = b.scale, cx = b.centre.x, cy = b.centre.y
+        let k = titleScale(b)
         let container: LabelLayout.Container
         let textColour: SceneColour, background: SceneColour
         switch b.shape {
@@ -266,8 +282,8 @@ extension SceneRenderer {
             textColour = style.darkTextColour
             background = cardFill(for: b.colour)
         }
-        let lines = t.title.lines.map { $0.labelLine(dx: cx + t.titleOrigin.x * s, dy: cy + t.titleOrigin.y * s, scale: s) }
-        f.labels.append(LabelLayout(owner: b.id, role: .bubbleTitle, label: b.label, fontSize: t.title.font.size * s, lines: lines,
+        let lines = t.title.lines.map { $0.labelLine(dx: cx + t.titleOrigin.x * s * k, dy: cy + t.titleOrigin.y * s * k, scale: s * k) }
+        f.labels.append(LabelLayout(owner: b.id, role: .bubbleTitle, label: b.label, fontSize: t.title.font.size * s * k, lines: lines,
                                     isTruncated: t.title.truncated, container: container, textColour: textColour,
                                     backgroundColour: background, missingCodePoints: t.title.missingCodePoints,
                                     designFontSize: t.title.font.size))
@@ -285,7 +301,7 @@ extension SceneRenderer {
 
     /// The bubble at scale 1 with its shadow, drawn once into an image at the pixel scale.
     func bodySprite(_ b: SceneBubble) -> Sprite {
-        let key = BodyKey(label: b.label, shape: b.shape, kind: b.kind, colour: b.colour,
+        let key = BodyKey(label: b.label, shape: b.shape, labelRadius: b.labelRadius, kind: b.kind, colour: b.colour,
                           pageCount: b.kind == .report ? b.pageCount : nil)
         if let s = bodySprites[key] { return s }
         let shadow = shadowSprite(b.shape)

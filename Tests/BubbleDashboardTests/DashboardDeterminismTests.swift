@@ -57,9 +57,9 @@ struct DashboardDeterminismTests {
     ]
 
     @Test(arguments: [
-        ("tour", UInt64(8_936_138_612_636_874_964), UInt64(8_733_989_526_596_985_151), 843),
-        ("interrupts", UInt64(262_302_040_578_957_839), UInt64(17_848_844_994_153_397_732), 393),
-        ("table-scroll", UInt64(12_958_028_896_823_979_858), UInt64(9_562_176_999_503_964_297), 588),
+        ("tour", UInt64(7_533_117_916_643_247_149), UInt64(8_733_989_526_596_985_151), 843),
+        ("interrupts", UInt64(14_050_085_112_171_119_319), UInt64(17_848_844_994_153_397_732), 393),
+        ("table-scroll", UInt64(243_021_852_674_107_406), UInt64(9_562_176_999_503_964_297), 588),
         ("search-filter", UInt64(1_810_319_045_627_655_349), UInt64(17_909_672_530_734_331_810), 688),
     ])
     func scenarioFingerprintIsPinned(name: String, frames: UInt64, final: UInt64, restStep: Int) throws {
