@@ -160,6 +160,26 @@ struct ExamplesTests {
         #expect(ids.first == "zurich-office-lease-review")
     }
 
+    /// The embedding article's finder: a typed text finds reports by title, a pick brings in its
+    /// level, and a keyword filter narrows the level; without a finder the magnifier says so.
+    @Test func suppliedFinderSearchesAndFilters() throws {
+        let tree = try sampleTree()
+        let dashboard = try searchableDashboard(tree: tree)
+        try dashboard.send(.tapBubble("root"))
+        dashboard.settle(limit: 3000)
+        try dashboard.send(.search("income statement"))
+        let hits = dashboard.searchResults
+        #expect(!hits.isEmpty && hits.allSatisfy { tree.nodes[$0.report].title.lowercased().contains("income") })
+        try dashboard.send(.searchPick(0))
+        dashboard.settle(limit: 3000)
+        #expect(!dashboard.isSearching)
+        let keyword = try #require(tree.nodes.first { !$0.keywords.isEmpty }?.keywords.first)
+        try dashboard.send(.filter([keyword.uppercased()]))
+        #expect(dashboard.filterKeywords == [keyword])
+        let plain = try Dashboard(tree: tree)
+        #expect(throws: DashboardError.searchUnavailable) { try plain.send(.search("income")) }
+    }
+
     /// The ReportLibrary landing page: the sample library's size, and a duplicate id's error line.
     @Test func libraryDescriptionAndErrorLine() throws {
         let sample = repositoryRoot.appendingPathComponent("Data/reports.json").path
@@ -264,14 +284,17 @@ struct DocumentationTests {
             }
         }
         let readme = Self.jsonBlocks(try Self.read("README.md"))
-        try #require(readme.count == 2)
+        try #require(readme.count == 3)
         #expect(try datasource(readme[0], "README.md").nodes.map(\.id) == ["root", "finance", "q1-2016"])
         #expect(try scenario(readme[1]).script.count == 3)
+        #expect(try scenario(readme[2]).script.count == 5)
 
         let datasourceArticle = Self.jsonBlocks(try Self.read("Sources/ReportLibrary/ReportLibrary.docc/DatasourceFormat.md"))
         #expect(try datasource(try #require(datasourceArticle.first), "DatasourceFormat.md").statistics.reports == 1)
         let scenarioArticle = Self.jsonBlocks(try Self.read("Sources/BubbleDashboard/BubbleDashboard.docc/ScenarioFormat.md"))
         #expect(try scenario(try #require(scenarioArticle.first)).script.count == 12)
+        try #require(scenarioArticle.count == 2)
+        #expect(try scenario(scenarioArticle[1]).script.count == 12)
     }
 
     /// Relative links in README.md and docs/*.md lead to files or folders that exist.

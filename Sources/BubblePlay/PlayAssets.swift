@@ -12,6 +12,7 @@ public enum PlayAssets {
     public static let shortcuts: [(key: String, action: String)] = [
         ("Esc", "close the overlay"), ("Space", "pause / run"), (". or S", "single step (pauses)"),
         ("1 / 2 / 4", "speed 1, ½, ¼"), ("R", "restart"), ("D", "debug overlay"), ("B or Backspace", "back one level (pinch)"),
+        ("typing", "the search or filter field, while open (Enter: first result or Done)"),
     ]
 
     static let html = """
@@ -37,7 +38,7 @@ public enum PlayAssets {
           <span id="status">connecting…</span>
         </header>
         <main>
-          <div id="stage"><canvas id="picture" width="768" height="1024"></canvas><canvas id="overlay" width="768" height="1024"></canvas></div>
+          <div id="stage"><canvas id="picture" width="768" height="1024"></canvas><canvas id="overlay" width="768" height="1024"></canvas><input id="field" type="text" maxlength="256" autocomplete="off" autocapitalize="off" spellcheck="false" aria-label="search" tabindex="-1"></div>
           <aside>
             <section id="info">
               <div>step <span id="stepno">0</span> · <span id="rest">–</span></div>
@@ -77,6 +78,7 @@ public enum PlayAssets {
         #stage { position: relative; touch-action: none; user-select: none; }
         #stage canvas { display: block; }
         #overlay { position: absolute; left: 0; top: 0; pointer-events: none; }
+        #field { position: absolute; left: 50%; top: 40px; width: 1px; height: 1px; padding: 0; border: 0; opacity: 0; pointer-events: none; font-size: 16px; }
         aside { width: 300px; }
         aside h2 { font-size: 13px; margin: 12px 0 4px; }
         #settings label { display: grid; grid-template-columns: 1fr 80px; gap: 4px; margin: 2px 0; }
@@ -160,6 +162,7 @@ public enum PlayAssets {
             canvasSize = m.canvas; fields = m.fields; buildSettings(); layout();
           } else if (m.type === "frame") {
             header = m;
+            syncField(m);
             // No tile changed: no PNG follows.
             if (m.tiles && m.tiles.length === 0) { shown(m); requestAnimationFrame(sendReady); }
           } else if (m.type === "error") {
@@ -170,6 +173,50 @@ public enum PlayAssets {
           } else if (m.type === "settingsFile") {
             download("settings.json", m.text);
           }
+        }
+
+        // The search field and the filter sheet's field: while either is open (the frame's
+        // overlay), a hidden input holds the keyboard, so keys and input methods type into it.
+        // The page sends the field's whole text after each change, never half-composed text.
+        const field = $("field");
+        let fieldOverlay = null, composing = false, sentText = "", lastInputAt = 0, results = 0, resultsFor = "";
+        function sendField() {
+          if (composing || !fieldOverlay) return;
+          const text = field.value;
+          if (text === sentText) return;
+          sentText = text; lastInputAt = performance.now();
+          send({type: fieldOverlay === "search" ? "search" : "filter_query", text});
+        }
+        function fieldKey(e) {
+          if (e.key === "Escape") send({type: "close"});
+          else if (e.key === "Enter") {
+            // The first result (a pick with none would be refused, and stop the recording's export).
+            if (fieldOverlay !== "search") send({type: "close"});
+            else if (results > 0 && resultsFor === field.value) send({type: "search_pick", row: 0});
+          }
+          else return false;
+          e.preventDefault();
+          return true;
+        }
+        field.addEventListener("compositionstart", () => { composing = true; });
+        field.addEventListener("compositionend", () => { composing = false; sendField(); });
+        field.addEventListener("input", (e) => { if (!e.isComposing) sendField(); });
+        field.addEventListener("keydown", (e) => {
+          if (e.isComposing || e.keyCode === 229) return;   // the input method's own keys
+          fieldKey(e);
+        });
+        function syncField(h) {
+          const o = h.overlay || null;
+          state.overlay = o || ""; results = h.results || 0; resultsFor = h.text;
+          if (o !== fieldOverlay) {
+            fieldOverlay = o; composing = false;
+            field.value = o ? h.text : ""; sentText = field.value;
+            if (o) field.focus({preventScroll: true}); else field.blur();
+          } else if (o && !composing && h.text !== sentText && performance.now() - lastInputAt > 500) {
+            // The dashboard holds another text (a refused message): show its own.
+            field.value = h.text; sentText = h.text;
+          }
+          state.fieldText = field.value;
         }
 
         function shown(h) {
@@ -293,6 +340,7 @@ public enum PlayAssets {
           if (gesture.pressed) send({type: "release"});
           else if (e.type === "pointerup") send({type: "tap", x: gesture.start[0], y: gesture.start[1]});
           gesture = null;
+          if (fieldOverlay) field.focus({preventScroll: true});
         }
         stage.addEventListener("pointerup", pointerEnd);
         stage.addEventListener("pointercancel", pointerEnd);
@@ -311,6 +359,12 @@ public enum PlayAssets {
 
         document.addEventListener("keydown", (e) => {
           if (e.target instanceof HTMLInputElement) return;
+          if (fieldOverlay) {
+            // The keyboard belongs to the open field: the key goes on into it.
+            field.focus({preventScroll: true});
+            fieldKey(e);
+            return;
+          }
           const k = e.key;
           if (k === "Escape") send({type: "close"});
           else if (k === " ") send({type: "pause", on: !paused});

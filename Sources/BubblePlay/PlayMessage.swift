@@ -39,6 +39,14 @@ public enum PlayMessage: Sendable, Equatable {
     case record
     /// Asks for the current settings as a settings file.
     case saveSettings
+    /// The whole text of the search field as typed so far (opens the search if needed); at most
+    /// `Dashboard.maxFieldLength` characters, no control characters. The page sends it once an
+    /// input method has committed it, never half-composed.
+    case search(String)
+    /// The whole text of the filter sheet's field (the sheet must be open); checked as `search`.
+    case filterQuery(String)
+    /// Takes the search result at this row (0-based; Enter in the search field sends row 0).
+    case searchPick(Int)
 }
 
 /// Why a message was refused: one line naming the field.
@@ -81,8 +89,11 @@ public struct PlayMessageParser: Sendable {
         ("hello", ["scale"]), ("ready", []), ("tap", ["x", "y"]), ("press", ["x", "y"]), ("move", ["x", "y"]),
         ("release", []), ("pinch", []), ("scroll", ["dy"]), ("close", []), ("pause", ["on"]), ("step", []),
         ("speed", ["value"]), ("restart", []), ("debug", ["on"]), ("settings", ["values"]), ("record", []),
-        ("saveSettings", []),
+        ("saveSettings", []), ("search", ["text"]), ("filter_query", ["text"]), ("search_pick", ["row"]),
     ]
+
+    /// The largest row a `search_pick` names (the search shows far fewer).
+    public static let maxPickRow = 999
 
     public func parse(_ bytes: [UInt8]) throws(PlayMessageError) -> PlayMessage {
         guard bytes.count <= Self.maxMessageBytes else {
@@ -127,6 +138,17 @@ public struct PlayMessageParser: Sendable {
             guard let b = value.boolValue else { throw PlayMessageError(path: name, message: "must be true or false, found \(value.typeName)") }
             return b
         }
+        func text(_ name: String) throws(PlayMessageError) -> String {
+            guard let value = root[name] else { throw PlayMessageError(path: name, message: "missing field '\(name)'") }
+            guard let t = value.stringValue else { throw PlayMessageError(path: name, message: "must be a string, found \(value.typeName)") }
+            guard t.count <= Dashboard.maxFieldLength else {
+                throw PlayMessageError(path: name, message: "longer than \(Dashboard.maxFieldLength) characters (\(t.count))")
+            }
+            if let c = t.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+                throw PlayMessageError(path: name, message: "control character U+\(Hex.string(UInt64(c.value), digits: 4)) in the text")
+            }
+            return t
+        }
         func canvasPoint() throws(PlayMessageError) -> ScenePoint {
             ScenePoint(x: try number("x", within: 0...canvasWidth), y: try number("y", within: 0...canvasHeight))
         }
@@ -157,6 +179,12 @@ public struct PlayMessageParser: Sendable {
                 throw PlayMessageError(path: error.jsonPath, message: error.message)
             }
         case "record": return .record
+        case "search": return .search(try text("text"))
+        case "filter_query": return .filterQuery(try text("text"))
+        case "search_pick":
+            let row = try number("row", within: 0...Double(Self.maxPickRow))
+            guard row == row.rounded() else { throw PlayMessageError(path: "row", message: "must be a whole number, got \(row)") }
+            return .searchPick(Int(row))
         default: return .saveSettings
         }
     }

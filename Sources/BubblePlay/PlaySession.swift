@@ -166,6 +166,9 @@ public final class PlaySession {
         case .scroll(let d): return send(.scroll(d), now: now)
         case .close: return send(.closeOverlay, now: now)
         case .settings(let s): return send(.settings(s), now: now)
+        case .search(let t): return send(.search(t), now: now)
+        case .filterQuery(let t): return send(.filterQuery(t), now: now)
+        case .searchPick(let row): return send(.searchPick(row), now: now)
         case .pause(let on):
             advanceClock(now)
             isPaused = on
@@ -335,6 +338,7 @@ public final class PlaySession {
             header += ", \"tileSize\": \(picture.tileSize), \"columns\": \(picture.columns), \"tiles\": ["
             header += tiles.map(String.init).joined(separator: ", ") + "]"
         }
+        header += ", \"overlay\": " + Self.fieldJSON(scene: scene, dashboard: dashboard)
         if showsDebug { header += ", \"debug\": " + Self.debugJSON(dashboard.debugView()) }
         header += "}"
         return PlayFrame(header: header, png: png, tiles: picture.tiles, step: dashboard.stepCount, stateHash: hash, drawSeconds: t1 - t0, encodeSeconds: t2 - t1)
@@ -386,6 +390,23 @@ public final class PlaySession {
         if !path.isEmpty { out += ", \"path\": \(JSONLiteral.string(path))" }
         if let step { out += ", \"step\": \(step)" }
         return out + "}"
+    }
+
+    /// The field that takes the page's keyboard: `"search"` (then `"text"` and `"results"`, the
+    /// rows shown, follow) or `"filter"` (then `"text"`), or `null` when neither the search nor the
+    /// filter sheet is open.
+    static func fieldJSON(scene: Scene, dashboard: Dashboard) -> String {
+        if dashboard.isSearching {
+            var text = ""
+            if case .search(let s) = scene.overlay { text = s.text }
+            return "\"search\", \"text\": \(JSONLiteral.string(text)), \"results\": \(dashboard.searchResults.count)"
+        }
+        if dashboard.isFilterSheetOpen {
+            var text = ""
+            if case .filterSheet(let f) = scene.overlay { text = f.query }
+            return "\"filter\", \"text\": \(JSONLiteral.string(text))"
+        }
+        return "null"
     }
 
     static func debugJSON(_ v: DashboardDebugView) -> String {

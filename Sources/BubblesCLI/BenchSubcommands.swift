@@ -71,7 +71,10 @@ struct BenchLevels: ParsableCommand {
             Per count: tap_ms_median (the tap to the first frame of the new level, on a fresh \
             dashboard and text measurer each time), layout_ms_median (the grouping and layout \
             part of it), visible_bubbles and groups once settled, peak_memory_bytes and \
-            load_peak_memory_bytes (after loading the datasource).
+            load_peak_memory_bytes (after loading the datasource). With --find instead: search \
+            and the keyword filter to the first frame drawn at scale 1 (a keystroke with results \
+            on the 100 000-report library, a filter set and cleared on a level of 10 000 reports, \
+            a result picked to its level), median and p99 in ms.
             """)
 
     @Option(help: "Comma-separated category sizes (default 10,30,100,1000,10000,100000).")
@@ -86,6 +89,16 @@ struct BenchLevels: ParsableCommand {
     /// The child process's datasource (internal: the parent runs one child per count).
     @Option(help: .hidden)
     var child: String?
+
+    @Flag(help: "Search and the keyword filter instead: a keystroke, a filter set and cleared, a result picked, each to its frame (median and p99 ms).")
+    var find = false
+
+    @Option(help: "With --find: the folder of the generated 100 000-report library and its index (bench search's; the PDFs are written once).")
+    var work = "out/bench-search"
+
+    /// With --find: the size of the generated library (internal: a quick run of the code).
+    @Option(help: .hidden)
+    var findReports = 100_000
 
     @OptionGroup var global: GlobalOptions
 
@@ -106,6 +119,7 @@ struct BenchLevels: ParsableCommand {
     func run() throws {
         try Bench.running(global) {
             if let child { return try LevelBench.child(path: child, rounds: rounds) }
+            if find { return try FindBench.run(work: work, reports: max(100, findReports), rounds: rounds, json: json) }
             try LevelBench.run(counts: try counts(), rounds: rounds, json: json)
         }
     }

@@ -42,6 +42,31 @@ struct PlayMessageParserTests {
         #expect(try parse(#"{"type": "settings", "values": {"placeSpring": {"frequency": 5}, "dragNearFrequency": 9}}"#) == .settings(expected))
     }
 
+    @Test func fieldTextsAndPicksParse() throws {
+        #expect(try parse(#"{"type": "search", "text": "inc"}"#) == .search("inc"))
+        #expect(try parse(#"{"type": "search", "text": ""}"#) == .search(""))
+        #expect(try parse(#"{"type": "search", "text": "東京\u00e9"}"#) == .search("東京é"))
+        #expect(try parse(#"{"type": "filter_query", "text": "quar"}"#) == .filterQuery("quar"))
+        #expect(try parse(#"{"type": "search_pick", "row": 0}"#) == .searchPick(0))
+        #expect(try parse(#"{"type": "search_pick", "row": 999}"#) == .searchPick(999))
+        // 256 characters of 3 UTF-8 bytes each fit in a message.
+        #expect(try parse(#"{"type": "search", "text": "\#(String(repeating: "語", count: 256))"}"#) == .search(String(repeating: "語", count: 256)))
+    }
+
+    @Test func fieldTextsAndPicksAreChecked() {
+        #expect(refusal(#"{"type": "search"}"#)?.message == "missing field 'text'")
+        #expect(refusal(#"{"type": "search", "text": 5}"#)?.description == "text: must be a string, found a number")
+        #expect(refusal(#"{"type": "filter_query", "text": null}"#)?.path == "text")
+        #expect(refusal(#"{"type": "search", "text": "a\u0007b"}"#)?.description == "text: control character U+0007 in the text")
+        #expect(refusal(#"{"type": "search", "text": "a\nb"}"#)?.path == "text")
+        #expect(refusal(#"{"type": "search", "text": "\#(String(repeating: "a", count: 257))"}"#)?.description == "text: longer than 256 characters (257)")
+        #expect(refusal(#"{"type": "search", "text": "a", "row": 1}"#)?.path == "row")
+        #expect(refusal(#"{"type": "search_pick", "row": -1}"#)?.path == "row")
+        #expect(refusal(#"{"type": "search_pick", "row": 1000}"#)?.path == "row")
+        #expect(refusal(#"{"type": "search_pick", "row": 1.5}"#)?.description == "row: must be a whole number, got 1.5")
+        #expect(refusal(#"{"type": "search_pick", "row": "0"}"#)?.path == "row")
+    }
+
     @Test func malformedJSONIsRefusedWithItsPlace() {
         for text in ["", "{", "{\"type\": \"tap\", \"x\": 1,}", "[1, 2]", "\"tap\"", "{\"type\": tap}", "nul", "{\"type\": \"tap\"}}"] {
             let e = refusal(text)

@@ -1,6 +1,7 @@
 @_spi(Testbed) import BubbleDashboard
 import BubbleExport
 import BubblePlay
+import BubbleScenario
 import Foundation
 import TestSupport
 
@@ -24,11 +25,12 @@ extension PlaySession {
 }
 
 /// Exports a recorded scenario (scene JSON only, one job, no PDFs) into `folder` and returns the
-/// last frame of its manifest (`step`, `state_hash`, …), nil if the manifest has none.
-func lastExportedFrame(of recording: String, into folder: String) throws -> [String: Any]? {
+/// last frame of its manifest (`step`, `state_hash`, …), nil if the manifest has none. With
+/// `pdfMetadata` `.index(path:)` the export searches and filters with that library index.
+func lastExportedFrame(of recording: String, into folder: String, pdfMetadata: PDFMetadataSource = .none) throws -> [String: Any]? {
     var options = ExportOptions(scenario: recording, output: folder)
     options.formats = [.json]
-    options.readPDFs = false
+    options.pdfMetadata = pdfMetadata
     options.review = false
     options.jobs = 1
     _ = try Exporter.run(options)
