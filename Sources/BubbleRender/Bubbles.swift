@@ -168,7 +168,7 @@ extension SceneRenderer {
             return
         }
         let opacity = min(1, b.opacity)
-        if f.raster && abs(b.scale - 1) < 1e-9 {
+        if f.raster && abs(b.scale - 1) < 1e-9 && b.labelRadius == nil {
             // Settled bubbles: a cached sprite (shadow and body) composited at whole device pixels.
             let sprite = bodySprite(b)
             let cr = f.cr
@@ -178,6 +178,30 @@ extension SceneRenderer {
             let y = (b.centre.y * pixelScale - sprite.originY).rounded()
             cairo_set_source_surface(cr, sprite.image.surface, x, y)
             cairo_rectangle(cr, x, y, Double(sprite.image.width), Double(sprite.image.height))
+            cairo_clip(cr)
+            cairo_paint_with_alpha(cr, opacity)
+            cairo_restore(cr)
+            return
+        }
+        // Growing, shrinking or changing size: the sprite of the size it lands at (or has), drawn
+        // smaller. Laid out once, so a title keeps its lines, and no text is shaped per frame.
+        var landing = b
+        var size = b.scale
+        if case .circle(let r) = b.shape, let target = b.labelRadius, target > 0 {
+            landing.shape = .circle(radius: target)
+            landing.labelRadius = nil
+            size *= r / target
+        }
+        if f.raster && size <= 1 + 1e-9 && size > 0.02 {
+            let sprite = bodySprite(landing)
+            let cr = f.cr
+            cairo_save(cr)
+            cairo_identity_matrix(cr)
+            cairo_translate(cr, b.centre.x * pixelScale, b.centre.y * pixelScale)
+            cairo_scale(cr, size, size)
+            cairo_set_source_surface(cr, sprite.image.surface, -sprite.originX, -sprite.originY)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+            cairo_rectangle(cr, -sprite.originX, -sprite.originY, Double(sprite.image.width), Double(sprite.image.height))
             cairo_clip(cr)
             cairo_paint_with_alpha(cr, opacity)
             cairo_restore(cr)
