@@ -192,7 +192,8 @@ extension SceneRenderer {
             landing.labelRadius = nil
             size *= r / target
         }
-        if f.raster && size <= 1 + 1e-9 && size > 0.02 {
+        // (Up to 1.1: a bubble popping in, or swelling as it fades out, is not sharpened by more.)
+        if f.raster && size <= 1.1 && size > 0.02 {
             let sprite = bodySprite(landing)
             let cr = f.cr
             cairo_save(cr)
@@ -433,13 +434,19 @@ extension SceneRenderer {
     /// Cached: recomputed only when shape, scale, colour, label, blur or pixel scale change.
     func blurredFocus(_ b: SceneBubble, pixelScale ps: Double) -> Sprite {
         let key = focusKey(b, pixelScale: ps)
-        if let c = focusCache[ps], c.key == key {
+        var list = focusCache[ps] ?? []
+        if let i = list.firstIndex(where: { $0.key == key }) {
             blurCacheHits += 1
-            return c.sprite
+            let hit = list.remove(at: i)
+            list.append(hit)
+            focusCache[ps] = list
+            return hit.sprite
         }
         let sprite = makeBlurredFocus(b, pixelScale: ps)
         blurComputations += 1
-        focusCache[ps] = FocusImage(key: key, sprite: sprite)
+        list.append(FocusImage(key: key, sprite: sprite))
+        if list.count > Self.keptFoci { list.removeFirst(list.count - Self.keptFoci) }
+        focusCache[ps] = list
         return sprite
     }
 
@@ -474,8 +481,24 @@ extension SceneRenderer {
         // In vectors the blurred raster is embedded at 1 px per point: a blurred image loses nothing
         // at that resolution and the SVG stays a quarter of the size.
         let ps = f.raster ? pixelScale : 1
-        let sprite = blurredFocus(b, pixelScale: ps)
         let opacity = min(1, b.opacity)
+        if f.raster, case .circle(let r) = b.shape, let target = b.labelRadius, target > 0 {
+            // Changing size: the blurred picture of the size it lands at, drawn at this size.
+            var landing = b
+            landing.shape = .circle(radius: target)
+            landing.labelRadius = nil
+            let sprite = blurredFocus(landing, pixelScale: ps)
+            cairo_save(cr)
+            cairo_identity_matrix(cr)
+            cairo_translate(cr, b.centre.x * pixelScale, b.centre.y * pixelScale)
+            cairo_scale(cr, r / target, r / target)
+            cairo_set_source_surface(cr, sprite.image.surface, -sprite.originX, -sprite.originY)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+            cairo_paint_with_alpha(cr, opacity)
+            cairo_restore(cr)
+            return
+        }
+        let sprite = blurredFocus(b, pixelScale: ps)
         cairo_save(cr)
         if f.raster {
             cairo_identity_matrix(cr)

@@ -15,8 +15,11 @@ public final class SceneRenderer {
     let fitter: TextFitter
     var bubbleTexts: [BubbleTextKey: BubbleText] = [:]
     var paints: [SceneColour: BubblePaint] = [:]
-    /// The blurred focus per pixel scale (the raster frame's, and 1 for SVG).
-    var focusCache: [Double: FocusImage] = [:]
+    /// The last few blurred foci per pixel scale (the raster frame's, and 1 for SVG), most recent
+    /// last: a level coming back, or a filter toggled, finds its focus still blurred.
+    var focusCache: [Double: [FocusImage]] = [:]
+    /// How many blurred foci are kept per pixel scale.
+    static let keptFoci = 4
     var shadowSprites: [SceneShape: Sprite] = [:]
     var bodySprites: [BodyKey: Sprite] = [:]
     var spriteBytes = 0
@@ -67,7 +70,7 @@ public final class SceneRenderer {
     public var rasterCacheBytes: Int {
         func bytes(_ i: RenderedImage?) -> Int { i.map { $0.width * $0.height * 4 } ?? 0 }
         var n = spriteBytes + shadowBytes + bytes(backgroundCache?.image) + bytes(topBarCache?.image) + bytes(bottomBarCache?.image)
-        for f in focusCache.values { n += bytes(f.sprite.image) }
+        for list in focusCache.values { for f in list { n += bytes(f.sprite.image) } }
         return n
     }
 
