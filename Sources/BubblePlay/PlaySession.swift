@@ -250,15 +250,16 @@ public final class PlaySession {
         return result
     }
 
-    /// Sends a dashboard event at the current step and records it (also when the dashboard
-    /// refuses it: a replay refuses it the same way).
+    /// Sends a dashboard event at the current step and records it when the dashboard takes it.
+    /// A refused event changes nothing, so the recording leaves it out: `bubbles export` stops at
+    /// a refused event, and a tap on empty space must not make a session unexportable.
     private func send(_ event: DashboardEvent, now: Double) -> [String] {
         advanceClock(now)
         let step = dashboard.stepCount
-        recorder.record(event, step: step)
         dirty = true
         do {
             try dashboard.send(event)
+            recorder.record(event, step: step)
         } catch {
             if case .move = event, error == .noDragInProgress { return [] }
             if case .release = event, error == .noDragInProgress { return [] }

@@ -97,6 +97,9 @@ struct PlaySessionTests {
         page.send(.tap(ScenePoint(x: 384, y: 540)))
         try page.run(2)
         #expect(!session.dashboard.isStartScreen)
+        // The recording keeps only what the dashboard took, so it exports (export stops at a
+        // refused event).
+        #expect(session.recorder.entries.map(\.action) == ["\"tap\": [384, 540]"])
     }
 
     @Test func debugOverlayCarriesShapesTargetsAndContacts() throws {
