@@ -114,6 +114,16 @@ struct FieldGroupingTests {
         #expect(a == "E" && e.title.contains(where: { $0 == "E" || $0 == "D" || $0 == "C" || $0 == "F" }), "\(e.title)")
     }
 
+    /// One added title changes few alphabetical groups: boundaries are letters, merged by count.
+    @Test func anAddedTitleChangesFewAlphabeticalGroups() {
+        var titles = Self.unstructured(400, seed: 31)
+        let before = Self.plan(titles, maxGroups: 12, capacity: 40)
+        titles.append("Margin outlook")
+        let after = Self.plan(titles, maxGroups: 12, capacity: 40)
+        let kept = Set(before.map(\.key)).intersection(after.map(\.key)).count
+        #expect(kept * 3 >= before.count * 2, "\(before.map(\.key)) → \(after.map(\.key))")
+    }
+
     /// A crowded first letter is split by the second ("Pa", "Pe"), and a crowded second by the
     /// third ("Pri", "Pro").
     @Test func aCrowdedLetterSplitsByItsSecond() {
@@ -179,7 +189,7 @@ struct FieldGroupingTests {
         #expect(model.nodes[big].children == before)
     }
 
-    @Test func theLargeSampleOpensByStoreThenWeekInADashboard() throws {
+    @Test func storesAndWeeksOpenByStoreInADashboard() throws {
         let d = try GroupingTests.opened(Self.storesAndWeeks)
         let groups = d.scene().bubbles.filter { $0.kind == .group }
         #expect(groups.map(\.id) == ["big~n101-101", "big~n102-102"], "\(groups.map(\.label))")
