@@ -1,8 +1,9 @@
 /// A sort key for titles that ignores case and accents and keeps each script together, built from
 /// the standard library alone (no Foundation, no ICU).
 ///
-/// Each letter or digit of the title becomes one element, `script << 21 | base scalar`: digits
-/// first, then Latin, Greek, Cyrillic, Armenian, Hebrew, Arabic, the Indic scripts, Thai, kana,
+/// Each letter of the title becomes one element, `script << 21 | base scalar`, and each run of
+/// digits its length (leading zeros dropped) then its digits, so numbers sort by value ("Report 2"
+/// before "Report 10"). Digits come first, then Latin, Greek, Cyrillic, Armenian, Hebrew, Arabic, the Indic scripts, Thai, kana,
 /// Hangul, Han, and every other script last. Case is folded with `lowercased()`; combining marks
 /// (a decomposed "é") are dropped; precomposed Latin letters with diacritics fold to their base
 /// letter through a table of Latin-1 Supplement and Latin Extended-A ("é", "ł", "ő" → "e", "l",
@@ -20,11 +21,26 @@ struct CollationKey: Sendable, Hashable, Comparable {
     init(_ text: String) {
         var elements: [UInt32] = []
         elements.reserveCapacity(text.utf8.count)
+        var digitRun = -1
         for scalar in text.lowercased().unicodeScalars {
             let v = scalar.value
+            if v >= 48 && v <= 57 {
+                // A run of digits: its length (without leading zeros) first, so "2" < "10".
+                if digitRun < 0 {
+                    digitRun = elements.count
+                    elements.append(0)
+                }
+                if v == 48 && elements.count == digitRun + 1 { continue }
+                elements.append(CollationKey.element(v))
+                continue
+            }
+            if digitRun >= 0 {
+                elements[digitRun] = UInt32(min(elements.count - digitRun - 1, 0x2F))
+                digitRun = -1
+            }
             if v < 0x80 {
-                // ASCII at once: digits and lower-case letters (upper case was folded).
-                if (v >= 48 && v <= 57) || (v >= 97 && v <= 122) { elements.append(CollationKey.element(v)) }
+                // ASCII at once: lower-case letters (upper case was folded).
+                if v >= 97 && v <= 122 { elements.append(CollationKey.element(v)) }
                 continue
             }
             let p = scalar.properties
@@ -32,8 +48,12 @@ struct CollationKey: Sendable, Hashable, Comparable {
             if p.canonicalCombiningClass.rawValue != 0 || p.generalCategory == .nonspacingMark { continue }
             for base in CollationKey.base(of: v) { elements.append(CollationKey.element(base)) }
         }
+        if digitRun >= 0 { elements[digitRun] = UInt32(min(elements.count - digitRun - 1, 0x2F)) }
         self.elements = elements
     }
+
+    /// Whether `element` is a digit or a digit run's length (script 0).
+    static func isNumeric(_ element: UInt32) -> Bool { element >> 21 == 0 }
 
     static func < (a: CollationKey, b: CollationKey) -> Bool { a.elements.lexicographicallyPrecedes(b.elements) }
 

@@ -100,7 +100,7 @@ extension LevelGrouping {
         let keys = titles.map(TitleKey.init)
         let capacity = max(Policy.minimumCapacity, Int(atFloor / smallest * Policy.capacityShare))
         let first = levels.firstPosition(of: focus)
-        let fields = fields(of: keys)
+        let fields = fields(of: keys, titles: titles)
         var plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first, fields: fields)
         for _ in 0..<Policy.fitAttempts {
             var area = focusArea

@@ -99,7 +99,9 @@ struct GroupPlan: Sendable, Hashable {
 ///
 /// The fields are what varies from title to title: a date or period ("March 2017", "Q3 2016",
 /// "2020-01-05", "FY2021"), and numbers or identifiers ("#101", "0100", "wk 1"), read by
-/// `TitleKey`; a number field is the n-th number of each title outside its date. A field counts
+/// `TitleKey`; a number field is the n-th number of each title outside its date. The word field is
+/// the first word after the words all titles share ("Acme" in "Supplier Acme invoice 7"); it
+/// groups only when each word forms one run and they fit as groups, one word per group. A field counts
 /// when nine titles in ten have it and it takes more than one value. The level is grouped by the
 /// field that varies most slowly in data order (the fewest runs of equal values; the date first on
 /// a tie, then the earlier number), provided each of its values forms about one run; a group's own
@@ -114,9 +116,10 @@ struct GroupPlan: Sendable, Hashable {
 /// ranges never overlap. Deterministic.
 enum LevelGrouping {
     static let monthNames = MonthNames.englishShort
-    /// The dash between a range's ends, with no-break spaces so a wrapped label keeps "51 – 52"
-    /// on one line.
-    static let dash = "\u{00A0}–\u{00A0}"
+    /// The dash between a range's ends, so a wrapped label keeps "51 – 52" on one line: no-break
+    /// spaces around it, and a word joiner after it (Unicode line breaking allows a break after an
+    /// en dash even before a no-break space; Pango follows it).
+    static let dash = "\u{00A0}–\u{2060}\u{00A0}"
 
     /// At most `maxGroups` groups for the children titled `titles` (`count` >= 2 groups unless
     /// there is only one child). `prefix` is the level's shared beginning (put before a number
@@ -131,12 +134,65 @@ enum LevelGrouping {
         case date
         /// The number field at this place among a title's numbers (0 for the first).
         case number(Int)
+        /// The first word after the words every title begins with, when it has letters and no
+        /// digit ("Acme" in "Supplier Acme invoice 7").
+        case word
+    }
+
+    /// The word field of each title (see `Field.word`), nil where the title has none there; nil
+    /// altogether when more than one title in ten has none (it is then no field). Read from the
+    /// titles' UTF-8.
+    static func words(of titles: [String]) -> [Substring?]? {
+        guard var first = titles.first else { return [] }
+        // The bytes every title begins with, back to a space.
+        let cut = first.withUTF8 { f -> Int in
+            var shared = f.count
+            for var t in titles.dropFirst() {
+                shared = t.withUTF8 { u in
+                    var p = 0
+                    let m = min(shared, u.count)
+                    while p < m && u[p] == f[p] { p += 1 }
+                    return p
+                }
+                if shared == 0 { break }
+            }
+            while shared > 0 && f[shared - 1] != 32 { shared -= 1 }
+            return shared
+        }
+        var missing = 0
+        let allowed = titles.count / 10
+        var result: [Substring?] = []
+        result.reserveCapacity(titles.count)
+        for t in titles {
+            var copy = t
+            // The token's end, and whether it has a letter and no digit.
+            let end = copy.withUTF8 { u -> Int in
+                guard cut < u.count else { return -1 }
+                var e = cut, letter = false
+                while e < u.count && u[e] != 32 {
+                    let c = u[e]
+                    if c >= 48 && c <= 57 { return -1 }
+                    if c >= 0x80 || (c | 0x20 >= 97 && c | 0x20 <= 122) { letter = true }
+                    e += 1
+                }
+                return letter ? e : -1
+            }
+            if end < 0 {
+                missing += 1
+                if missing > allowed { return nil }
+                result.append(nil)
+                continue
+            }
+            let u = t.utf8
+            result.append(t[u.index(u.startIndex, offsetBy: cut)..<u.index(u.startIndex, offsetBy: end)])
+        }
+        return result
     }
 
     /// The level's varying fields, the most slowly varying first: each with the runs of equal
     /// values it forms in data order. Fields that nine titles in ten have and that take more than
-    /// one value.
-    static func fields(of keys: [TitleKey]) -> [(field: Field, runs: Int)] {
+    /// one value; the word field only with `titles`.
+    static func fields(of keys: [TitleKey], titles: [String]? = nil) -> [(field: Field, runs: Int)] {
         let n = keys.count
         guard n > 1 else { return [] }
         var found: [(field: Field, runs: Int)] = []
@@ -159,6 +215,17 @@ enum LevelGrouping {
             let c = count { $0.number(at: place)?.value }
             if c.present * 10 >= n * 9 && c.varies { found.append((.number(place), c.runs)) }
         }
+        if let titles, let w = words(of: titles) {
+            var present = 0, runs = 0
+            var last: Substring? = nil
+            for word in w {
+                guard let word else { continue }
+                present += 1
+                if last != word { runs += 1 }
+                last = word
+            }
+            if present * 10 >= n * 9 && runs > 1 { found.append((.word, runs)) }
+        }
         // Stable: on equal runs the date, then the earlier number.
         return found.enumerated().sorted { ($0.element.runs, $0.offset) < ($1.element.runs, $1.offset) }.map(\.element)
     }
@@ -177,8 +244,10 @@ enum LevelGrouping {
         let n = titles.count
         let maxGroups = max(2, maxGroups)
         guard n > 1 else { return [GroupPlan(key: "i1-1", title: "1", range: 0..<n)] }
-        for (field, _) in known ?? fields(of: keys) {
+        for (field, _) in known ?? fields(of: keys, titles: titles) {
             switch field {
+            case .word:
+                if let plan = byWord(titles, maxGroups: maxGroups) { return plan }
             case .date:
                 if let plan = byDate(keys, maxGroups: maxGroups) { return plan }
             case .number(let place):
@@ -418,6 +487,25 @@ enum LevelGrouping {
 
     // MARK: Letters and positions
 
+    /// One group per word of the word field ("Acme", "Globex"), in data order: only when every
+    /// word forms one run and there are no more runs than `maxGroups` (a range of words in data
+    /// order would not read as a range).
+    static func byWord(_ titles: [String], maxGroups: Int) -> [GroupPlan]? {
+        guard let words = words(of: titles) else { return nil }
+        let r = runs(words)
+        guard r.count >= 2, r.count <= maxGroups else { return nil }
+        var seen: [Substring] = []
+        for run in r {
+            if seen.contains(run.bucket) { return nil }
+            seen.append(run.bucket)
+        }
+        return r.map { run in
+            let word = String(run.bucket)
+            let key = "w-" + word.lowercased().map { $0 == "~" ? "-" : String($0) }.joined()
+            return GroupPlan(key: key, title: word, range: run.range)
+        }
+    }
+
     /// How deep alphabetical ranges go: up to this many letters ("Pa – Pr" is two).
     static let alphabetDepth = 3
 
@@ -446,12 +534,15 @@ enum LevelGrouping {
         }
         guard largest * 2 <= n else { return nil }
 
-        /// The runs of equal `depth`-element prefixes within `span` of the sorted order.
+        /// The runs of equal `depth`-letter prefixes within `span` of the sorted order. A prefix
+        /// ends before a number ("#" for titles that begin with one), so numbers are never split
+        /// digit by digit.
         func split(_ span: Range<Int>, _ depth: Int) -> [(prefix: ArraySlice<UInt32>, span: Range<Int>)] {
             var result: [(prefix: ArraySlice<UInt32>, span: Range<Int>)] = []
             for i in span {
                 let e = keys[order[i]].elements
-                let p = e.prefix(depth)
+                var p = e.prefix(depth)
+                if let digit = p.firstIndex(where: CollationKey.isNumeric) { p = p[..<digit] }
                 if let last = result.last, last.prefix == p {
                     result[result.count - 1].span = last.span.lowerBound..<i + 1
                 } else {
@@ -468,16 +559,20 @@ enum LevelGrouping {
         }
         guard buckets.count >= 2 else { return nil }
         // Crowded letters split by their next letter while there is room for more groups.
+        var settled = [Bool](repeating: false, count: buckets.count)
         while buckets.count < maxGroups {
             var pick = -1
-            for (i, b) in buckets.enumerated() where b.span.count > capacity && b.prefix.count < alphabetDepth
-                && keys[order[b.span.lowerBound]].elements.count > b.prefix.count {
+            for (i, b) in buckets.enumerated() where !settled[i] && b.span.count > capacity && b.prefix.count < alphabetDepth {
                 if pick < 0 || b.span.count > buckets[pick].span.count { pick = i }
             }
             guard pick >= 0 else { break }
             let finer = split(buckets[pick].span, buckets[pick].prefix.count + 1)
-            guard finer.count >= 2, buckets.count + finer.count - 1 <= maxGroups else { break }
+            guard finer.count >= 2, buckets.count + finer.count - 1 <= maxGroups else {
+                settled[pick] = true
+                continue
+            }
             buckets.replaceSubrange(pick...pick, with: finer)
+            settled.replaceSubrange(pick...pick, with: [Bool](repeating: false, count: finer.count))
         }
         func shown(_ p: ArraySlice<UInt32>) -> String { p.isEmpty ? "#" : CollationKey.display(p) }
         return merge(buckets.map(\.span.count), maxGroups: maxGroups).map { g in

@@ -11,7 +11,7 @@ import Testing
 @Suite("Groups by the fields of the titles")
 struct FieldGroupingTests {
     static let nb = "\u{00A0}"
-    static let dash = "\u{00A0}–\u{00A0}"
+    static let dash = "\u{00A0}–\u{2060}\u{00A0}"
 
     static func plan(_ titles: [String], maxGroups: Int = 12, capacity: Int = 30, first: Int = 0) -> [GroupPlan] {
         LevelGrouping.plan(titles: titles, keys: titles.map(TitleKey.init), maxGroups: maxGroups, capacity: capacity, firstPosition: first)
@@ -122,6 +122,30 @@ struct FieldGroupingTests {
         let after = Self.plan(titles, maxGroups: 12, capacity: 40)
         let kept = Set(before.map(\.key)).intersection(after.map(\.key)).count
         #expect(kept * 3 >= before.count * 2, "\(before.map(\.key)) → \(after.map(\.key))")
+    }
+
+    /// A word that varies slowly groups by itself ("Acme", "Globex"), then the numbers inside.
+    @Test func aSlowWordFieldGroupsByWord() {
+        let titles = (1...40).map { "Supplier Acme invoice \($0)" } + (1...30).map { "Supplier Globex invoice \($0)" }
+            + (1...20).map { "Supplier Initech invoice \($0)" }
+        let keys = titles.map(TitleKey.init)
+        #expect(LevelGrouping.fields(of: keys, titles: titles).map(\.field) == [.word, .number(0)])
+        let plans = Self.plan(titles)
+        #expect(plans.map(\.title) == ["Acme", "Globex", "Initech"] && plans.map(\.members.count) == [40, 30, 20])
+        #expect(plans.map(\.key) == ["w-acme", "w-globex", "w-initech"])
+        // Words that come back later are not one run each: not grouped by word.
+        let scattered = (0..<60).map { "Supplier \(["Acme", "Globex"][$0 % 2]) note" }
+        #expect(Self.plan(scattered).allSatisfy { !$0.key.hasPrefix("w-") })
+    }
+
+    /// Numbers inside titles sort by value in alphabetical groups: "Lot 2" before "Lot 10".
+    @Test func collationSortsNumbersByValue() {
+        #expect(CollationKey("Lot 2") < CollationKey("Lot 10") && CollationKey("Lot 007") == CollationKey("lot 7"))
+        #expect(CollationKey("Lot 9 b") < CollationKey("Lot 10 a") && CollationKey("2 apples") < CollationKey("10 apples"))
+        let titles = ["Zeta lot 10", "Alpha lot 2", "Zeta lot 2", "Alpha lot 10", "Beta", "Gamma", "Delta 1", "Omega 3"]
+        let plans = Self.plan(titles, maxGroups: 3, capacity: 3)
+        let order = plans.flatMap { $0.members.map { titles[$0] } }
+        #expect(order == ["Alpha lot 2", "Alpha lot 10", "Beta", "Delta 1", "Gamma", "Omega 3", "Zeta lot 2", "Zeta lot 10"], "\(order)")
     }
 
     /// A crowded first letter is split by the second ("Pa", "Pe"), and a crowded second by the
