@@ -164,6 +164,9 @@ public struct LevelModel: DashboardHierarchy {
     private var groupIndexByID: [String: Int] = [:]
     /// Per group (from `source.nodes.count` on): where its run begins in its category's children.
     private var groupStarts: [Int] = []
+    /// The parent of the last `insertGroups` and its children before it, in their order (an
+    /// alphabetical grouping reorders them), for `removeUnshownGroups`.
+    private var lastUngrouped: (parent: Int, children: [Int])? = nil
     /// Under a keyword filter: per node (groups too), how many matching reports it stands for (a
     /// report: 1 when it carries every keyword); nil without a filter.
     public private(set) var matchCounts: [Int]? = nil
@@ -204,30 +207,34 @@ public struct LevelModel: DashboardHierarchy {
     public func isGroup(_ node: Int) -> Bool { node >= source.nodes.count }
 
     /// Where the children of `node` begin among its category's children: 0 for a category, and for
-    /// a group the place of its first child there (100 for "101 – 200").
+    /// a group the place of its first child there (100 for "101 – 200"; for an alphabetical group,
+    /// whose children are in collation order, the place of the first of them).
     public func firstPosition(of node: Int) -> Int {
         isGroup(node) ? groupStarts[node - source.nodes.count] : 0
     }
 
-    /// Replaces the children of `parent` by groups, each standing for a run of them.
+    /// Replaces the children of `parent` by groups, each standing for the children at its plan's
+    /// `members` (a run in data order, or an alphabetical range in collation order), in that order.
+    /// Every child belongs to exactly one plan.
     mutating func insertGroups(under parent: Int, _ plans: [GroupPlan]) {
         let children = nodes[parent].children
         let parentStart = firstPosition(of: parent)
         var groups: [Int] = []
         for plan in plans {
             let index = nodes.count
-            let members = Array(children[plan.range])
+            let members = plan.members.map { children[$0] }
             let id = nodes[parent].id + "~" + plan.key + groupSuffix
             nodes.append(DashboardNode(
                 id: id, title: plan.title, kind: .group, colour: nodes[parent].colour, children: members,
                 reportCount: members.reduce(0) { $0 + nodes[$1].reportCount }, count: members.count))
             parents.append(parent)
             if matchCounts != nil { matchCounts!.append(members.reduce(0) { $0 + matchCounts![$1] }) }
-            groupStarts.append(parentStart + plan.range.lowerBound)
+            groupStarts.append(parentStart + (plan.members.first ?? 0))
             groupIndexByID[id] = index
             for m in members { parents[m] = index }
             groups.append(index)
         }
+        lastUngrouped = (parent, children)
         nodes[parent].children = groups
     }
 
@@ -247,6 +254,10 @@ public struct LevelModel: DashboardHierarchy {
         parents.removeLast(groups.count)
         if matchCounts != nil { matchCounts!.removeLast(groups.count) }
         groupStarts.removeLast(groups.count)
+        if let last = lastUngrouped, last.parent == parent, last.children.count == children.count {
+            children = last.children
+        }
+        lastUngrouped = nil
         nodes[parent].children = children
     }
 

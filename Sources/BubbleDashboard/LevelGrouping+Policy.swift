@@ -100,20 +100,21 @@ extension LevelGrouping {
         let keys = titles.map(TitleKey.init)
         let capacity = max(Policy.minimumCapacity, Int(atFloor / smallest * Policy.capacityShare))
         let first = levels.firstPosition(of: focus)
-        var plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first)
+        let fields = fields(of: keys, titles: titles)
+        var plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first, fields: fields)
         for _ in 0..<Policy.fitAttempts {
             var area = focusArea
             for plan in plans {
-                let members = children[plan.range]
+                let members = plan.members.map { children[$0] }
                 let group = DashboardNode(
-                    id: "", title: LevelLayout.groupLabel(title: plan.title, tree: levels, members: members), kind: .group,
+                    id: "", title: LevelLayout.groupLabel(title: plan.title, tree: levels, members: members[...]), kind: .group,
                     colour: nil, children: Array(members), reportCount: members.reduce(0) { $0 + levels.nodes[$1].reportCount },
                     count: members.count)
                 area += LevelLayout.paddedArea(LevelLayout.shape(of: group, settings, measurer), pad)
             }
             if area <= room || plans.count <= 2 { break }
             maxGroups = max(2, min(plans.count - 1, Int(Double(plans.count) * room / area)))
-            plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first)
+            plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first, fields: fields)
         }
         guard plans.count >= 2 else { return }
         levels.insertGroups(under: focus, plans)

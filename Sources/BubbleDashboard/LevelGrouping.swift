@@ -17,6 +17,7 @@ struct SiblingLabels: Sendable, Hashable {
     init(titles: [String], firstNumber: Int = 1) {
         labels = titles
         caption = nil
+        defer { labels = Self.distinct(labels) }
         guard titles.count >= 3 else { return }
         let words = titles.map { $0.split(separator: " ", omittingEmptySubsequences: true) }
         let first = words[0]
@@ -49,26 +50,76 @@ struct SiblingLabels: Sendable, Hashable {
         let tail = first[first.count - suffix ..< first.count].joined(separator: " ")
         caption = [head, "…", tail].filter { !$0.isEmpty }.joined(separator: " ")
     }
+
+    /// `labels` with every label that repeats numbered by its occurrence ("Customer Review #1",
+    /// "Customer Review #2"), so that siblings never show the same label.
+    static func distinct(_ labels: [String]) -> [String] {
+        var seen: [String: Int] = [:]
+        for l in labels { seen[l, default: 0] += 1 }
+        guard seen.count < labels.count else { return labels }
+        var occurrence: [String: Int] = [:]
+        return labels.map { l in
+            guard seen[l, default: 0] > 1 else { return l }
+            occurrence[l, default: 0] += 1
+            return "\(l) #\(occurrence[l]!)"
+        }
+    }
 }
 
-/// A run of siblings shown as one group circle.
+/// Siblings shown as one group circle: a run of consecutive children, or, for an alphabetical
+/// range, the children whose titles fall in it, in collation order.
 struct GroupPlan: Sendable, Hashable {
-    /// The id suffix after the parent's id and "~" ("y2015", "n101-150", "a-f", "i1-50").
+    /// The id suffix after the parent's id and "~" ("d2015", "n101-150", "a-pa-pr", "i1-50").
     var key: String
     /// The group's title: what its children share and their range ("2015", "Jan – Jun 2016",
-    /// "Store 101 – 150", "A – F", "1 – 50").
+    /// "Store 101 – 150", "A – F", "1 – 50"), with no-break spaces around the dash.
     var title: String
-    /// The children it stands for: positions in the parent's child list.
-    var range: Range<Int>
+    /// The children it stands for, in the order it shows them: positions in the parent's child
+    /// list.
+    var members: [Int]
+
+    /// A group of the run `range` of the parent's children, in data order.
+    init(key: String, title: String, range: Range<Int>) {
+        self.init(key: key, title: title, members: Array(range))
+    }
+
+    /// A group of the children at `members`, shown in that order.
+    init(key: String, title: String, members: [Int]) {
+        self.key = key
+        self.title = title
+        self.members = members
+    }
+
+    /// From the first member's position to one past the last: the run for a group of consecutive
+    /// children.
+    var range: Range<Int> { (members.first ?? 0)..<((members.last ?? -1) + 1) }
 }
 
-/// Groups a level's children into runs, from their titles: by date or period where almost every
-/// title has one, else by number, else by first letter where the titles are in alphabetical order,
-/// else by position. Groups are runs of consecutive children (data order is kept inside a group),
-/// at boundaries that depend only on each child's own title (a year, a number bin of a round size,
-/// a letter), so one added report changes one group, not all. Deterministic.
+/// Groups a level's children from the fields of their titles.
+///
+/// The fields are what varies from title to title: a date or period ("March 2017", "Q3 2016",
+/// "2020-01-05", "FY2021"), and numbers or identifiers ("#101", "0100", "wk 1"), read by
+/// `TitleKey`; a number field is the n-th number of each title outside its date. The word field is
+/// the first word after the words all titles share ("Acme" in "Supplier Acme invoice 7"); it
+/// groups only when each word forms one run and they fit as groups, one word per group. A field counts
+/// when nine titles in ten have it and it takes more than one value. The level is grouped by the
+/// field that varies most slowly in data order (the fewest runs of equal values; the date first on
+/// a tie, then the earlier number), provided each of its values forms about one run; a group's own
+/// level is grouped by the next field when it is crowded in turn ("Store #101", then "wk 1 – 13").
+/// Such groups are runs of consecutive children (data order is kept inside a group), at boundaries
+/// that depend only on each child's own field (a year, a number bin of a round size), so one added
+/// report changes one group, not all.
+///
+/// When no field fits, titles with different texts are grouped into alphabetical ranges ("A – C",
+/// "Pa – Pr") by `CollationKey`, each group's children in collation order; titles that are mostly
+/// the same are grouped by position ("1 – 50"). Sibling groups never share a title, and their
+/// ranges never overlap. Deterministic.
 enum LevelGrouping {
     static let monthNames = MonthNames.englishShort
+    /// The dash between a range's ends, so a wrapped label keeps "51 – 52" on one line: no-break
+    /// spaces around it, and a word joiner after it (Unicode line breaking allows a break after an
+    /// en dash even before a no-break space; Pango follows it).
+    static let dash = "\u{00A0}–\u{2060}\u{00A0}"
 
     /// At most `maxGroups` groups for the children titled `titles` (`count` >= 2 groups unless
     /// there is only one child). `prefix` is the level's shared beginning (put before a number
@@ -77,21 +128,134 @@ enum LevelGrouping {
         plan(titles: titles, keys: titles.map(TitleKey.init), maxGroups: maxGroups, capacity: capacity)
     }
 
+    /// A varying field of a level's titles (see `fields(of:)`).
+    enum Field: Sendable, Hashable {
+        /// The date or period.
+        case date
+        /// The number field at this place among a title's numbers (0 for the first).
+        case number(Int)
+        /// The first word after the words every title begins with, when it has letters and no
+        /// digit ("Acme" in "Supplier Acme invoice 7").
+        case word
+    }
+
+    /// The word field of each title (see `Field.word`), nil where the title has none there; nil
+    /// altogether when more than one title in ten has none (it is then no field). Read from the
+    /// titles' UTF-8.
+    static func words(of titles: [String]) -> [Substring?]? {
+        guard var first = titles.first else { return [] }
+        // The bytes every title begins with, back to a space.
+        let cut = first.withUTF8 { f -> Int in
+            var shared = f.count
+            for var t in titles.dropFirst() {
+                shared = t.withUTF8 { u in
+                    var p = 0
+                    let m = min(shared, u.count)
+                    while p < m && u[p] == f[p] { p += 1 }
+                    return p
+                }
+                if shared == 0 { break }
+            }
+            while shared > 0 && f[shared - 1] != 32 { shared -= 1 }
+            return shared
+        }
+        var missing = 0
+        let allowed = titles.count / 10
+        var result: [Substring?] = []
+        result.reserveCapacity(titles.count)
+        for t in titles {
+            var copy = t
+            // The token's end, and whether it has a letter and no digit.
+            let end = copy.withUTF8 { u -> Int in
+                guard cut < u.count else { return -1 }
+                var e = cut, letter = false
+                while e < u.count && u[e] != 32 {
+                    let c = u[e]
+                    if c >= 48 && c <= 57 { return -1 }
+                    if c >= 0x80 || (c | 0x20 >= 97 && c | 0x20 <= 122) { letter = true }
+                    e += 1
+                }
+                return letter ? e : -1
+            }
+            if end < 0 {
+                missing += 1
+                if missing > allowed { return nil }
+                result.append(nil)
+                continue
+            }
+            let u = t.utf8
+            result.append(t[u.index(u.startIndex, offsetBy: cut)..<u.index(u.startIndex, offsetBy: end)])
+        }
+        return result
+    }
+
+    /// The level's varying fields, the most slowly varying first: each with the runs of equal
+    /// values it forms in data order. Fields that nine titles in ten have and that take more than
+    /// one value; the word field only with `titles`.
+    static func fields(of keys: [TitleKey], titles: [String]? = nil) -> [(field: Field, runs: Int)] {
+        let n = keys.count
+        guard n > 1 else { return [] }
+        var found: [(field: Field, runs: Int)] = []
+        func count<V: Equatable>(_ value: (TitleKey) -> V?) -> (present: Int, runs: Int, varies: Bool) {
+            var present = 0, runs = 0, varies = false
+            var last: V? = nil, first: V? = nil
+            for k in keys {
+                guard let v = value(k) else { continue }
+                present += 1
+                if first == nil { first = v } else if v != first { varies = true }
+                if last != v { runs += 1 }
+                last = v
+            }
+            return (present, runs, varies)
+        }
+        let d = count { $0.date }
+        if d.present * 10 >= n * 9 && d.varies { found.append((.date, d.runs)) }
+        let places = keys.reduce(0) { max($0, $1.numberCount) }
+        for place in 0..<min(places, TitleKey.maxNumberFields) {
+            let c = count { $0.number(at: place)?.value }
+            if c.present * 10 >= n * 9 && c.varies { found.append((.number(place), c.runs)) }
+        }
+        if let titles, let w = words(of: titles) {
+            var present = 0, runs = 0
+            var last: Substring? = nil
+            for word in w {
+                guard let word else { continue }
+                present += 1
+                if last != word { runs += 1 }
+                last = word
+            }
+            if present * 10 >= n * 9 && runs > 1 { found.append((.word, runs)) }
+        }
+        // Stable: on equal runs the date, then the earlier number.
+        return found.enumerated().sorted { ($0.element.runs, $0.offset) < ($1.element.runs, $1.offset) }.map(\.element)
+    }
+
     /// `plan(titles:maxGroups:)` with the titles already read. `capacity` is how many children one
     /// group's level shows without grouping again: where round bins allow, groups are as large as
     /// that (fewer taps to a report), otherwise as many as `maxGroups` (and they group again).
     /// `firstPosition` is the first child's place in its category (0 at the category itself;
     /// inside a group, where its run begins), so that position ranges continue the group's
     /// ("101 – 125" inside "101 – 200").
-    static func plan(titles: [String], keys: [TitleKey], maxGroups: Int, capacity: Int = 30, firstPosition: Int = 0) -> [GroupPlan] {
+    /// `fields` are `fields(of: keys)` when already found (a level planned again with fewer groups).
+    static func plan(
+        titles: [String], keys: [TitleKey], maxGroups: Int, capacity: Int = 30, firstPosition: Int = 0,
+        fields known: [(field: Field, runs: Int)]? = nil
+    ) -> [GroupPlan] {
         let n = titles.count
         let maxGroups = max(2, maxGroups)
         guard n > 1 else { return [GroupPlan(key: "i1-1", title: "1", range: 0..<n)] }
-        let dated = keys.reduce(0) { $0 + ($1.date == nil ? 0 : 1) }
-        if dated * 10 >= n * 9, let plan = byDate(keys, maxGroups: maxGroups) { return plan }
-        let numbered = keys.reduce(0) { $0 + ($1.number == nil ? 0 : 1) }
-        if numbered * 10 >= n * 9, let plan = byNumber(keys, titles: titles, maxGroups: maxGroups, capacity: capacity) { return plan }
-        if let plan = byLetter(keys, maxGroups: maxGroups) { return plan }
+        for (field, _) in known ?? fields(of: keys, titles: titles) {
+            switch field {
+            case .word:
+                if let plan = byWord(titles, maxGroups: maxGroups) { return plan }
+            case .date:
+                if let plan = byDate(keys, maxGroups: maxGroups) { return plan }
+            case .number(let place):
+                let chosen = keys.map { TitleKey(numberField: $0.number(at: place)) }
+                if let plan = byNumber(chosen, titles: titles, maxGroups: maxGroups, capacity: capacity) { return plan }
+            }
+        }
+        if let plan = byAlphabet(titles, maxGroups: maxGroups, capacity: capacity) { return plan }
         return byPosition(n, maxGroups: maxGroups, capacity: capacity, firstPosition: firstPosition)
     }
 
@@ -174,15 +338,28 @@ enum LevelGrouping {
             if r.count < 2 { continue }
             guard ordered(r) else { return nil }
             let merged = merge(r.map(\.range.count), maxGroups: maxGroups)
-            return merged.map { g in
+            var spans: [(TitleKey.Date, TitleKey.Date)] = []
+            let plans = merged.map { g in
                 let first = r[g.lowerBound], last = r[g.upperBound - 1]
-                let a = first.bucket, b = last.bucket
-                let lo = min(a, b), hi = max(a, b)
+                var lo = first.bucket, hi = first.bucket
+                for run in r[g] { lo = min(lo, run.bucket); hi = max(hi, run.bucket) }
+                spans.append((lo, hi))
                 return GroupPlan(key: dateKey(lo, hi, period), title: dateTitle(lo, hi, period),
                                  range: first.range.lowerBound..<last.range.upperBound)
             }
+            // Sibling groups whose periods overlap (a period met twice) would read alike.
+            guard disjoint(spans) else { return nil }
+            return plans
         }
         return nil
+    }
+
+    /// Whether the closed spans follow one another without overlapping, all rising or all falling.
+    static func disjoint<T: Comparable>(_ spans: [(T, T)]) -> Bool {
+        guard spans.count > 1 else { return true }
+        let rising = spans.indices.dropFirst().allSatisfy { spans[$0].0 > spans[$0 - 1].1 }
+        let falling = spans.indices.dropFirst().allSatisfy { spans[$0].1 < spans[$0 - 1].0 }
+        return rising || falling
     }
 
     static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
@@ -200,24 +377,26 @@ enum LevelGrouping {
         return "d" + (a == b ? one(a) : one(a) + "-" + one(b))
     }
 
-    /// "2015", "2008 – 2009", "Jan – Jun 2016", "Nov 2015 – Feb 2016", "March 2016", "1 – 15 Mar 2016".
+    /// "2015", "2008 – 2009", "Jan – Jun 2016", "Nov 2015 – Feb 2016", "March 2016", "1 – 15 Mar 2016",
+    /// with `dash` between the ends and, where the ends carry a year, no-break spaces inside them.
     static func dateTitle(_ a: TitleKey.Date, _ b: TitleKey.Date, _ p: Period) -> String {
         let ma = a.month ?? 1, mb = b.month ?? 1
+        let nb = "\u{00A0}"
         switch p {
         case .year:
-            return a.year == b.year ? "\(a.year)" : "\(a.year) – \(b.year)"
+            return a.year == b.year ? "\(a.year)" : "\(a.year)\(dash)\(b.year)"
         case .half, .quarter, .month:
             let span = p == .half ? 6 : (p == .quarter ? 3 : 1)
             let endMonth = mb + span - 1
             if p == .month && a == b { return "\(monthNames[ma - 1]) \(a.year)" }
-            if a.year == b.year { return "\(monthNames[ma - 1]) – \(monthNames[endMonth - 1]) \(a.year)" }
-            return "\(monthNames[ma - 1]) \(a.year) – \(monthNames[endMonth - 1]) \(b.year)"
+            if a.year == b.year { return "\(monthNames[ma - 1])\(dash)\(monthNames[endMonth - 1]) \(a.year)" }
+            return "\(monthNames[ma - 1])\(nb)\(a.year)\(dash)\(monthNames[endMonth - 1])\(nb)\(b.year)"
         case .day:
             let da = a.day ?? 1, db = b.day ?? 1
             if a == b { return "\(da) \(monthNames[ma - 1]) \(a.year)" }
-            if a.year == b.year && ma == mb { return "\(da) – \(db) \(monthNames[ma - 1]) \(a.year)" }
-            if a.year == b.year { return "\(da) \(monthNames[ma - 1]) – \(db) \(monthNames[mb - 1]) \(a.year)" }
-            return "\(da) \(monthNames[ma - 1]) \(a.year) – \(db) \(monthNames[mb - 1]) \(b.year)"
+            if a.year == b.year && ma == mb { return "\(da)\(dash)\(db) \(monthNames[ma - 1]) \(a.year)" }
+            if a.year == b.year { return "\(da)\(nb)\(monthNames[ma - 1])\(dash)\(db)\(nb)\(monthNames[mb - 1]) \(a.year)" }
+            return "\(da)\(nb)\(monthNames[ma - 1])\(nb)\(a.year)\(dash)\(db)\(nb)\(monthNames[mb - 1])\(nb)\(b.year)"
         }
     }
 
@@ -258,15 +437,17 @@ enum LevelGrouping {
             guard r.count >= 2 else { return nil }
             guard ordered(r) else { return nil }
             let merged = merge(r.map(\.range.count), maxGroups: maxGroups)
+            var spans: [(Int, Int)] = []
             // The word before the number when every title has the same one ("Store 101 – 150").
-            return merged.map { g in
+            let plans = merged.map { g in
                 let range = r[g.lowerBound].range.lowerBound..<r[g.upperBound - 1].range.upperBound
                 let inGroup = range.compactMap { keys[$0].number }
                 let firstIndex = range.first { keys[$0].number != nil }!, lastIndex = range.last { keys[$0].number != nil }!
                 let a = inGroup.min()!, b = inGroup.max()!
+                spans.append((a, b))
                 let fromToken = keys[firstIndex].numberToken.map { TitleKey.token(titles[firstIndex], $0) }
                 let toToken = keys[lastIndex].numberToken.map { TitleKey.token(titles[lastIndex], $0) }
-                let lead = fromToken?.allSatisfy(\.isNumber) == true ? wordBefore(fromToken, in: titles[firstIndex]) : nil
+                let lead = fromToken.map(isPlainNumber) == true ? wordBefore(fromToken, in: titles[firstIndex]) : nil
                 let from = fromToken.map(String.init) ?? "\(a)"
                 var to = toToken.map(String.init) ?? "\(b)"
                 // "INV-2016-00001 – 01000": the second token without what it shares with the first.
@@ -274,35 +455,131 @@ enum LevelGrouping {
                    from.hasPrefix(to[..<digits]), from.count == to.count {
                     to = String(to[digits...])
                 }
-                let text = from == to ? from : "\(from) – \(to)"
+                let text = a == b || from == to ? from : "\(from)\(dash)\(to)"
                 return GroupPlan(key: "n\(a)-\(b)", title: lead.map { "\($0) \(text)" } ?? text, range: range)
             }
+            // A number met in two runs would give two groups of the same name.
+            guard disjoint(spans) else { return nil }
+            return plans
         }
         return nil
     }
 
-    /// The word right before `token` in `title` when it is a word of letters ("Store" in "Store 101
-    /// Performance Review").
+    /// Whether `token` is digits, perhaps after "#" or "№" ("101", "#101", "0100"): a number that
+    /// reads better after the word before it ("Store #101").
+    static func isPlainNumber(_ token: Substring) -> Bool {
+        let digits = token.first == "#" || token.first == "№" ? token.dropFirst() : token[...]
+        return !digits.isEmpty && digits.allSatisfy(\.isNumber)
+    }
+
+    /// The word right before `token` (a slice of `title`) when it is a word of letters ("Store" in
+    /// "Store 101 Performance Review", "wk" in "… wk 1 FY2021").
     static func wordBefore(_ token: Substring?, in title: String) -> String? {
         guard let token else { return nil }
-        let words = title.split(separator: " ")
-        guard let i = words.firstIndex(of: token), i > 0, words[i - 1].allSatisfy(\.isLetter) else { return nil }
-        return String(words[i - 1])
+        var end = token.startIndex
+        while end > title.startIndex, title[title.index(before: end)] == " " { end = title.index(before: end) }
+        guard end < token.startIndex else { return nil }
+        var start = end
+        while start > title.startIndex, title[title.index(before: start)] != " " { start = title.index(before: start) }
+        let word = title[start..<end]
+        return !word.isEmpty && word.allSatisfy(\.isLetter) ? String(word) : nil
     }
 
     // MARK: Letters and positions
 
-    static func byLetter(_ keys: [TitleKey], maxGroups: Int) -> [GroupPlan]? {
-        let r = runs(keys.map(\.letter))
-        guard r.count >= 2, ordered(r) else { return nil }
-        // Alphabetical order, not just runs.
-        for i in r.indices.dropFirst() where r[i].bucket < r[i - 1].bucket { return nil }
-        let merged = merge(r.map(\.range.count), maxGroups: maxGroups)
-        return merged.map { g in
-            let a = r[g.lowerBound].bucket, b = r[g.upperBound - 1].bucket
+    /// One group per word of the word field ("Acme", "Globex"), in data order: only when every
+    /// word forms one run and there are no more runs than `maxGroups` (a range of words in data
+    /// order would not read as a range).
+    static func byWord(_ titles: [String], maxGroups: Int) -> [GroupPlan]? {
+        guard let words = words(of: titles) else { return nil }
+        let r = runs(words)
+        guard r.count >= 2, r.count <= maxGroups else { return nil }
+        var seen: [Substring] = []
+        for run in r {
+            if seen.contains(run.bucket) { return nil }
+            seen.append(run.bucket)
+        }
+        return r.map { run in
+            let word = String(run.bucket)
+            let key = "w-" + word.lowercased().map { $0 == "~" ? "-" : String($0) }.joined()
+            return GroupPlan(key: key, title: word, range: run.range)
+        }
+    }
+
+    /// How deep alphabetical ranges go: up to this many letters ("Pa – Pr" is two).
+    static let alphabetDepth = 3
+
+    /// Alphabetical ranges ("A – C", "Pa – Pr") of the titles after the words they all begin with,
+    /// each group's children in collation order (`CollationKey`; equal keys keep data order). A
+    /// range is a run of first letters, and a first letter that holds more than `capacity`
+    /// children while there is room for more groups is split by its second letter (then third).
+    /// Nil when more than half the titles are one and the same (they are told apart by position).
+    static func byAlphabet(_ titles: [String], maxGroups: Int, capacity: Int) -> [GroupPlan]? {
+        let n = titles.count
+        // The words every title begins with say nothing about the order.
+        let words = titles.map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        var shared = words[0].count
+        for w in words.dropFirst() {
+            var p = 0
+            while p < min(shared, w.count) && w[p] == words[0][p] { p += 1 }
+            shared = p
+        }
+        let keys = words.map { w in CollationKey(w.count > shared ? w[shared...].joined(separator: " ") : w.joined(separator: " ")) }
+        let order = keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+        // Titles that are mostly one and the same are told apart by position instead.
+        var largest = 1, run = 1
+        for i in order.indices.dropFirst() {
+            run = keys[order[i]] == keys[order[i - 1]] ? run + 1 : 1
+            largest = max(largest, run)
+        }
+        guard largest * 2 <= n else { return nil }
+
+        /// The runs of equal `depth`-letter prefixes within `span` of the sorted order. A prefix
+        /// ends before a number ("#" for titles that begin with one), so numbers are never split
+        /// digit by digit.
+        func split(_ span: Range<Int>, _ depth: Int) -> [(prefix: ArraySlice<UInt32>, span: Range<Int>)] {
+            var result: [(prefix: ArraySlice<UInt32>, span: Range<Int>)] = []
+            for i in span {
+                let e = keys[order[i]].elements
+                var p = e.prefix(depth)
+                if let digit = p.firstIndex(where: CollationKey.isNumeric) { p = p[..<digit] }
+                if let last = result.last, last.prefix == p {
+                    result[result.count - 1].span = last.span.lowerBound..<i + 1
+                } else {
+                    result.append((p, i..<i + 1))
+                }
+            }
+            return result
+        }
+        var depth = 1
+        var buckets = split(0..<n, depth)
+        while buckets.count < 2 && depth < alphabetDepth {
+            depth += 1
+            buckets = split(0..<n, depth)
+        }
+        guard buckets.count >= 2 else { return nil }
+        // Crowded letters split by their next letter while there is room for more groups.
+        var settled = [Bool](repeating: false, count: buckets.count)
+        while buckets.count < maxGroups {
+            var pick = -1
+            for (i, b) in buckets.enumerated() where !settled[i] && b.span.count > capacity && b.prefix.count < alphabetDepth {
+                if pick < 0 || b.span.count > buckets[pick].span.count { pick = i }
+            }
+            guard pick >= 0 else { break }
+            let finer = split(buckets[pick].span, buckets[pick].prefix.count + 1)
+            guard finer.count >= 2, buckets.count + finer.count - 1 <= maxGroups else {
+                settled[pick] = true
+                continue
+            }
+            buckets.replaceSubrange(pick...pick, with: finer)
+            settled.replaceSubrange(pick...pick, with: [Bool](repeating: false, count: finer.count))
+        }
+        func shown(_ p: ArraySlice<UInt32>) -> String { p.isEmpty ? "#" : CollationKey.display(p) }
+        return merge(buckets.map(\.span.count), maxGroups: maxGroups).map { g in
+            let a = shown(buckets[g.lowerBound].prefix), b = shown(buckets[g.upperBound - 1].prefix)
+            let members = Array(order[buckets[g.lowerBound].span.lowerBound..<buckets[g.upperBound - 1].span.upperBound])
             let key = a == b ? "a-\(a.lowercased())" : "a-\(a.lowercased())-\(b.lowercased())"
-            return GroupPlan(key: key, title: a == b ? "\(a)" : "\(a) – \(b)",
-                             range: r[g.lowerBound].range.lowerBound..<r[g.upperBound - 1].range.upperBound)
+            return GroupPlan(key: key, title: a == b ? a : "\(a)\(dash)\(b)", members: members)
         }
     }
 
@@ -315,7 +592,7 @@ enum LevelGrouping {
         return stride(from: 0, to: n, by: size).map { start in
             let end = min(n, start + size)
             let a = firstPosition + start + 1, b = firstPosition + end
-            return GroupPlan(key: "i\(a)-\(b)", title: a == b ? "\(b)" : "\(a) – \(b)", range: start..<end)
+            return GroupPlan(key: "i\(a)-\(b)", title: a == b ? "\(b)" : "\(a)\(dash)\(b)", range: start..<end)
         }
     }
 }
