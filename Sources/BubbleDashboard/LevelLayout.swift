@@ -32,7 +32,8 @@ public struct LevelLayout: Sendable {
     /// Steps the layout simulation took to come to rest.
     public let settleSteps: Int
     /// What each child shows: the part of its title that tells it from its siblings (see
-    /// `SiblingLabels`), or, for a group, its range and count ("2015 · 12 reports").
+    /// `SiblingLabels`), or, for a group, its range and, on a line of its own, its count
+    /// ("2015\n12 reports").
     public let labels: [String]
     /// What the children's titles share, said once for the level ("Month-End Close Pack — …").
     public let caption: String?
@@ -87,7 +88,8 @@ public struct LevelLayout: Sendable {
         return (sibling.labels, sibling.caption)
     }
 
-    /// "2015 · 12 reports", "A – F · 40 categories", "1 – 50 · 50 items".
+    /// "2015\n12 reports", "A – F\n40 categories", "1 – 50\n50 items": the name or range, then on
+    /// a line of its own the count (a renderer draws it smaller; see `SceneBubble.label`).
     static func groupLabel(_ tree: some DashboardHierarchy, _ node: Int) -> String {
         let n = tree.nodes[node]
         guard n.kind == .group else { return n.title }
@@ -100,8 +102,8 @@ public struct LevelLayout: Sendable {
         let noun = others == 0 ? "report" : (reports == 0 ? "category" : "item")
         let count = members.count
         let plural = count == 1 ? noun : (noun == "category" ? "categories" : noun + "s")
-        // The count is one unit on a line ("12 reports" never splits).
-        return "\(title) · \(count)\u{00A0}\(plural)"
+        // The count is one unit on its own line ("12 reports" never splits).
+        return "\(title)\n\(count)\u{00A0}\(plural)"
     }
 
     /// The children's shapes before packing, the focus radius, and the common shrink the area rule

@@ -108,11 +108,34 @@ extension SceneRenderer {
         case .circle(let radius):
             let inset = max(5, radius * 0.12)
             let focus = b.kind == .focus
-            let fitted = fitter.fitCircle(
-                b.label, radius: radius - inset,
-                maxSize: focus ? style.focusTitleFontSize : min(style.circleTitleFontSize, max(style.minimumCircleTitleFontSize, radius * 0.32)),
-                minSize: style.minimumCircleTitleFontSize, bold: true, maxLines: focus ? 4 : 5)
-            t = BubbleText(title: fitted, titleOrigin: (0, 0), footer: nil, glyphCentre: (0, 0))
+            let maxSize = focus ? style.focusTitleFontSize : min(style.circleTitleFontSize, max(style.minimumCircleTitleFontSize, radius * 0.32))
+            if b.kind == .group, let cut = b.label.firstIndex(of: "\n") {
+                // A group: its name or range on its own lines, the count below in a smaller,
+                // lighter (regular) style.
+                let name = String(b.label[..<cut])
+                let count = String(b.label[b.label.index(after: cut)...])
+                let countFont = FontKey(bold: false, size: max(style.minimumCircleTitleFontSize, (maxSize * 0.72 * 2).rounded() / 2))
+                let (asc, desc) = engine.verticalMetrics(countFont)
+                let countH = asc + desc
+                let gap = 2.0
+                let fitted = fitter.fitCircle(
+                    name, radius: max(1, radius - inset - (countH + gap) / 2), maxSize: maxSize,
+                    minSize: style.minimumCircleTitleFontSize, bold: true, maxLines: 4)
+                let nameH = fitted.layout?.height ?? 0
+                let blockH = nameH + gap + countH
+                let nameTop = -blockH / 2
+                let chord = 2 * max(0, (radius - inset) * (radius - inset) - (blockH / 2) * (blockH / 2)).squareRoot()
+                let line = fitter.singleLine(count, width: max(countFont.size * 2, chord), font: countFont)
+                let countTop = nameTop + nameH + gap
+                t = BubbleText(
+                    title: fitted, titleOrigin: (0, nameTop - fitted.y), footer: (line, -(line.left + line.right) / 2, countTop),
+                    glyphCentre: (0, 0))
+            } else {
+                let fitted = fitter.fitCircle(
+                    b.label, radius: radius - inset, maxSize: maxSize,
+                    minSize: style.minimumCircleTitleFontSize, bold: true, maxLines: focus ? 4 : 5)
+                t = BubbleText(title: fitted, titleOrigin: (0, 0), footer: nil, glyphCentre: (0, 0))
+            }
         case .roundedRect(let w, let h, let r):
             let padX = max(10, r * 0.3 + 4) + 4  // + the accent bar
             let padRight = max(10, r * 0.3 + 4)
@@ -262,6 +285,7 @@ extension SceneRenderer {
             cairo_save(cr)
             cairo_scale(cr, k, k)
             text.title.draw(cr, dx: text.titleOrigin.x, dy: text.titleOrigin.y)
+            if let footer = text.footer { footer.layout.draw(cr, x: footer.x, y: footer.top) }
             cairo_restore(cr)
         case .roundedRect(let w, let h, let radius):
             let fill = cardFill(for: b.colour)
@@ -314,10 +338,12 @@ extension SceneRenderer {
                                     designFontSize: t.title.font.size))
         if let footer = t.footer {
             let l = footer.layout
-            let lines = FittedText(l, x: footer.x, y: footer.top).lines.map { $0.labelLine(dx: cx, dy: cy, scale: s) }
-            f.labels.append(LabelLayout(owner: "page-count:\(b.id)", role: .pageCount, label: l.key.text, fontSize: l.key.font.size * s,
-                                        lines: lines, isTruncated: l.isEllipsized, container: container,
-                                        textColour: style.secondaryTextColour, backgroundColour: background,
+            let isCard: Bool
+            if case .roundedRect = b.shape { isCard = true } else { isCard = false }
+            let lines = FittedText(l, x: footer.x, y: footer.top).lines.map { $0.labelLine(dx: cx, dy: cy, scale: s * k) }
+            f.labels.append(LabelLayout(owner: (isCard ? "page-count:" : "group-count:") + b.id, role: .pageCount, label: l.key.text,
+                                        fontSize: l.key.font.size * s * k, lines: lines, isTruncated: l.isEllipsized, container: container,
+                                        textColour: isCard ? style.secondaryTextColour : textColour, backgroundColour: background,
                                         missingCodePoints: l.missingCodePoints, designFontSize: l.key.font.size))
         }
     }

@@ -127,7 +127,7 @@ struct GroupingTests {
         #expect(groups.count >= 3 && groups.count <= 16)
         #expect(groups.reduce(0) { $0 + ($1.count ?? 0) } == 300)
         #expect(groups.first?.id.hasPrefix("big~n101-") == true && groups.first?.label.hasPrefix("Store 101\u{00A0}–\u{2060}\u{00A0}") == true)
-        #expect(groups.first?.label.hasSuffix(" · \(groups[0].count!)\u{00A0}reports") == true)
+        #expect(groups.first?.label.hasSuffix("\n\(groups[0].count!)\u{00A0}reports") == true)
         #expect(level.caption == "Store … Performance Review")
         let g = groups[1]
         #expect(d.hitTest(g.centre) == g.id)
