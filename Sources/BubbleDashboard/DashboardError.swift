@@ -56,11 +56,11 @@ public enum DashboardError: Error, Sendable, Equatable, CustomStringConvertible 
             "spring \(field) needs a frequency within 0.1...30 Hz and a damping ratio within 0.05...2, got "
                 + "\(Self.format(frequency)) Hz and \(Self.format(dampingRatio))"
         case .searchUnavailable: "search needs an index: this dashboard has no ReportFinder"
-        case .noSearchOpen: "no search is open (the magnifier, or a `search` event, opens one)"
+        case .noSearchOpen: "no search is open (the magnifier, or a 'search' event, opens one)"
         case .noSuchResult(let row, let count):
             count == 0 ? "no search result \(row): the search shows no results" : "no search result \(row): the search shows \(count) (0...\(count - 1))"
         case .unknownKeyword(let k): "no report carries the keyword '\(k)'"
-        case .noFilterSheetOpen: "the filter sheet is not open (the Filter button, or `openFilter`, opens it)"
+        case .noFilterSheetOpen: "the filter sheet is not open (the Filter button, or an 'open_filter' event, opens it)"
         case .invalidText(let field, let reason): "\(field): \(reason)"
         case .physics(let why): "physics: \(why)"
         }

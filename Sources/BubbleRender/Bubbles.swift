@@ -90,6 +90,19 @@ extension SceneRenderer {
         return style.cardColour.mixed(with: RenderColour(colour), 0.07).sceneColour
     }
 
+    /// The bubble as it lands (a circle changing size at its landing radius, `labelRadius` cleared)
+    /// and the factor that draws that one at this frame's size (scale included).
+    func landingSize(_ b: SceneBubble) -> (SceneBubble, Double) {
+        var landing = b
+        var size = b.scale
+        if case .circle(let r) = b.shape, let target = b.labelRadius, target > 0 {
+            landing.shape = .circle(radius: target)
+            landing.labelRadius = nil
+            size *= r / target
+        }
+        return (landing, size)
+    }
+
     /// How much a circle's title is scaled: its radius over the radius it is laid out for
     /// (`SceneBubble.labelRadius`), 1 for everything else.
     func titleScale(_ b: SceneBubble) -> Double {
@@ -208,13 +221,7 @@ extension SceneRenderer {
         }
         // Growing, shrinking or changing size: the sprite of the size it lands at (or has), drawn
         // smaller. Laid out once, so a title keeps its lines, and no text is shaped per frame.
-        var landing = b
-        var size = b.scale
-        if case .circle(let r) = b.shape, let target = b.labelRadius, target > 0 {
-            landing.shape = .circle(radius: target)
-            landing.labelRadius = nil
-            size *= r / target
-        }
+        let (landing, size) = landingSize(b)
         // (Up to 1.1: a bubble popping in, or swelling as it fades out, is not sharpened by more.)
         if f.raster && size <= 1.1 && size > 0.02 {
             let sprite = bodySprite(landing)
@@ -508,16 +515,18 @@ extension SceneRenderer {
         // at that resolution and the SVG stays a quarter of the size.
         let ps = f.raster ? pixelScale : 1
         let opacity = min(1, b.opacity)
-        if f.raster, case .circle(let r) = b.shape, let target = b.labelRadius, target > 0 {
-            // Changing size: the blurred picture of the size it lands at, drawn at this size.
-            var landing = b
-            landing.shape = .circle(radius: target)
-            landing.labelRadius = nil
+        let (landed, size) = landingSize(b)
+        var landing = landed
+        if f.raster && (landing.shape != b.shape || abs(b.scale - 1) > 1e-9) && size > 0.02 && size <= 1.1 {
+            // Changing size or scale (a focus swelling as it fades, shrinking into a child): the
+            // blurred picture of the size it lands at, at scale 1, drawn at this size, instead of
+            // blurring again every frame.
+            landing.scale = 1
             let sprite = blurredFocus(landing, pixelScale: ps)
             cairo_save(cr)
             cairo_identity_matrix(cr)
             cairo_translate(cr, b.centre.x * pixelScale, b.centre.y * pixelScale)
-            cairo_scale(cr, r / target, r / target)
+            cairo_scale(cr, size, size)
             cairo_set_source_surface(cr, sprite.image.surface, -sprite.originX, -sprite.originY)
             cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
             cairo_paint_with_alpha(cr, opacity)

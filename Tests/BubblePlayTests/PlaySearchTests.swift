@@ -133,8 +133,8 @@ struct PlaySearchTests {
         page.send(.filterQuery("q"))
         #expect(page.errors == [
             "search needs an index: this dashboard has no ReportFinder",
-            "no search is open (the magnifier, or a `search` event, opens one)",
-            "the filter sheet is not open (the Filter button, or `openFilter`, opens it)",
+            "no search is open (the magnifier, or a 'search' event, opens one)",
+            "the filter sheet is not open (the Filter button, or an 'open_filter' event, opens it)",
         ])
         let header = try run(page, 0.2)
         #expect(header?["overlay"] is NSNull)
