@@ -103,6 +103,20 @@ extension SceneRenderer {
         return (landing, size)
     }
 
+    /// Composites a raster sprite centred on `centre` (pt), scaled by `size`, with smooth filtering.
+    func drawScaled(_ sprite: Sprite, at centre: ScenePoint, size: Double, opacity: Double, _ cr: OpaquePointer) {
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_translate(cr, centre.x * pixelScale, centre.y * pixelScale)
+        cairo_scale(cr, size, size)
+        cairo_set_source_surface(cr, sprite.image.surface, -sprite.originX, -sprite.originY)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+        cairo_rectangle(cr, -sprite.originX, -sprite.originY, Double(sprite.image.width), Double(sprite.image.height))
+        cairo_clip(cr)
+        cairo_paint_with_alpha(cr, opacity)
+        cairo_restore(cr)
+    }
+
     /// How much a circle's title is scaled: its radius over the radius it is laid out for
     /// (`SceneBubble.labelRadius`), 1 for everything else.
     func titleScale(_ b: SceneBubble) -> Double {
@@ -224,18 +238,7 @@ extension SceneRenderer {
         let (landing, size) = landingSize(b)
         // (Up to 1.1: a bubble popping in, or swelling as it fades out, is not sharpened by more.)
         if f.raster && size <= 1.1 && size > 0.02 {
-            let sprite = bodySprite(landing)
-            let cr = f.cr
-            cairo_save(cr)
-            cairo_identity_matrix(cr)
-            cairo_translate(cr, b.centre.x * pixelScale, b.centre.y * pixelScale)
-            cairo_scale(cr, size, size)
-            cairo_set_source_surface(cr, sprite.image.surface, -sprite.originX, -sprite.originY)
-            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-            cairo_rectangle(cr, -sprite.originX, -sprite.originY, Double(sprite.image.width), Double(sprite.image.height))
-            cairo_clip(cr)
-            cairo_paint_with_alpha(cr, opacity)
-            cairo_restore(cr)
+            drawScaled(bodySprite(landing), at: b.centre, size: size, opacity: opacity, f.cr)
             return
         }
         let (hx, hy) = halfExtent(b.shape)
@@ -522,15 +525,7 @@ extension SceneRenderer {
             // blurred picture of the size it lands at, at scale 1, drawn at this size, instead of
             // blurring again every frame.
             landing.scale = 1
-            let sprite = blurredFocus(landing, pixelScale: ps)
-            cairo_save(cr)
-            cairo_identity_matrix(cr)
-            cairo_translate(cr, b.centre.x * pixelScale, b.centre.y * pixelScale)
-            cairo_scale(cr, size, size)
-            cairo_set_source_surface(cr, sprite.image.surface, -sprite.originX, -sprite.originY)
-            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-            cairo_paint_with_alpha(cr, opacity)
-            cairo_restore(cr)
+            drawScaled(blurredFocus(landing, pixelScale: ps), at: b.centre, size: size, opacity: opacity, cr)
             return
         }
         let sprite = blurredFocus(b, pixelScale: ps)
