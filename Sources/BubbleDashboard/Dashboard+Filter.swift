@@ -105,6 +105,7 @@ extension Dashboard {
         places = restored?.places ?? [:]
         groupingDecided = restored?.groupingDecided ?? []
         filterKeywords = keywords
+        filterTokenWidths = keywords.map { min(220, chipTextWidth($0)) + 12 + 24 }
         filterMatchTotal = levels.matchCounts.map { $0[0] } ?? 0
     }
 
@@ -136,21 +137,6 @@ extension Dashboard {
         }
         try showChildren(of: node, delay: settings.motion.collapseDuration * 0.5)
         world.wake()
-    }
-
-    /// A new focus path in one transition: everything on screen leaves, the path's last level
-    /// comes in.
-    func jump(to path: [Int]) throws(DashboardError) {
-        endDrag()
-        guard let target = path.last else { return }
-        let lay = try layout(of: target)
-        for b in live {
-            makeGhost(b, into: b.role == .focus ? nil : lay.centre, focusRadius: lay.focusRadius)
-        }
-        live.removeAll()
-        focusPath = path
-        let travel = try showFocus(target, layout: lay)
-        try showChildren(of: target, delay: max(settings.motion.collapseDuration * 0.5, travel))
     }
 
     /// Sends live child `i` gliding to `target` with a new `shape`: a circle resizes on the way, a
@@ -285,11 +271,10 @@ extension Dashboard {
         guard !filterKeywords.isEmpty, chrome.breadcrumbHeight >= 20 else { return [] }
         let height = min(26, chrome.breadcrumbHeight - 8)
         let y = chrome.navigationBarHeight + (chrome.breadcrumbHeight - height) / 2
-        let widths = filterKeywords.map { min(220, chipTextWidth($0)) + 12 + 24 }
         var x = settings.canvasWidth - 12
         var tokens: [SceneToken] = []
         let leftLimit = settings.canvasWidth * 0.4
-        for (k, w) in zip(filterKeywords, widths).reversed() {
+        for (k, w) in zip(filterKeywords, filterTokenWidths).reversed() {
             if x - w < leftLimit && !tokens.isEmpty { break }
             x -= w
             tokens.append(SceneToken(

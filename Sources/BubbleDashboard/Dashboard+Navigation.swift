@@ -99,16 +99,27 @@ extension Dashboard {
             recenter()
             return
         }
-        endDrag()
         closeOverlay()
-        let lay = try layout(of: 0)
+        try jump(to: [0])
+    }
+
+    /// A new focus path in one transition (Top, a search pick, a filter that regroups the level
+    /// a group was in): everything on screen leaves, the path's last level comes in. Returns how
+    /// long its children wait before they grow (s).
+    @discardableResult
+    func jump(to path: [Int]) throws(DashboardError) -> Double {
+        endDrag()
+        guard let target = path.last else { return 0 }
+        let lay = try layout(of: target)
         for b in live {
             makeGhost(b, into: b.role == .focus ? nil : lay.centre, focusRadius: lay.focusRadius)
         }
         live.removeAll()
-        focusPath = [0]
-        let travel = try showFocus(0, layout: lay)
-        try showChildren(of: 0, delay: max(settings.motion.collapseDuration * 0.5, travel))
+        focusPath = path
+        let travel = try showFocus(target, layout: lay)
+        let delay = max(settings.motion.collapseDuration * 0.5, travel)
+        try showChildren(of: target, delay: delay)
+        return delay
     }
 
     func recenter() {

@@ -128,17 +128,9 @@ extension Dashboard {
         let now = time
         var lands = now
         if isStartScreen || focusPath != path {
-            let lay = try layout(of: target)
-            for b in live {
-                makeGhost(b, into: b.role == .focus ? nil : lay.centre, focusRadius: lay.focusRadius)
-            }
-            live.removeAll()
             isStartScreen = false
-            focusPath = path
-            let travel = try showFocus(target, layout: lay)
-            let delay = max(settings.motion.collapseDuration * 0.5, travel)
-            try showChildren(of: target, delay: delay)
-            let k = Double(lay.children.firstIndex(of: report) ?? 0)
+            let delay = try jump(to: path)
+            let k = Double(layouts[target]?.children.firstIndex(of: report) ?? 0)
             lands = now + delay + min(k * settings.motion.appearStagger, settings.motion.appearStaggerTotal) + settings.motion.appearDuration
         }
         marks.removeAll { $0.node == report }

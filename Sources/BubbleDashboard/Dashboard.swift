@@ -66,6 +66,8 @@ public final class Dashboard {
     public internal(set) var filterKeywords: [String] = []
     /// How many reports of the library carry every selected keyword.
     var filterMatchTotal = 0
+    /// The width of each selected keyword's token in the breadcrumb bar (pt), measured once.
+    var filterTokenWidths: [Double] = []
     /// Per view key: the layouts, labels, places and grouping decisions of a view not shown.
     var savedLayouts: [String: ViewLayouts] = [:]
     /// Reports marked by a search pick: the ring's strength over time.
