@@ -107,6 +107,16 @@ public struct DashboardTree: DashboardHierarchy {
     /// Parent index per node (`-1` for the root).
     public let parents: [Int]
     private let indexByID: [String: Int]
+    /// What each node's title says that can order it, read once here (when the library loads) so
+    /// that grouping a level of 100 000 reports does not read its titles again.
+    let titleKeys: [TitleKey]
+    /// Per node, which kinds its children are: `ChildKinds` bits.
+    let childKinds: [UInt8]
+    /// The varying fields of the titles of each node with at least `fieldsAtLoad` children
+    /// (`LevelGrouping.fields(of:words:)`), found once here.
+    let levelFields: [Int: [(field: LevelGrouping.Field, runs: Int)]]
+    /// From how many children a node's fields are found when the tree is made.
+    static let fieldsAtLoad = 1000
 
     /// Builds the tree; fails if the root is not a category, an index is out of range, a node has
     /// two parents, or an id repeats.
@@ -139,6 +149,15 @@ public struct DashboardTree: DashboardHierarchy {
         self.nodes = nodes
         self.parents = parents
         self.indexByID = index
+        titleKeys = nodes.map { TitleKey($0.title) }
+        childKinds = nodes.map { node in
+            node.children.reduce(0) { $0 | (nodes[$1].kind == .report ? ChildKinds.report : ChildKinds.circle) }
+        }
+        var fields: [Int: [(field: LevelGrouping.Field, runs: Int)]] = [:]
+        for (i, node) in nodes.enumerated() where node.children.count >= Self.fieldsAtLoad {
+            fields[i] = LevelGrouping.fields(of: ChildKeys(keys: titleKeys, children: node.children), words: true)
+        }
+        levelFields = fields
     }
 
     /// The index of the node with `id`.
@@ -160,6 +179,9 @@ public struct LevelModel: DashboardHierarchy {
     public private(set) var nodes: [DashboardNode]
     /// Parent index per node (`-1` for the root); a grouped child's parent is its group.
     public private(set) var parents: [Int]
+    /// Per group (from `source.nodes.count` on): how many of its members are reports, and how many
+    /// are not (its label's noun).
+    private var groupKinds: [(reports: Int, others: Int)] = []
     /// Ids of the groups (the datasource's own ids are looked up in `source`).
     private var groupIndexByID: [String: Int] = [:]
     /// Per group (from `source.nodes.count` on): where its run begins in its category's children.
@@ -198,6 +220,38 @@ public struct LevelModel: DashboardHierarchy {
         source = tree
         nodes = tree.nodes
         parents = tree.parents
+        // Own copies now, with room for groups: the first grouping would otherwise copy every
+        // node (and retain its strings) at a tap.
+        nodes.reserveCapacity(tree.nodes.count + 64)
+        parents.reserveCapacity(tree.parents.count + 64)
+    }
+
+    /// How many members of the group `node` are reports, and how many are not; nil for a node
+    /// that is not a group.
+    func memberKinds(ofGroup node: Int) -> (reports: Int, others: Int)? {
+        isGroup(node) ? groupKinds[node - source.nodes.count] : nil
+    }
+
+    /// `ChildKinds` bits of the children of `node`, when they are the datasource's (no filter has
+    /// left some out, no groups replace them); nil otherwise.
+    func sourceChildKinds(_ node: Int) -> UInt8? {
+        guard !isGroup(node), nodes[node].children.count == source.nodes[node].children.count,
+              nodes[node].children.first.map({ !isGroup($0) }) ?? true else { return nil }
+        return source.childKinds[node]
+    }
+
+    /// The varying fields of the titles of the children of `node`: found when the tree was made
+    /// for a large level whose children are the datasource's, otherwise now.
+    func childFields(_ node: Int, keys: ChildKeys) -> [(field: LevelGrouping.Field, runs: Int)] {
+        if sourceChildKinds(node) != nil, let known = source.levelFields[node] { return known }
+        return LevelGrouping.fields(of: keys, words: true)
+    }
+
+    /// The title keys of the children of `node`, in order.
+    func childKeys(_ node: Int) -> ChildKeys {
+        let children = nodes[node].children
+        if children.allSatisfy({ $0 < source.nodes.count }) { return ChildKeys(keys: source.titleKeys, children: children) }
+        return ChildKeys(children.map { TitleKey(nodes[$0].title) })
     }
 
     /// The index of the node (or group) with `id`.
@@ -224,9 +278,15 @@ public struct LevelModel: DashboardHierarchy {
             let index = nodes.count
             let members = plan.members.map { children[$0] }
             let id = nodes[parent].id + "~" + plan.key + groupSuffix
+            var reportCount = 0, reports = 0
+            for m in members {
+                reportCount += nodes[m].reportCount
+                if nodes[m].kind == .report { reports += 1 }
+            }
+            groupKinds.append((reports, members.count - reports))
             nodes.append(DashboardNode(
                 id: id, title: plan.title, kind: .group, colour: nodes[parent].colour, children: members,
-                reportCount: members.reduce(0) { $0 + nodes[$1].reportCount }, count: members.count))
+                reportCount: reportCount, count: members.count))
             parents.append(parent)
             if matchCounts != nil { matchCounts!.append(members.reduce(0) { $0 + matchCounts![$1] }) }
             groupStarts.append(parentStart + (plan.members.first ?? 0))
@@ -254,6 +314,7 @@ public struct LevelModel: DashboardHierarchy {
         parents.removeLast(groups.count)
         if matchCounts != nil { matchCounts!.removeLast(groups.count) }
         groupStarts.removeLast(groups.count)
+        groupKinds.removeLast(groups.count)
         if let last = lastUngrouped, last.parent == parent, last.children.count == children.count {
             children = last.children
         }
@@ -319,4 +380,60 @@ public struct LevelModel: DashboardHierarchy {
         }
         matchCounts = counts
     }
+}
+/// The title keys of a level's children, read from the datasource's keys without copying them.
+struct ChildKeys: RandomAccessCollection, Sendable {
+    /// Keys by node index.
+    let keys: [TitleKey]
+    /// The children, as indices into `keys`.
+    let children: [Int]
+
+    /// The keys of a list of titles' keys, in order.
+    init(_ keys: [TitleKey]) {
+        self.init(keys: keys, children: Array(keys.indices))
+    }
+
+    init(keys: [TitleKey], children: [Int]) {
+        self.keys = keys
+        self.children = children
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { children.count }
+    subscript(position: Int) -> TitleKey { keys[children[position]] }
+
+    /// Calls `body` with each child's key in place, in order (a key is a few hundred bytes: not
+    /// copied).
+    func forEachKey(_ body: (UnsafePointer<TitleKey>) -> Void) {
+        keys.withUnsafeBufferPointer { base in
+            guard let start = base.baseAddress else { return }
+            for c in children { body(start + c) }
+        }
+    }
+
+    /// One value per child, read from its key in place.
+    func mapKeys<T>(_ transform: (UnsafePointer<TitleKey>) -> T) -> [T] {
+        var result: [T] = []
+        result.reserveCapacity(children.count)
+        forEachKey { result.append(transform($0)) }
+        return result
+    }
+}
+
+/// The titles of a level's children, read from the model's nodes without copying them out.
+struct ChildTitles: RandomAccessCollection {
+    let nodes: [DashboardNode]
+    let children: [Int]
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { children.count }
+    subscript(position: Int) -> String { nodes[children[position]].title }
+}
+
+/// Bits saying which kinds of children a node has.
+enum ChildKinds {
+    /// A report card.
+    static let report: UInt8 = 1
+    /// A category or a group (a circle).
+    static let circle: UInt8 = 2
 }

@@ -96,26 +96,42 @@ extension LevelGrouping {
         let largest = LevelLayout.paddedArea(.circle(radius: settings.sizes.categoryRadiusMax * k), pad)
         let focusArea = LevelLayout.paddedArea(.circle(radius: settings.sizes.focusRadius * k), pad)
         var maxGroups = min(Policy.maxGroups, max(2, Int(((room - focusArea) / largest).rounded(.down))))
-        let titles = children.map { levels.nodes[$0].title }
-        let keys = titles.map(TitleKey.init)
         let capacity = max(Policy.minimumCapacity, Int(atFloor / smallest * Policy.capacityShare))
         let first = levels.firstPosition(of: focus)
-        let fields = fields(of: keys, titles: titles)
-        var plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first, fields: fields)
-        for _ in 0..<Policy.fitAttempts {
-            var area = focusArea
-            for plan in plans {
-                let members = plan.members.map { children[$0] }
-                let group = DashboardNode(
-                    id: "", title: LevelLayout.groupLabel(title: plan.title, tree: levels, members: members[...]), kind: .group,
-                    colour: nil, children: Array(members), reportCount: members.reduce(0) { $0 + levels.nodes[$1].reportCount },
-                    count: members.count)
-                area += LevelLayout.paddedArea(LevelLayout.shape(of: group, settings, measurer), pad)
-            }
-            if area <= room || plans.count <= 2 { break }
-            maxGroups = max(2, min(plans.count - 1, Int(Double(plans.count) * room / area)))
-            plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first, fields: fields)
+        // Per child: reports below it, and whether it is a report (a group's size and noun).
+        var reportCounts: [Int] = [], isReport: [Bool] = []
+        reportCounts.reserveCapacity(children.count)
+        isReport.reserveCapacity(children.count)
+        for c in children {
+            reportCounts.append(levels.nodes[c].reportCount)
+            isReport.append(levels.nodes[c].kind == .report)
         }
+        // Planned in a scope of its own: the titles read the model's nodes, which must not be
+        // shared when the groups are inserted (that would copy every node).
+        let plans: [GroupPlan] = {
+            let titles = ChildTitles(nodes: levels.nodes, children: children)
+            let keys = levels.childKeys(focus)
+            let fields = levels.childFields(focus, keys: keys)
+            var plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first, fields: fields)
+            for _ in 0..<Policy.fitAttempts {
+                var area = focusArea
+                for plan in plans {
+                    var reports = 0, below = 0
+                    for m in plan.members {
+                        below += reportCounts[m]
+                        if isReport[m] { reports += 1 }
+                    }
+                    let group = DashboardNode(
+                        id: "", title: LevelLayout.groupLabel(title: plan.title, reports: reports, others: plan.members.count - reports),
+                        kind: .group, colour: nil, children: [], reportCount: below, count: plan.members.count)
+                    area += LevelLayout.paddedArea(LevelLayout.shape(of: group, settings, measurer), pad)
+                }
+                if area <= room || plans.count <= 2 { break }
+                maxGroups = max(2, min(plans.count - 1, Int(Double(plans.count) * room / area)))
+                plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first, fields: fields)
+            }
+            return plans
+        }()
         guard plans.count >= 2 else { return }
         levels.insertGroups(under: focus, plans)
     }

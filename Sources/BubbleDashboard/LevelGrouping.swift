@@ -125,7 +125,7 @@ enum LevelGrouping {
     /// there is only one child). `prefix` is the level's shared beginning (put before a number
     /// range: "Store 101 – 150").
     static func plan(titles: [String], maxGroups: Int, capacity: Int = 30) -> [GroupPlan] {
-        plan(titles: titles, keys: titles.map(TitleKey.init), maxGroups: maxGroups, capacity: capacity)
+        plan(titles: titles, keys: titles.map { TitleKey($0) }, maxGroups: maxGroups, capacity: capacity)
     }
 
     /// A varying field of a level's titles (see `fields(of:)`).
@@ -139,86 +139,93 @@ enum LevelGrouping {
         case word
     }
 
-    /// The word field of each title (see `Field.word`), nil where the title has none there; nil
-    /// altogether when more than one title in ten has none (it is then no field). Read from the
-    /// titles' UTF-8.
-    static func words(of titles: [String]) -> [Substring?]? {
-        guard var first = titles.first else { return [] }
-        // The bytes every title begins with, back to a space.
-        let cut = first.withUTF8 { f -> Int in
-            var shared = f.count
-            for var t in titles.dropFirst() {
-                shared = t.withUTF8 { u in
-                    var p = 0
-                    let m = min(shared, u.count)
-                    while p < m && u[p] == f[p] { p += 1 }
-                    return p
-                }
-                if shared == 0 { break }
-            }
-            while shared > 0 && f[shared - 1] != 32 { shared -= 1 }
-            return shared
+    /// The word field (see `Field.word`): the place of the word after the words every title
+    /// begins with, and each title's hash of the word there (nil where the title has none); nil
+    /// altogether when more than one title in ten has none (it is then no field), or when the
+    /// titles share more than `TitleKey.maxWords - 1` words. Read from the keys' word hashes.
+    static func wordField(of keys: ChildKeys) -> (place: Int, hashes: [UInt64?])? {
+        guard let first = keys.first else { return (0, []) }
+        // The words every title begins with, each followed by a space (so never a title's last).
+        var shared = first.wordCount - 1
+        keys.forEachKey { k in
+            guard shared > 0 else { return }
+            var p = 0
+            let m = min(shared, k.pointee.wordCount - 1)
+            while p < m && k.pointee.wordHash(at: p) == first.wordHash(at: p) { p += 1 }
+            shared = p
         }
+        let cut = max(0, shared)
+        guard cut < TitleKey.maxWords else { return nil }
         var missing = 0
-        let allowed = titles.count / 10
-        var result: [Substring?] = []
-        result.reserveCapacity(titles.count)
-        for t in titles {
-            var copy = t
-            // The token's end, and whether it has a letter and no digit.
-            let end = copy.withUTF8 { u -> Int in
-                guard cut < u.count else { return -1 }
-                var e = cut, letter = false
-                while e < u.count && u[e] != 32 {
-                    let c = u[e]
-                    if c >= 48 && c <= 57 { return -1 }
-                    if c >= 0x80 || (c | 0x20 >= 97 && c | 0x20 <= 122) { letter = true }
-                    e += 1
-                }
-                return letter ? e : -1
-            }
-            if end < 0 {
+        let allowed = keys.count / 10
+        var hashes: [UInt64?] = []
+        hashes.reserveCapacity(keys.count)
+        keys.forEachKey { k in
+            guard missing <= allowed else { return }
+            if k.pointee.wordCount > cut && k.pointee.isPlainWord(at: cut), let h = k.pointee.wordHash(at: cut) {
+                hashes.append(h)
+            } else {
                 missing += 1
-                if missing > allowed { return nil }
-                result.append(nil)
-                continue
+                hashes.append(nil)
             }
-            let u = t.utf8
-            result.append(t[u.index(u.startIndex, offsetBy: cut)..<u.index(u.startIndex, offsetBy: end)])
         }
-        return result
+        return missing > allowed ? nil : (cut, hashes)
+    }
+
+    /// The word at `place` of `title` (words are runs of bytes between spaces).
+    static func word(at place: Int, of title: String) -> String {
+        let words = title.utf8.split(separator: 32)
+        return place < words.count ? String(decoding: words[place], as: UTF8.self) : ""
     }
 
     /// The level's varying fields, the most slowly varying first: each with the runs of equal
     /// values it forms in data order. Fields that nine titles in ten have and that take more than
-    /// one value; the word field only with `titles`.
-    static func fields(of keys: [TitleKey], titles: [String]? = nil) -> [(field: Field, runs: Int)] {
+    /// one value; the word field only with `words`.
+    static func fields(of keys: [TitleKey], words: Bool = false) -> [(field: Field, runs: Int)] {
+        fields(of: ChildKeys(keys), words: words)
+    }
+
+    /// `fields(of:words:)` for a level's children, read in one pass over their keys.
+    static func fields(of keys: ChildKeys, words: Bool = false) -> [(field: Field, runs: Int)] {
         let n = keys.count
         guard n > 1 else { return [] }
         var found: [(field: Field, runs: Int)] = []
-        func count<V: Equatable>(_ value: (TitleKey) -> V?) -> (present: Int, runs: Int, varies: Bool) {
+        /// The tally of one field: titles that have it, runs of equal values, and whether it varies.
+        struct Tally {
             var present = 0, runs = 0, varies = false
-            var last: V? = nil, first: V? = nil
-            for k in keys {
-                guard let v = value(k) else { continue }
+            var last = TitleKey.none, first = TitleKey.none
+            mutating func add(_ v: Int) {
+                guard v != TitleKey.none else { return }
                 present += 1
-                if first == nil { first = v } else if v != first { varies = true }
+                if present == 1 { first = v } else if v != first { varies = true }
                 if last != v { runs += 1 }
                 last = v
             }
-            return (present, runs, varies)
         }
-        let d = count { $0.date }
+        var d = Tally()
+        var n0 = Tally(), n1 = Tally(), n2 = Tally(), n3 = Tally()
+        var places = 0
+        keys.forEachKey { k in
+            d.add(k.pointee.dateCode)
+            let count = k.pointee.numberCount
+            guard count > 0 else { return }
+            places = max(places, count)
+            n0.add(k.pointee.numberValue(at: 0))
+            if count > 1 { n1.add(k.pointee.numberValue(at: 1)) }
+            if count > 2 { n2.add(k.pointee.numberValue(at: 2)) }
+            if count > 3 { n3.add(k.pointee.numberValue(at: 3)) }
+        }
+        let numbers = [n0, n1, n2, n3]
+        places = min(places, TitleKey.maxNumberFields)
         if d.present * 10 >= n * 9 && d.varies { found.append((.date, d.runs)) }
-        let places = keys.reduce(0) { max($0, $1.numberCount) }
-        for place in 0..<min(places, TitleKey.maxNumberFields) {
-            let c = count { $0.number(at: place)?.value }
+        for place in 0..<places {
+            let c = numbers[place]
             if c.present * 10 >= n * 9 && c.varies { found.append((.number(place), c.runs)) }
         }
-        if let titles, let w = words(of: titles) {
+        if words, let w = wordField(of: keys) {
             var present = 0, runs = 0
-            var last: Substring? = nil
-            for word in w {
+            var last: UInt64? = nil
+            for word in w.hashes {
                 guard let word else { continue }
                 present += 1
                 if last != word { runs += 1 }
@@ -241,17 +248,25 @@ enum LevelGrouping {
         titles: [String], keys: [TitleKey], maxGroups: Int, capacity: Int = 30, firstPosition: Int = 0,
         fields known: [(field: Field, runs: Int)]? = nil
     ) -> [GroupPlan] {
+        plan(titles: titles, keys: ChildKeys(keys), maxGroups: maxGroups, capacity: capacity, firstPosition: firstPosition, fields: known)
+    }
+
+    /// `plan(titles:keys:maxGroups:capacity:firstPosition:fields:)` for a level's children.
+    static func plan<Titles: RandomAccessCollection<String>>(
+        titles: Titles, keys: ChildKeys, maxGroups: Int, capacity: Int = 30, firstPosition: Int = 0,
+        fields known: [(field: Field, runs: Int)]? = nil
+    ) -> [GroupPlan] where Titles.Index == Int {
         let n = titles.count
         let maxGroups = max(2, maxGroups)
         guard n > 1 else { return [GroupPlan(key: "i1-1", title: "1", range: 0..<n)] }
-        for (field, _) in known ?? fields(of: keys, titles: titles) {
+        for (field, _) in known ?? fields(of: keys, words: true) {
             switch field {
             case .word:
-                if let plan = byWord(titles, maxGroups: maxGroups) { return plan }
+                if let plan = byWord(keys, titles: titles, maxGroups: maxGroups) { return plan }
             case .date:
                 if let plan = byDate(keys, maxGroups: maxGroups) { return plan }
             case .number(let place):
-                let chosen = keys.map { TitleKey(numberField: $0.number(at: place)) }
+                let chosen = keys.mapKeys { $0.pointee.number(at: place) }
                 if let plan = byNumber(chosen, titles: titles, maxGroups: maxGroups, capacity: capacity) { return plan }
             }
         }
@@ -329,10 +344,10 @@ enum LevelGrouping {
         }
     }
 
-    static func byDate(_ keys: [TitleKey], maxGroups: Int) -> [GroupPlan]? {
+    static func byDate(_ keys: ChildKeys, maxGroups: Int) -> [GroupPlan]? {
         // The coarsest period that splits the level (more than one run), in order.
         for period in Period.allCases {
-            let buckets = keys.map { $0.date.flatMap { bucket($0, period) } }
+            let buckets = keys.mapKeys { $0.pointee.date.flatMap { bucket($0, period) } }
             guard buckets.allSatisfy({ $0 != nil }) || period == .year else { break }
             let r = runs(buckets)
             if r.count < 2 { continue }
@@ -413,9 +428,42 @@ enum LevelGrouping {
         return sizes
     }
 
-    static func byNumber(_ keys: [TitleKey], titles: [String], maxGroups: Int, capacity: Int) -> [GroupPlan]? {
-        let numbers = keys.compactMap(\.number)
-        guard let lo = numbers.min(), let hi = numbers.max(), hi > lo else { return nil }
+    /// The runs of equal bins of `size` among `numbers` (nil joins the run before), and whether
+    /// they are at least 2 with none longer than `capacity`; without allocating.
+    static func binRunsFit(_ numbers: [TitleKey.NumberField?], _ bin: (Int) -> Int, capacity: Int) -> Bool {
+        var runs = 0, length = 0, last = 0
+        for field in numbers {
+            if let v = field?.value {
+                let b = bin(v)
+                if runs == 0 {
+                    // Children before the first number join the first run.
+                    runs = 1
+                    length += 1
+                    last = b
+                    continue
+                }
+                if b != last {
+                    if length > capacity { return false }
+                    runs += 1
+                    length = 1
+                    last = b
+                    continue
+                }
+            }
+            length += 1
+        }
+        return runs >= 2 && length <= capacity
+    }
+
+    static func byNumber<Titles: RandomAccessCollection<String>>(
+        _ numbers: [TitleKey.NumberField?], titles: Titles, maxGroups: Int, capacity: Int
+    ) -> [GroupPlan]? where Titles.Index == Int {
+        var lo = Int.max, hi = Int.min
+        for case let f? in numbers {
+            lo = min(lo, f.value)
+            hi = max(hi, f.value)
+        }
+        guard lo <= hi, hi > lo else { return nil }
         // Round bins starting at 1 + k·size ("101 – 150"): the largest that still splits the level
         // and keeps every bin within `capacity`, else the smallest that gives few enough bins.
         // Bins of round size from 1 ("1 – 25", "26 – 50"), or from 0 when the numbers start at 0
@@ -425,15 +473,12 @@ enum LevelGrouping {
         let sizes = binSizes().filter { bin(hi, $0) - bin(lo, $0) + 1 <= maxGroups && bin(hi, $0) > bin(lo, $0) }
         guard let smallest = sizes.first else { return nil }
         var chosen = smallest
-        for size in sizes.reversed() {
-            let r = runs(keys.map { $0.number.map { bin($0, size) } })
-            if r.count >= 2 && r.allSatisfy({ $0.range.count <= capacity }) {
-                chosen = size
-                break
-            }
+        for size in sizes.reversed() where binRunsFit(numbers, { bin($0, size) }, capacity: capacity) {
+            chosen = size
+            break
         }
         for size in [chosen] {
-            let r = runs(keys.map { $0.number.map { bin($0, size) } })
+            let r = runs(numbers.map { $0.map { bin($0.value, size) } })
             guard r.count >= 2 else { return nil }
             guard ordered(r) else { return nil }
             let merged = merge(r.map(\.range.count), maxGroups: maxGroups)
@@ -441,12 +486,15 @@ enum LevelGrouping {
             // The word before the number when every title has the same one ("Store 101 – 150").
             let plans = merged.map { g in
                 let range = r[g.lowerBound].range.lowerBound..<r[g.upperBound - 1].range.upperBound
-                let inGroup = range.compactMap { keys[$0].number }
-                let firstIndex = range.first { keys[$0].number != nil }!, lastIndex = range.last { keys[$0].number != nil }!
-                let a = inGroup.min()!, b = inGroup.max()!
+                var a = Int.max, b = Int.min
+                for case let f? in numbers[range] {
+                    a = min(a, f.value)
+                    b = max(b, f.value)
+                }
+                let firstIndex = range.first { numbers[$0] != nil }!, lastIndex = range.last { numbers[$0] != nil }!
                 spans.append((a, b))
-                let fromToken = keys[firstIndex].numberToken.map { TitleKey.token(titles[firstIndex], $0) }
-                let toToken = keys[lastIndex].numberToken.map { TitleKey.token(titles[lastIndex], $0) }
+                let fromToken = numbers[firstIndex].map { TitleKey.token(titles[firstIndex], $0.token) }
+                let toToken = numbers[lastIndex].map { TitleKey.token(titles[lastIndex], $0.token) }
                 let lead = fromToken.map(isPlainNumber) == true ? wordBefore(fromToken, in: titles[firstIndex]) : nil
                 let from = fromToken.map(String.init) ?? "\(a)"
                 var to = toToken.map(String.init) ?? "\(b)"
@@ -490,17 +538,21 @@ enum LevelGrouping {
     /// One group per word of the word field ("Acme", "Globex"), in data order: only when every
     /// word forms one run and there are no more runs than `maxGroups` (a range of words in data
     /// order would not read as a range).
-    static func byWord(_ titles: [String], maxGroups: Int) -> [GroupPlan]? {
-        guard let words = words(of: titles) else { return nil }
-        let r = runs(words)
+    static func byWord<Titles: RandomAccessCollection<String>>(
+        _ keys: ChildKeys, titles: Titles, maxGroups: Int
+    ) -> [GroupPlan]? where Titles.Index == Int {
+        guard let field = wordField(of: keys) else { return nil }
+        let r = runs(field.hashes)
         guard r.count >= 2, r.count <= maxGroups else { return nil }
-        var seen: [Substring] = []
+        var seen: [UInt64] = []
         for run in r {
             if seen.contains(run.bucket) { return nil }
             seen.append(run.bucket)
         }
         return r.map { run in
-            let word = String(run.bucket)
+            // The run's first title with the word (children before the first word join its run).
+            let at = run.range.first { field.hashes[$0] != nil } ?? run.range.lowerBound
+            let word = word(at: field.place, of: titles[at])
             let key = "w-" + word.lowercased().map { $0 == "~" ? "-" : String($0) }.joined()
             return GroupPlan(key: key, title: word, range: run.range)
         }
@@ -514,7 +566,9 @@ enum LevelGrouping {
     /// range is a run of first letters, and a first letter that holds more than `capacity`
     /// children while there is room for more groups is split by its second letter (then third).
     /// Nil when more than half the titles are one and the same (they are told apart by position).
-    static func byAlphabet(_ titles: [String], maxGroups: Int, capacity: Int) -> [GroupPlan]? {
+    static func byAlphabet<Titles: RandomAccessCollection<String>>(
+        _ titles: Titles, maxGroups: Int, capacity: Int
+    ) -> [GroupPlan]? where Titles.Index == Int {
         let n = titles.count
         // The words every title begins with say nothing about the order.
         let words = titles.map { $0.split(separator: " ", omittingEmptySubsequences: true) }

@@ -93,14 +93,20 @@ public struct LevelLayout: Sendable {
     static func groupLabel(_ tree: some DashboardHierarchy, _ node: Int) -> String {
         let n = tree.nodes[node]
         guard n.kind == .group else { return n.title }
+        if let kinds = (tree as? LevelModel)?.memberKinds(ofGroup: node) { return groupLabel(title: n.title, reports: kinds.reports, others: kinds.others) }
         return groupLabel(title: n.title, tree: tree, members: n.children[...])
     }
 
     static func groupLabel(title: String, tree: some DashboardHierarchy, members: ArraySlice<Int>) -> String {
         var reports = 0, others = 0
         for m in members { if tree.nodes[m].kind == .report { reports += 1 } else { others += 1 } }
+        return groupLabel(title: title, reports: reports, others: others)
+    }
+
+    /// A group's label from how many of its members are reports and how many are not.
+    static func groupLabel(title: String, reports: Int, others: Int) -> String {
         let noun = others == 0 ? "report" : (reports == 0 ? "category" : "item")
-        let count = members.count
+        let count = reports + others
         let plural = count == 1 ? noun : (noun == "category" ? "categories" : noun + "s")
         // The count is one unit on its own line ("12 reports" never splits).
         return "\(title)\n\(count)\u{00A0}\(plural)"
@@ -143,9 +149,13 @@ public struct LevelLayout: Sendable {
     static func floorShrink(tree: some DashboardHierarchy, focus: Int, settings: DashboardSettings, measurer: (any TextMeasurer)?) -> Double {
         var floor = 0.0
         var seen = (report: false, circle: false)
-        for child in tree.nodes[focus].children {
-            if tree.nodes[child].kind == .report { seen.report = true } else { seen.circle = true }
-            if seen.report && seen.circle { break }
+        if let kinds = (tree as? LevelModel)?.sourceChildKinds(focus) {
+            seen = (kinds & ChildKinds.report != 0, kinds & ChildKinds.circle != 0)
+        } else {
+            for child in tree.nodes[focus].children {
+                if tree.nodes[child].kind == .report { seen.report = true } else { seen.circle = true }
+                if seen.report && seen.circle { break }
+            }
         }
         if seen.report { floor = max(floor, settings.sizes.minimumLabelFontSize / (measurer?.fontSize(for: .cardTitle) ?? 14)) }
         if seen.circle { floor = max(floor, settings.sizes.minimumLabelFontSize / (measurer?.fontSize(for: .categoryTitle) ?? 14)) }

@@ -14,7 +14,9 @@ import ReportLibrary
 /// - `visible_bubbles`, `groups`: what the level shows once settled;
 /// - `peak_memory_bytes`: the child's peak resident memory, and `load_peak_memory_bytes` its peak
 ///   after loading the datasource (the file of `children` invoices is written before the child
-///   starts).
+///   starts);
+/// - `load_ms`: loading the datasource into a `DashboardTree` (parsing the file, and reading the
+///   titles' fields for grouping), once.
 enum LevelBench {
     static let defaultCounts = [10, 30, 100, 1_000, 10_000, 100_000]
 
@@ -58,7 +60,7 @@ enum LevelBench {
         }
         if json {
             let fields = ["children", "tap_ms_median", "layout_ms_median", "visible_bubbles", "groups", "peak_memory_bytes",
-                          "load_peak_memory_bytes"]
+                          "load_peak_memory_bytes", "load_ms"]
             let objects = rows.map { row in
                 "{" + fields.map { "\"\($0)\": \(row[$0].map { "\($0)" } ?? "null")" }.joined(separator: ", ") + "}"
             }
@@ -66,12 +68,12 @@ enum LevelBench {
             return
         }
         print("level taps: one category of N invoices, median of \(rounds) taps (fresh dashboard and measurer each)")
-        print("  children     tap ms  layout ms  visible  groups   peak MB  load MB")
+        print("  children     tap ms  layout ms  visible  groups   peak MB  load MB  load ms")
         for row in rows {
             func d(_ k: String) -> Double { row[k] as? Double ?? Double(row[k] as? Int ?? 0) }
-            print(String(format: "  %8d %10.2f %10.2f %8d %7d %9.1f %8.1f", Int(d("children")), d("tap_ms_median"),
+            print(String(format: "  %8d %10.2f %10.2f %8d %7d %9.1f %8.1f %8.1f", Int(d("children")), d("tap_ms_median"),
                          d("layout_ms_median"), Int(d("visible_bubbles")), Int(d("groups")), d("peak_memory_bytes") / 1_048_576,
-                         d("load_peak_memory_bytes") / 1_048_576))
+                         d("load_peak_memory_bytes") / 1_048_576, d("load_ms")))
         }
     }
 
@@ -83,8 +85,10 @@ enum LevelBench {
 
     /// The child: loads `path`, then taps its one category `rounds` times on fresh dashboards.
     static func child(path: String, rounds: Int) throws {
+        let loadStart = monotonicNow()
         let library = try LibraryLoader.load(path, options: LibraryLoadOptions(checkFiles: false))
         let tree = try LibraryBridge.dashboardTree(library)
+        let loadMS = (monotonicNow() - loadStart) * 1000
         let loadPeak = peakResident()
         let category = tree.nodes[0].children[0]
         var taps: [Double] = [], layouts: [Double] = []
@@ -119,6 +123,6 @@ enum LevelBench {
         }
         print("{\"children\": \(tree.nodes[category].children.count), \"tap_ms_median\": \(BenchStatistics.median(taps)), "
               + "\"layout_ms_median\": \(BenchStatistics.median(layouts)), \"visible_bubbles\": \(visible), \"groups\": \(groups), "
-              + "\"peak_memory_bytes\": \(peakResident()), \"load_peak_memory_bytes\": \(loadPeak)}")
+              + "\"peak_memory_bytes\": \(peakResident()), \"load_peak_memory_bytes\": \(loadPeak), \"load_ms\": \(loadMS)}")
     }
 }

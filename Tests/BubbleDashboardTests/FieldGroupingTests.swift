@@ -129,7 +129,7 @@ struct FieldGroupingTests {
         let titles = (1...40).map { "Supplier Acme invoice \($0)" } + (1...30).map { "Supplier Globex invoice \($0)" }
             + (1...20).map { "Supplier Initech invoice \($0)" }
         let keys = titles.map(TitleKey.init)
-        #expect(LevelGrouping.fields(of: keys, titles: titles).map(\.field) == [.word, .number(0)])
+        #expect(LevelGrouping.fields(of: keys, words: true).map(\.field) == [.word, .number(0)])
         let plans = Self.plan(titles)
         #expect(plans.map(\.title) == ["Acme", "Globex", "Initech"] && plans.map(\.members.count) == [40, 30, 20])
         #expect(plans.map(\.key) == ["w-acme", "w-globex", "w-initech"])
