@@ -19,37 +19,101 @@ struct CollationKey: Sendable, Hashable, Comparable {
 
     /// The key of `text`.
     init(_ text: String) {
+        self.init(text, fromWord: 0)
+    }
+
+    /// The key of `title` from its word `word` on (words are runs of bytes between spaces; the
+    /// whole title when it has no more words than that): the key of that part. ASCII is read from
+    /// the bytes; other scalars are lower-cased one by one (as `lowercased()` does).
+    init(_ title: String, fromWord word: Int) {
+        var text = title
+        elements = text.withUTF8 { u in
+            // Where the word begins.
+            var i = 0, seen = 0
+            while i < u.count && u[i] == 32 { i += 1 }
+            while seen < word && i < u.count {
+                while i < u.count && u[i] != 32 { i += 1 }
+                while i < u.count && u[i] == 32 { i += 1 }
+                seen += 1
+            }
+            if i >= u.count { i = 0 }
+            var builder = Builder(capacity: u.count - i)
+            var k = i
+            while k < u.count && u[k] < 0x80 {
+                var v = UInt32(u[k])
+                if v >= 65 && v <= 90 { v += 32 }
+                builder.add(v)
+                k += 1
+            }
+            if k < u.count {
+                for scalar in String(decoding: UnsafeBufferPointer(rebasing: u[k...]), as: UTF8.self).unicodeScalars {
+                    if scalar.value < 0x80 {
+                        var v = scalar.value
+                        if v >= 65 && v <= 90 { v += 32 }
+                        builder.add(v)
+                    } else {
+                        for lower in scalar.properties.lowercaseMapping.unicodeScalars { builder.add(lower.value) }
+                    }
+                }
+            }
+            return builder.finish()
+        }
+    }
+
+    /// Builds a key from lower-cased scalars.
+    private struct Builder {
         var elements: [UInt32] = []
-        elements.reserveCapacity(text.utf8.count)
+        /// Where the open run of digits keeps its length; -1 outside one.
         var digitRun = -1
-        for scalar in text.lowercased().unicodeScalars {
-            let v = scalar.value
+
+        init(capacity: Int) { elements.reserveCapacity(capacity) }
+
+        mutating func add(_ v: UInt32) {
             if v >= 48 && v <= 57 {
                 // A run of digits: its length (without leading zeros) first, so "2" < "10".
                 if digitRun < 0 {
                     digitRun = elements.count
                     elements.append(0)
                 }
-                if v == 48 && elements.count == digitRun + 1 { continue }
+                if v == 48 && elements.count == digitRun + 1 { return }
                 elements.append(CollationKey.element(v))
-                continue
+                return
             }
+            closeRun()
+            if v < 0x80 {
+                // ASCII: lower-case letters (upper case was folded).
+                if v >= 97 && v <= 122 { elements.append(CollationKey.element(v)) }
+                return
+            }
+            guard let scalar = Unicode.Scalar(v) else { return }
+            let p = scalar.properties
+            guard p.isAlphabetic || p.numericType != nil else { return }
+            if p.canonicalCombiningClass.rawValue != 0 || p.generalCategory == .nonspacingMark { return }
+            for base in CollationKey.base(of: v) { elements.append(CollationKey.element(base)) }
+        }
+
+        mutating func closeRun() {
             if digitRun >= 0 {
                 elements[digitRun] = UInt32(min(elements.count - digitRun - 1, 0x2F))
                 digitRun = -1
             }
-            if v < 0x80 {
-                // ASCII at once: lower-case letters (upper case was folded).
-                if v >= 97 && v <= 122 { elements.append(CollationKey.element(v)) }
-                continue
-            }
-            let p = scalar.properties
-            guard p.isAlphabetic || p.numericType != nil else { continue }
-            if p.canonicalCombiningClass.rawValue != 0 || p.generalCategory == .nonspacingMark { continue }
-            for base in CollationKey.base(of: v) { elements.append(CollationKey.element(base)) }
         }
-        if digitRun >= 0 { elements[digitRun] = UInt32(min(elements.count - digitRun - 1, 0x2F)) }
-        self.elements = elements
+
+        mutating func finish() -> [UInt32] {
+            closeRun()
+            return elements
+        }
+    }
+
+    /// -1, 0 or 1 as `a` sorts before, with, or after `b`.
+    static func compare(_ a: CollationKey, _ b: CollationKey) -> Int {
+        a.elements.withUnsafeBufferPointer { x in
+            b.elements.withUnsafeBufferPointer { y in
+                let m = min(x.count, y.count)
+                for i in 0..<m where x[i] != y[i] { return x[i] < y[i] ? -1 : 1 }
+                return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+            }
+        }
     }
 
     /// Whether `element` is a digit or a digit run's length (script 0).

@@ -117,6 +117,13 @@ public struct DashboardTree: DashboardHierarchy {
     let levelFields: [Int: [(field: LevelGrouping.Field, runs: Int)]]
     /// From how many children a node's fields are found when the tree is made.
     static let fieldsAtLoad = 1000
+    /// The collation keys of whole titles (`CollationKey`) of the children of nodes with at least
+    /// `collateAtLoad` children, and their ranks among all those (equal keys, equal ranks; -1 for a
+    /// node without a key): an alphabetical level sorts its children by rank.
+    let collationKeys: [CollationKey?]
+    let collationRanks: [Int32]
+    /// From how many children a node's children get collation keys when the tree is made.
+    static let collateAtLoad = 64
 
     /// Builds the tree; fails if the root is not a category, an index is out of range, a node has
     /// two parents, or an id repeats.
@@ -153,6 +160,26 @@ public struct DashboardTree: DashboardHierarchy {
         childKinds = nodes.map { node in
             node.children.reduce(0) { $0 | (nodes[$1].kind == .report ? ChildKinds.report : ChildKinds.circle) }
         }
+        var collation = [CollationKey?](repeating: nil, count: nodes.count)
+        var ranked: [Int] = []
+        for node in nodes where node.children.count >= Self.collateAtLoad {
+            for c in node.children {
+                collation[c] = CollationKey(nodes[c].title)
+                ranked.append(c)
+            }
+        }
+        ranked.sort {
+            let c = CollationKey.compare(collation[$0]!, collation[$1]!)
+            return c != 0 ? c < 0 : $0 < $1
+        }
+        var ranks = [Int32](repeating: -1, count: nodes.count)
+        var rank: Int32 = 0
+        for (i, c) in ranked.enumerated() {
+            if i > 0 && CollationKey.compare(collation[ranked[i - 1]]!, collation[c]!) != 0 { rank += 1 }
+            ranks[c] = rank
+        }
+        collationKeys = collation
+        collationRanks = ranks
         var fields: [Int: [(field: LevelGrouping.Field, runs: Int)]] = [:]
         for (i, node) in nodes.enumerated() where node.children.count >= Self.fieldsAtLoad {
             fields[i] = LevelGrouping.fields(of: ChildKeys(keys: titleKeys, children: node.children), words: true)
@@ -245,6 +272,14 @@ public struct LevelModel: DashboardHierarchy {
     func childFields(_ node: Int, keys: ChildKeys) -> [(field: LevelGrouping.Field, runs: Int)] {
         if sourceChildKinds(node) != nil, let known = source.levelFields[node] { return known }
         return LevelGrouping.fields(of: keys, words: true)
+    }
+
+    /// The tree's collation keys and ranks for the children of `node`, when it has them for every
+    /// child (see `DashboardTree.collationKeys`).
+    func childCollation(_ node: Int) -> (keys: [CollationKey?], ranks: [Int32], nodes: [Int])? {
+        let children = nodes[node].children
+        guard children.allSatisfy({ $0 < source.nodes.count && source.collationRanks[$0] >= 0 }) else { return nil }
+        return (source.collationKeys, source.collationRanks, children)
     }
 
     /// The title keys of the children of `node`, in order.

@@ -112,7 +112,11 @@ extension LevelGrouping {
             let titles = ChildTitles(nodes: levels.nodes, children: children)
             let keys = levels.childKeys(focus)
             let fields = levels.childFields(focus, keys: keys)
-            var plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first, fields: fields)
+            var alphabet: AlphabetOrder? = nil
+            let collation = levels.childCollation(focus)
+            var plans = plan(
+                titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first, fields: fields,
+                alphabet: &alphabet, collation: collation)
             for _ in 0..<Policy.fitAttempts {
                 var area = focusArea
                 for plan in plans {
@@ -128,7 +132,9 @@ extension LevelGrouping {
                 }
                 if area <= room || plans.count <= 2 { break }
                 maxGroups = max(2, min(plans.count - 1, Int(Double(plans.count) * room / area)))
-                plans = plan(titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first, fields: fields)
+                plans = plan(
+                    titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first, fields: fields,
+                    alphabet: &alphabet, collation: collation)
             }
             return plans
         }()

@@ -248,13 +248,19 @@ enum LevelGrouping {
         titles: [String], keys: [TitleKey], maxGroups: Int, capacity: Int = 30, firstPosition: Int = 0,
         fields known: [(field: Field, runs: Int)]? = nil
     ) -> [GroupPlan] {
-        plan(titles: titles, keys: ChildKeys(keys), maxGroups: maxGroups, capacity: capacity, firstPosition: firstPosition, fields: known)
+        var alphabet: AlphabetOrder? = nil
+        return plan(
+            titles: titles, keys: ChildKeys(keys), maxGroups: maxGroups, capacity: capacity, firstPosition: firstPosition,
+            fields: known, alphabet: &alphabet)
     }
 
     /// `plan(titles:keys:maxGroups:capacity:firstPosition:fields:)` for a level's children.
+    /// `alphabet` is the titles' collation order when already made (made here when first needed,
+    /// so that a level planned again does not sort its titles again).
     static func plan<Titles: RandomAccessCollection<String>>(
         titles: Titles, keys: ChildKeys, maxGroups: Int, capacity: Int = 30, firstPosition: Int = 0,
-        fields known: [(field: Field, runs: Int)]? = nil
+        fields known: [(field: Field, runs: Int)]? = nil, alphabet: inout AlphabetOrder?,
+        collation: (keys: [CollationKey?], ranks: [Int32], nodes: [Int])? = nil
     ) -> [GroupPlan] where Titles.Index == Int {
         let n = titles.count
         let maxGroups = max(2, maxGroups)
@@ -270,7 +276,8 @@ enum LevelGrouping {
                 if let plan = byNumber(chosen, titles: titles, maxGroups: maxGroups, capacity: capacity) { return plan }
             }
         }
-        if let plan = byAlphabet(titles, maxGroups: maxGroups, capacity: capacity) { return plan }
+        if alphabet == nil { alphabet = AlphabetOrder(titles: titles, keys: keys, collation: collation) }
+        if let plan = byAlphabet(titles, maxGroups: maxGroups, capacity: capacity, order: alphabet) { return plan }
         return byPosition(n, maxGroups: maxGroups, capacity: capacity, firstPosition: firstPosition)
     }
 
@@ -567,26 +574,12 @@ enum LevelGrouping {
     /// children while there is room for more groups is split by its second letter (then third).
     /// Nil when more than half the titles are one and the same (they are told apart by position).
     static func byAlphabet<Titles: RandomAccessCollection<String>>(
-        _ titles: Titles, maxGroups: Int, capacity: Int
+        _ titles: Titles, maxGroups: Int, capacity: Int, order known: AlphabetOrder? = nil
     ) -> [GroupPlan]? where Titles.Index == Int {
         let n = titles.count
-        // The words every title begins with say nothing about the order.
-        let words = titles.map { $0.split(separator: " ", omittingEmptySubsequences: true) }
-        var shared = words[0].count
-        for w in words.dropFirst() {
-            var p = 0
-            while p < min(shared, w.count) && w[p] == words[0][p] { p += 1 }
-            shared = p
-        }
-        let keys = words.map { w in CollationKey(w.count > shared ? w[shared...].joined(separator: " ") : w.joined(separator: " ")) }
-        let order = keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
-        // Titles that are mostly one and the same are told apart by position instead.
-        var largest = 1, run = 1
-        for i in order.indices.dropFirst() {
-            run = keys[order[i]] == keys[order[i - 1]] ? run + 1 : 1
-            largest = max(largest, run)
-        }
-        guard largest * 2 <= n else { return nil }
+        let alphabet = known ?? AlphabetOrder(titles: titles, keys: nil)
+        guard !alphabet.mostlyOne else { return nil }
+        let order = alphabet.order
 
         /// The runs of equal `depth`-letter prefixes within `span` of the sorted order. A prefix
         /// ends before a number ("#" for titles that begin with one), so numbers are never split
@@ -594,8 +587,7 @@ enum LevelGrouping {
         func split(_ span: Range<Int>, _ depth: Int) -> [(prefix: ArraySlice<UInt32>, span: Range<Int>)] {
             var result: [(prefix: ArraySlice<UInt32>, span: Range<Int>)] = []
             for i in span {
-                let e = keys[order[i]].elements
-                var p = e.prefix(depth)
+                var p = alphabet.elements(at: order[i]).prefix(depth)
                 if let digit = p.firstIndex(where: CollationKey.isNumeric) { p = p[..<digit] }
                 if let last = result.last, last.prefix == p {
                     result[result.count - 1].span = last.span.lowerBound..<i + 1
@@ -648,5 +640,107 @@ enum LevelGrouping {
             let a = firstPosition + start + 1, b = firstPosition + end
             return GroupPlan(key: "i\(a)-\(b)", title: a == b ? "\(b)" : "\(a)\(dash)\(b)", range: start..<end)
         }
+    }
+}
+
+/// A level's titles in collation order, after the words they all begin with (which say nothing
+/// about the order): what alphabetical grouping needs, made once per level.
+struct AlphabetOrder: Sendable {
+    /// Per title, the first `LevelGrouping.alphabetDepth` elements of its key after the shared
+    /// words (fewer where the key is shorter: `headCounts`), side by side.
+    private var heads: [UInt32] = []
+    private var headCounts: [UInt8] = []
+    /// The titles' positions sorted by key (equal keys keep data order).
+    var order: [Int]
+    /// Whether more than half the titles have one and the same key (they are then told apart by
+    /// position, not alphabetically).
+    var mostlyOne: Bool
+
+    /// The key elements of the title at `position`, from its first word not every title shares.
+    func elements(at position: Int) -> ArraySlice<UInt32> {
+        let start = position * LevelGrouping.alphabetDepth
+        return heads[start..<start + Int(headCounts[position])]
+    }
+
+    /// Keeps the heads of `keys` (after `offset` elements) by position.
+    private mutating func keepHeads(_ keys: [CollationKey?], slots: some Sequence<Int>, offset: Int) {
+        let depth = LevelGrouping.alphabetDepth
+        for slot in slots {
+            let elements = keys[slot]?.elements ?? []
+            let start = min(offset, elements.count), end = min(elements.count, start + depth)
+            for k in start..<end { heads.append(elements[k]) }
+            for _ in (end - start)..<depth { heads.append(0) }
+            headCounts.append(UInt8(end - start))
+        }
+    }
+
+    /// The order of `titles`; `keys` are their title keys when at hand (their word hashes find the
+    /// shared words without splitting every title), and `collation` the tree's keys and ranks of
+    /// whole titles, when it has them for every title of the level (then nothing is sorted by key).
+    init<Titles: RandomAccessCollection<String>>(
+        titles: Titles, keys: ChildKeys?, collation: (keys: [CollationKey?], ranks: [Int32], nodes: [Int])? = nil
+    ) where Titles.Index == Int {
+        let n = titles.count
+        var shared = -1
+        var wholeShared = false
+        if let keys, let first = keys.first {
+            // The words every title begins with, from the word hashes (when they lie within them).
+            shared = first.wordCount
+            keys.forEachKey { k in
+                guard shared > 0 else { return }
+                var p = 0
+                let m = min(shared, k.pointee.wordCount, TitleKey.maxWords)
+                while p < m && k.pointee.wordHash(at: p) == first.wordHash(at: p) { p += 1 }
+                shared = p
+            }
+            if shared >= TitleKey.maxWords { shared = -1 }
+            // A title that is only the shared words is keyed whole (not from the tree's ranks).
+            if shared > 0 { keys.forEachKey { k in if k.pointee.wordCount <= shared { wholeShared = true } } }
+        }
+        if shared < 0 {
+            let words = titles.map { $0.utf8.split(separator: 32) }
+            shared = words.first?.count ?? 0
+            for w in words.dropFirst() {
+                var p = 0
+                while p < min(shared, w.count) && w[p].elementsEqual(words[0][p]) { p += 1 }
+                shared = p
+            }
+            wholeShared = true
+        }
+        if let collation, !wholeShared, n > 0 {
+            // Whole-title keys sort as the keys after the shared words do (those elements are the
+            // same in every title): sort by the tree's ranks.
+            let ranks = collation.ranks, nodes = collation.nodes
+            let offset = shared == 0 ? 0 : CollationKey(titles[titles.startIndex], fromWord: 0).elements.count
+                - CollationKey(titles[titles.startIndex], fromWord: shared).elements.count
+            // One integer per title, rank then position: sorted plainly, they give the order.
+            var packed = [UInt64]()
+            packed.reserveCapacity(n)
+            for (position, node) in nodes.enumerated() { packed.append(UInt64(UInt32(ranks[node])) << 32 | UInt64(position)) }
+            packed.sort()
+            order = packed.map { Int($0 & 0xFFFF_FFFF) }
+            var largest = 1, run = 1
+            for i in order.indices.dropFirst() {
+                run = ranks[nodes[order[i]]] == ranks[nodes[order[i - 1]]] ? run + 1 : 1
+                largest = max(largest, run)
+            }
+            mostlyOne = largest * 2 > n
+            keepHeads(collation.keys, slots: nodes, offset: offset)
+            return
+        }
+        var own: [CollationKey?] = []
+        own.reserveCapacity(n)
+        for t in titles { own.append(CollationKey(t, fromWord: shared)) }
+        order = own.indices.sorted {
+            let c = CollationKey.compare(own[$0]!, own[$1]!)
+            return c != 0 ? c < 0 : $0 < $1
+        }
+        var largest = n > 0 ? 1 : 0, run = 1
+        for i in order.indices.dropFirst() {
+            run = own[order[i]] == own[order[i - 1]] ? run + 1 : 1
+            largest = max(largest, run)
+        }
+        mostlyOne = largest * 2 > n
+        keepHeads(own, slots: 0..<n, offset: 0)
     }
 }
