@@ -20,6 +20,10 @@ extension LevelGrouping {
         static let packingAttempts = 4
         /// The most groups a level shows.
         static let maxGroups = 30
+        /// The fewest children a group stands for on average: a level of `n` children shows at most
+        /// `n / minimumGroupSize` groups (and at least 2), so a group is never a tap for two or
+        /// three reports.
+        static let minimumGroupSize = 8
         /// How many children a group's level shows without grouping again: this share of what
         /// fits at the floor (room to spare for longer titles), and never fewer than
         /// `minimumCapacity`.
@@ -37,18 +41,31 @@ extension LevelGrouping {
         _ focus: Int, in levels: inout LevelModel, settings: DashboardSettings, measurer: (any TextMeasurer)?
     ) throws(DashboardError) -> LevelLayout {
         groupIfCrowded(focus, in: &levels, settings: settings, measurer: measurer)
-        var computed = try LevelLayout.compute(tree: levels, focus: focus, settings: settings, measurer: measurer)
+        // A layout whose labels fall below the floor is not used when the level can be grouped
+        // (more than two children): its packing stops there.
+        func layout() throws(DashboardError) -> LevelLayout {
+            let floor = LevelLayout.floorShrink(tree: levels, focus: focus, settings: settings, measurer: measurer)
+            return try LevelLayout.compute(
+                tree: levels, focus: focus, settings: settings, measurer: measurer,
+                givingUpBelow: levels.nodes[focus].children.count > 2 ? floor - 1e-9 : 0)
+        }
+        var computed = try layout()
         var share = Policy.retryRoomShare
-        for _ in 0..<Policy.packingAttempts {
+        for attempt in 0...Policy.packingAttempts {
             let floor = LevelLayout.floorShrink(tree: levels, focus: focus, settings: settings, measurer: measurer)
             guard computed.shrink < floor - 1e-9, computed.children.count > 2 else { break }
+            guard attempt < Policy.packingAttempts else {
+                // Out of attempts: this layout is kept, so it is packed in full.
+                computed = try LevelLayout.compute(tree: levels, focus: focus, settings: settings, measurer: measurer)
+                break
+            }
             let grouped = levels.nodes[computed.children[0]].kind == .group
             if grouped { levels.removeUnshownGroups(under: focus) }
             groupIfCrowded(
                 focus, in: &levels, settings: settings, measurer: measurer, force: true,
                 roomShare: grouped ? share : Policy.roomShare)
             share *= Policy.retryRoomDecay
-            computed = try LevelLayout.compute(tree: levels, focus: focus, settings: settings, measurer: measurer)
+            computed = try layout()
         }
         return computed
     }
@@ -95,7 +112,8 @@ extension LevelGrouping {
         let room = content.width * content.height * settings.sizes.fillFactor / (circleFloor * circleFloor) * roomShare
         let largest = LevelLayout.paddedArea(.circle(radius: settings.sizes.categoryRadiusMax * k), pad)
         let focusArea = LevelLayout.paddedArea(.circle(radius: settings.sizes.focusRadius * k), pad)
-        var maxGroups = min(Policy.maxGroups, max(2, Int(((room - focusArea) / largest).rounded(.down))))
+        var maxGroups = min(
+            Policy.maxGroups, max(2, Int(((room - focusArea) / largest).rounded(.down))), max(2, children.count / Policy.minimumGroupSize))
         let capacity = max(Policy.minimumCapacity, Int(atFloor / smallest * Policy.capacityShare))
         let first = levels.firstPosition(of: focus)
         // Per child: reports below it, and whether it is a report (a group's size and noun).

@@ -43,6 +43,15 @@ public struct LevelLayout: Sendable {
     public static func compute(
         tree: some DashboardHierarchy, focus: Int, settings: DashboardSettings, measurer: (any TextMeasurer)? = nil
     ) throws(DashboardError) -> LevelLayout {
+        try compute(tree: tree, focus: focus, settings: settings, measurer: measurer, givingUpBelow: 0)
+    }
+
+    /// `compute(tree:focus:settings:measurer:)`, returning as soon as the shrink falls below
+    /// `givingUpBelow` (a layout the caller will not use: it groups the level instead).
+    static func compute(
+        tree: some DashboardHierarchy, focus: Int, settings: DashboardSettings, measurer: (any TextMeasurer)?,
+        givingUpBelow giveUp: Double
+    ) throws(DashboardError) -> LevelLayout {
         let content = settings.contentRect
         let centre = content.center
         let children = tree.nodes[focus].children
@@ -58,7 +67,7 @@ public struct LevelLayout: Sendable {
             let sized = shapes.map { scaled($0, shrink) }
             let fits = zip(sized, home).allSatisfy { inside($0.0, at: $0.1, content, margin: 0) }
             attempt += 1
-            if fits || attempt >= 8 || shrink <= settings.sizes.minimumShrink {
+            if fits || attempt >= 8 || shrink <= settings.sizes.minimumShrink || shrink < giveUp {
                 return LevelLayout(
                     focus: focus, focusRadius: focusRadius * shrink, centre: centre, children: children, shapes: sized,
                     home: home, shrink: shrink, settleSteps: steps, labels: labels, caption: caption)

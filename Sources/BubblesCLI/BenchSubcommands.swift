@@ -71,7 +71,9 @@ struct BenchLevels: ParsableCommand {
             Per count: tap_ms_median (the tap to the first frame of the new level, on a fresh \
             dashboard and text measurer each time), layout_ms_median (the grouping and layout \
             part of it), visible_bubbles and groups once settled, peak_memory_bytes and \
-            load_peak_memory_bytes (after loading the datasource). With --find instead: search \
+            load_peak_memory_bytes (after loading the datasource), and load_ms (loading it, with \
+            the titles' fields and collation keys read once). --titles unstructured uses titles \
+            with no shared structure instead of invoices. With --find instead: search \
             and the keyword filter to the first frame drawn at scale 1 (a keystroke with results \
             on the 100 000-report library, a filter set and cleared on a level of 10 000 reports, \
             a result picked to its level), median and p99 in ms.
@@ -82,6 +84,9 @@ struct BenchLevels: ParsableCommand {
 
     @Option(help: "Taps per count; the figures are their medians.")
     var rounds: Int = 5
+
+    @Option(help: "The titles of the category: invoices (grouped by number) or unstructured (words in several scripts, grouped alphabetically).")
+    var titles: LevelBench.Titles = .invoices
 
     @Flag(help: "Print one JSON array.")
     var json = false
@@ -120,7 +125,7 @@ struct BenchLevels: ParsableCommand {
         try Bench.running(global) {
             if let child { return try LevelBench.child(path: child, rounds: rounds) }
             if find { return try FindBench.run(work: work, reports: max(100, findReports), rounds: rounds, json: json) }
-            try LevelBench.run(counts: try counts(), rounds: rounds, json: json)
+            try LevelBench.run(counts: try counts(), rounds: rounds, json: json, titles: titles)
         }
     }
 }
@@ -224,3 +229,5 @@ struct BenchSearch: ParsableCommand {
         }
     }
 }
+
+extension LevelBench.Titles: ExpressibleByArgument {}

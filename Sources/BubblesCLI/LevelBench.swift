@@ -20,29 +20,58 @@ import ReportLibrary
 enum LevelBench {
     static let defaultCounts = [10, 30, 100, 1_000, 10_000, 100_000]
 
-    /// The datasource: one category of `count` invoices ("Invoice INV-2016-000017 — Globex").
-    static func document(count: Int) -> String {
+    /// The title shapes a run can use.
+    enum Titles: String, CaseIterable {
+        /// "Invoice INV-2016-000017 — Globex": grouped by number.
+        case invoices
+        /// Two to six words from a fixed list in several scripts ("Payroll Zürich risk hedging"),
+        /// from a seeded generator: no shared structure, grouped alphabetically.
+        case unstructured
+    }
+
+    /// The datasource: one category of `count` reports titled as `titles` says.
+    static func document(count: Int, titles: Titles = .invoices) -> String {
         let customers = ["Acme Logistics", "Bergmann AG", "Café Lumière", "Delta Foods", "Globex", "Hanse Textil", "Orion Retail"]
+        let words = [
+            "customs", "pricing", "payroll", "risk", "retention", "logistics", "flow", "hedging", "budget", "audit", "forecast",
+            "supplier", "quality", "treasury", "compliance", "inventory", "freight", "warranty", "tax", "capital", "lease",
+            "energy", "vendor", "revenue", "margin", "cash", "pension", "Zürich", "Ölpreis", "Émission", "Бюджет", "Отчёт", "Δέλτα",
+        ]
+        // SplitMix64 from a fixed seed: the same titles on every run.
+        var state: UInt64 = 0x5EED_B0BB_1E5
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
         var out = "{\"id\": \"root\", \"title\": \"All Reports\", \"children\": [\n"
         out += " {\"id\": \"invoices\", \"title\": \"Invoices\", \"colour\": \"#7A4FD1\", \"children\": [\n"
         for i in 1...max(1, count) {
             let n = String(i)
             let number = String(repeating: "0", count: max(0, 6 - n.count)) + n
-            out += "  {\"id\": \"inv-\(number)\", \"title\": \"Invoice INV-2016-\(number) — \(customers[i % customers.count])\", \"file\": \"x.pdf\"}"
+            var title = "Invoice INV-2016-\(number) — \(customers[i % customers.count])"
+            if titles == .unstructured {
+                let length = 2 + Int(next() % 5)
+                title = (0..<length).map { _ in words[Int(next() % UInt64(words.count))] }.joined(separator: " ")
+                title = title.prefix(1).uppercased() + title.dropFirst()
+            }
+            out += "  {\"id\": \"inv-\(number)\", \"title\": \"\(title)\", \"file\": \"x.pdf\"}"
             out += i == count ? "\n" : ",\n"
         }
         out += " ]}\n]}\n"
         return out
     }
 
-    static func run(counts: [Int], rounds: Int, json: Bool) throws {
+    static func run(counts: [Int], rounds: Int, json: Bool, titles: Titles = .invoices) throws {
         let folder = NSTemporaryDirectory() + "bubbles-levels-\(ProcessInfo.processInfo.processIdentifier)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var rows: [[String: Any]] = []
         for count in counts {
             let path = folder + "/levels-\(count).json"
-            try document(count: count).write(toFile: path, atomically: true, encoding: .utf8)
+            try document(count: count, titles: titles).write(toFile: path, atomically: true, encoding: .utf8)
             let child = Process()
             child.executableURL = URL(fileURLWithPath: ownExecutablePath())
             child.arguments = ["bench", "levels", "--child", path, "--rounds", String(rounds)]
@@ -67,7 +96,7 @@ enum LevelBench {
             print("[\n  " + objects.joined(separator: ",\n  ") + "\n]")
             return
         }
-        print("level taps: one category of N invoices, median of \(rounds) taps (fresh dashboard and measurer each)")
+        print("level taps: one category of N \(titles == .invoices ? "invoices" : "unstructured titles"), median of \(rounds) taps (fresh dashboard and measurer each)")
         print("  children     tap ms  layout ms  visible  groups   peak MB  load MB  load ms")
         for row in rows {
             func d(_ k: String) -> Double { row[k] as? Double ?? Double(row[k] as? Int ?? 0) }
