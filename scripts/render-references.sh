@@ -20,6 +20,9 @@ bin="$(swift build -c release --show-bin-path)/bubbles"
 "$bin" render --data Data/international.json --png Renders/level-international.png --svg Renders/level-international.svg
 # A 600-report category shown as groups (Data/large.json).
 "$bin" render --data Data/large.json --focus stores --png Renders/level-large.png --svg Renders/level-large.svg
+# Titles with two varying fields (store, then week), and titles with no shared structure.
+"$bin" render --data Data/large.json --focus store-pnl --png Renders/level-store-weeks.png --svg Renders/level-store-weeks.svg
+"$bin" render --data Data/large.json --focus miscellaneous --png Renders/level-unstructured.png --svg Renders/level-unstructured.svg
 # Search (a query in progress, typed without its accent) and a level under a two-keyword filter.
 "$bin" render --overlay "search:zur" --png Renders/search.png --svg Renders/search.svg
 "$bin" render --filter 2016 --filter "management accounts" --png Renders/filter.png --svg Renders/filter.svg

@@ -1,6 +1,7 @@
 // The large sample datasource (Data/large.json): categories of the sizes and title shapes real
 // report libraries have (ten years of monthly packs, every invoice of a year, a daily report for
-// five years, 600 stores, 120 departments, identical titles, titles with no common structure), on
+// five years, 600 stores, 120 departments, identical titles, titles with no common structure, a
+// weekly P&L per store with two varying fields), on
 // the sample library's PDFs (reports share files). The level tests, `bubbles bench levels` and
 // `Renders/level-large.png` use it.
 
@@ -97,6 +98,10 @@ enum LargeLibrary {
             let title = (0..<count).map { _ in words[Int(wordsRandom.next() % UInt64(words.count))] }.joined(separator: " ")
             return report("misc-\(pad(n, 3))", title)
         }
+        // A weekly P&L for six stores, 52 weeks each: two varying fields, the store first.
+        let storeWeeks = (101...106).flatMap { store in
+            (1...52).map { week in report("store-\(store)-pnl-wk-\(pad(week, 2))", "Store #\(store) weekly P&L wk \(week) FY2021") }
+        }
         return category("large", "Large Library", nil, [
             category("monthly-close-packs", "Monthly Close Packs", "#1E6FD9", monthly),
             category("monatsberichte", "Monatsberichte", "#129A8A", german),
@@ -107,6 +112,7 @@ enum LargeLibrary {
             category("category-c", "Category C", "#5AB4E0", numbered),
             category("weekly-updates", "Weekly Updates", "#C45CA8", identical),
             category("miscellaneous", "Miscellaneous", "#2F6FDB", unstructured),
+            category("store-pnl", "Store P&L", "#B8722C", storeWeeks),
         ])
     }
 }
