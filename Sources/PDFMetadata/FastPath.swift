@@ -62,10 +62,16 @@ struct LeanLexer {
     @inline(__always) var runOff: LeanStop { atEOF ? .bail : .more }
 
     @inline(__always) mutating func skipWhitespace() throws(LeanStop) {
-        // Most calls stand on a token already: no white space (all at or below 0x20) and no comment.
+        // Most calls stand on a token already (no white space, all at or below 0x20, and no
+        // comment), or on one space before it.
         if pos < n {
-            let c = b[pos]
-            if c > 0x20 && c != UInt8(ascii: "%") { return }
+            var c = b[pos]
+            if c == 0x20 && pos + 1 < n {
+                c = b[pos + 1]
+                if c > 0x20 && c != UInt8(ascii: "%") { pos += 1; return }
+            } else if c > 0x20 && c != UInt8(ascii: "%") {
+                return
+            }
         }
         try skipWhitespaceSlow()
     }
@@ -156,12 +162,14 @@ struct LeanLexer {
     mutating func name() throws(LeanStop) -> (Int, Int) {
         pos += 1
         let start = pos
+        // White space, delimiters and `#` end the scan (one bit test a byte).
+        let stops = leanLowStops | (1 << 0x23)
         while pos < n {
             let c = b[pos]
-            if leanStops(c) { break }
-            if c == UInt8(ascii: "#") { throw .bail }
+            if c < 64 ? (stops >> UInt64(c)) & 1 != 0 : (c < 128 && (leanHighStops >> UInt64(c &- 64)) & 1 != 0) { break }
             pos += 1
         }
+        if pos < n && b[pos] == UInt8(ascii: "#") { throw .bail }
         if pos >= n && !atEOF { throw .more }
         return (start, pos)
     }
@@ -833,22 +841,22 @@ struct LeanReader {
         }
     }
 
-    /// An indirect object that must be a dictionary: `visitor` (a fresh copy for each window
-    /// tried) sees its entries; also where its stream data starts when it is a stream. An object
-    /// in an object stream is read there (as Document.loadCompressed reads it).
-    mutating func dictObject<V: LeanVisitor>(_ num: Int, window: Int, _ visitor: V) throws(LeanStop) -> (V, Int?) {
+    /// An indirect object that must be a dictionary: `visitor` sees its entries (it starts again
+    /// from `fresh` for each window tried). Returns where its stream data starts when it is a
+    /// stream. An object in an object stream is read there (as Document.loadCompressed reads it).
+    mutating func dictObject<V: LeanVisitor>(_ num: Int, window: Int, _ visitor: inout V, fresh: V) throws(LeanStop) -> Int? {
         guard num > 0, num < slots.count else { throw .bail }
         if slots[num] <= -2 {
             let code = -2 - slots[num]
-            return (try compressedDict(num, stream: code >> 20, index: code & 0xFFFFF, window: window, visitor), nil)
+            try compressedDict(num, stream: code >> 20, index: code & 0xFFFFF, window: window, &visitor)
+            return nil
         }
-        return try object(num, window: window) { (lx: inout LeanLexer) throws(LeanStop) -> (V, Int?) in
-            var v = visitor
+        return try object(num, window: window) { (lx: inout LeanLexer) throws(LeanStop) -> Int? in
+            visitor = fresh
             try lx.skipWhitespace()
             guard lx.pos + 1 < lx.n, lx.b[lx.pos] == UInt8(ascii: "<"), lx.b[lx.pos + 1] == UInt8(ascii: "<") else { throw .bail }
-            try lx.dictBody(depth: 0, &v)
-            let stream = try lx.streamAfter()
-            return (v, stream)
+            try lx.dictBody(depth: 0, &visitor)
+            return try lx.streamAfter()
         }
     }
 
@@ -1073,7 +1081,7 @@ struct LeanReader {
     /// A dictionary in object stream `stream` (Document.objectStream and loadCompressed), for a
     /// stream that decodes whole within the full reader's first step.
     mutating func compressedDict<V: LeanVisitor>(_ num: Int, stream: Int, index: Int, window: Int,
-                                                 _ visitor: V) throws(LeanStop) -> V {
+                                                 _ visitor: inout V) throws(LeanStop) {
         if objectStream?.num != stream {
             guard stream > 0, stream < slots.count, slots[stream] > 0 else { throw .bail }
             let (d, dataOffset) = try object(stream, window: window) {
@@ -1134,22 +1142,18 @@ struct LeanReader {
         let end = min(next, start &+ options.maxObjectSize, os.data.count)
         guard end > start else { throw .bail }
         let maxDepth = options.maxNestingDepth
-        let result: Result<V, LeanStop> = os.data.withUnsafeBufferPointer { all in
+        let failed: LeanStop? = os.data.withUnsafeBufferPointer { all in
             var lx = LeanLexer(UnsafeBufferPointer(rebasing: all[start ..< end]), base: 0, atEOF: true, maxDepth: maxDepth, pos: 0)
-            var v = visitor
             do throws(LeanStop) {
                 try lx.skipWhitespace()
                 guard lx.pos + 1 < lx.n, lx.b[lx.pos] == UInt8(ascii: "<"), lx.b[lx.pos + 1] == UInt8(ascii: "<") else { throw .bail }
-                try lx.dictBody(depth: 0, &v)
-                return .success(v)
+                try lx.dictBody(depth: 0, &visitor)
+                return nil
             } catch {
-                return .failure(error)
+                return error
             }
         }
-        switch result {
-        case .success(let v): return v
-        case .failure: throw .bail
-        }
+        if failed != nil { throw .bail }
     }
 
     mutating func readPlain() throws(LeanStop) -> PDFMetadata {
@@ -1166,7 +1170,8 @@ struct LeanReader {
         // The catalog (Document.rootIsValid, then extract).
         var m = PDFMetadata()
         m.version = headerVersion
-        let (catalog, catalogStream) = try dictObject(rootNum, window: 2048, LeanCatalog())
+        var catalog = LeanCatalog()
+        let catalogStream = try dictObject(rootNum, window: 2048, &catalog, fresh: LeanCatalog())
         guard catalogStream == nil, catalog.typeIsCatalog || catalog.pages != nil else { throw .bail }
         if case .some(.some(let v)) = catalog.version, PDFDocumentInfo.isNewer(v, than: m.version) { m.version = v }
         guard let pages = catalog.pages, pages.kind == .ref else { throw .bail }
@@ -1175,7 +1180,8 @@ struct LeanReader {
         // Info (extract).
         var fields = PDFDocumentInfo.InfoFields()
         if let infoNum {
-            let (info, stream) = try dictObject(infoNum, window: 2048, LeanInfo())
+            var info = LeanInfo()
+            let stream = try dictObject(infoNum, window: 2048, &info, fresh: LeanInfo())
             guard stream == nil else { throw .bail }
             m.info = info.info
             fields = info.fields
@@ -1205,7 +1211,8 @@ struct LeanReader {
     /// Document.pageCount(catalog:) and pageCount(root:rootRef:declared:) for a tree whose root's
     /// `/Count` its kids bear out; anything else goes to the full reader.
     mutating func pageCount(_ pagesNum: Int) throws(LeanStop) -> Int {
-        let (root, rootStream) = try dictObject(pagesNum, window: 2048, LeanNode(wantKids: true))
+        var root = LeanNode(wantKids: true)
+        let rootStream = try dictObject(pagesNum, window: 2048, &root, fresh: LeanNode(wantKids: true))
         guard rootStream == nil else { throw .bail }
         if root.typeName.page || (!root.typeName.present && !root.isNode && (root.contents || root.mediaBox)) { throw .bail }
         guard let c = root.count, c.kind == .int, c.number >= 0 else { throw .bail }
@@ -1214,7 +1221,8 @@ struct LeanReader {
         let kids = root.kids?.kind == .array ? root.kidNums : []
         func kidCount(_ num: Int) throws(LeanStop) -> Int {
             // Page objects are read with the full reader's 256-byte first window.
-            let (k, stream) = try dictObject(num, window: 256, LeanNode(wantKids: false))
+            var k = LeanNode(wantKids: false)
+            let stream = try dictObject(num, window: 256, &k, fresh: LeanNode(wantKids: false))
             guard stream == nil else { throw .bail }
             guard k.isNode else { return 1 }
             guard let c = k.count, c.kind == .int, c.number >= 0 else { throw .bail }
@@ -1242,7 +1250,8 @@ struct LeanReader {
     mutating func xmp(_ num: Int) throws(LeanStop) -> XMPMetadata? {
         guard num > 0, num < slots.count, slots[num] != 0 else { throw .bail }
         if slots[num] == -1 { return nil } // free: null, no packet
-        let (d, streamOffset) = try dictObject(num, window: 2048, LeanStreamDict())
+        var d = LeanStreamDict()
+        let streamOffset = try dictObject(num, window: 2048, &d, fresh: LeanStreamDict())
         guard let offset = streamOffset else { return nil }
         guard let length = d.length, d.decodeParms == nil, d.dp == nil else { throw .bail }
         var len: Int
