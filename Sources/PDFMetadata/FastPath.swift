@@ -329,7 +329,8 @@ struct LeanLexer {
     /// through, their entries not kept.
     mutating func value(depth: Int) throws(LeanStop) -> LeanValue {
         if depth > maxDepth { throw .bail }
-        // Fast path: a plain unsigned integer not followed by another (so not a reference).
+        // Fast paths: a plain unsigned integer not followed by another (so not a reference), and
+        // `N G R` or `N G x` with single spaces. Anything else takes the general way below.
         if pos < n, isDigit(b[pos]) {
             let start = pos
             var i = pos
@@ -343,6 +344,22 @@ struct LeanLexer {
                 if j < n && !isDigit(b[j]) && b[j] != UInt8(ascii: "%") && b[j] > 0x20 {
                     pos = i
                     return LeanValue(kind: .int, start: start, end: i, number: v)
+                }
+                if b[i] == 0x20 && j == i + 1 && j < n && isDigit(b[j]) {
+                    // One space, then a second number of at most 9 digits, then one space.
+                    var g = j
+                    while g < n && g - j < 10 && isDigit(b[g]) { g += 1 }
+                    if g - j < 10 && g + 2 < n && b[g] == 0x20 {
+                        let x = b[g + 1]
+                        if x == UInt8(ascii: "R") && leanStops(b[g + 2]) {
+                            pos = g + 2
+                            return LeanValue(kind: .ref, start: start, end: pos, number: v)
+                        }
+                        if x != UInt8(ascii: "R") && x > 0x20 && x != UInt8(ascii: "%") {
+                            pos = i
+                            return LeanValue(kind: .int, start: start, end: i, number: v)
+                        }
+                    }
                 }
             }
         }
