@@ -35,13 +35,14 @@ final class ByteSource {
 
     /// Files over `wholeFileLimit` and up to this size keep their blocks in one flat buffer of
     /// the file's size (each block read straight into place, at most once, and a bit per block),
-    /// instead of one array per block in a dictionary. 128 KiB stays below malloc's mmap
-    /// threshold, so the buffer costs no system call.
-    static let flatLimit = 128 << 10
+    /// instead of one array per block in a dictionary. It is the cache's cap: for such a file the
+    /// cache could never be dropped, so the blocks fetched (and counted) are the same either way.
+    /// The buffer is allocated but not touched: only the pages that blocks are read into are used.
+    static let flatLimit = cacheCap
     /// The flat buffer (see `flatLimit`); only the blocks marked in `loaded` hold file bytes.
     private var flat: [UInt8]? = nil
     /// One bit per block of `flat`: block k is loaded when bit k % 64 of word k / 64 is set.
-    private var loaded: (UInt64, UInt64) = (0, 0)
+    private var loaded: [UInt64] = []
 
     /// Opens a file for reading.
     init(path: String) throws(PDFError) {
@@ -69,6 +70,7 @@ final class ByteSource {
             self.fd = -1
         } else if size <= ByteSource.flatLimit {
             flat = [UInt8](unsafeUninitializedCapacity: size) { _, initialized in initialized = size }
+            loaded = [UInt64](repeating: 0, count: (size / ByteSource.blockSize) / 64 + 1)
         }
     }
 
@@ -84,6 +86,7 @@ final class ByteSource {
         } else if bytes.count <= ByteSource.flatLimit {
             let n = bytes.count
             flat = [UInt8](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
+            loaded = [UInt64](repeating: 0, count: (n / ByteSource.blockSize) / 64 + 1)
         }
     }
 
@@ -141,7 +144,7 @@ final class ByteSource {
     }
 
     private func isLoaded(_ b: Int) -> Bool {
-        b < 64 ? loaded.0 & (1 << UInt64(b)) != 0 : loaded.1 & (1 << UInt64(b - 64)) != 0
+        loaded[b >> 6] & (1 << UInt64(b & 63)) != 0
     }
 
     /// `read` for a file kept in `flat`: the missing blocks of the range are read into place, one
@@ -193,7 +196,7 @@ final class ByteSource {
                 if start >= end { return end }
             }
             for k in b ... runEnd {
-                if k < 64 { loaded.0 |= 1 << UInt64(k) } else { loaded.1 |= 1 << UInt64(k - 64) }
+                loaded[k >> 6] |= 1 << UInt64(k & 63)
             }
             b = runEnd + 1
         }
