@@ -35,13 +35,14 @@ final class ByteSource {
 
     /// Files over `wholeFileLimit` and up to this size keep their blocks in one flat buffer of
     /// the file's size (each block read straight into place, at most once, and a bit per block),
-    /// instead of one array per block in a dictionary. 128 KiB stays below malloc's mmap
-    /// threshold, so the buffer costs no system call.
-    static let flatLimit = 128 << 10
+    /// instead of one array per block in a dictionary. It is the cache's cap: for such a file the
+    /// cache could never be dropped, so the blocks fetched (and counted) are the same either way.
+    /// The buffer is allocated but not touched: only the pages that blocks are read into are used.
+    static let flatLimit = cacheCap
     /// The flat buffer (see `flatLimit`); only the blocks marked in `loaded` hold file bytes.
     private var flat: [UInt8]? = nil
     /// One bit per block of `flat`: block k is loaded when bit k % 64 of word k / 64 is set.
-    private var loaded: (UInt64, UInt64) = (0, 0)
+    private var loaded: [UInt64] = []
 
     /// Opens a file for reading.
     init(path: String) throws(PDFError) {
@@ -69,6 +70,7 @@ final class ByteSource {
             self.fd = -1
         } else if size <= ByteSource.flatLimit {
             flat = [UInt8](unsafeUninitializedCapacity: size) { _, initialized in initialized = size }
+            loaded = [UInt64](repeating: 0, count: (size / ByteSource.blockSize) / 64 + 1)
         }
     }
 
@@ -84,6 +86,7 @@ final class ByteSource {
         } else if bytes.count <= ByteSource.flatLimit {
             let n = bytes.count
             flat = [UInt8](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
+            loaded = [UInt64](repeating: 0, count: (n / ByteSource.blockSize) / 64 + 1)
         }
     }
 
@@ -141,12 +144,41 @@ final class ByteSource {
     }
 
     private func isLoaded(_ b: Int) -> Bool {
-        b < 64 ? loaded.0 & (1 << UInt64(b)) != 0 : loaded.1 & (1 << UInt64(b - 64)) != 0
+        loaded[b >> 6] & (1 << UInt64(b & 63)) != 0
     }
 
     /// `read` for a file kept in `flat`: the missing blocks of the range are read into place, one
     /// `pread` per run of them, and the range is copied out once.
     private func readFlat(_ start: Int, _ end: Int, _ firstBlock: Int, _ lastBlock: Int) throws(PDFError) -> [UInt8] {
+        let end = try loadFlat(start, end, firstBlock, lastBlock)
+        if start >= end { return [] }
+        return Array(flat![start ..< end])
+    }
+
+    /// Calls `body` with the bytes in `offset ..< offset + count`, clipped to the file: fetched and
+    /// counted exactly as ``read(_:_:)`` fetches and counts them, but without a copy when the
+    /// file is held whole or in the flat buffer. The buffer is valid only inside `body`. Nil when
+    /// the bytes cannot be read.
+    func withBytes<R>(_ offset: Int, _ count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        let start = max(0, min(offset, size))
+        let end = max(start, min(size, start.addingReportingOverflow(max(0, count)).overflow ? size : start + max(0, count)))
+        if start == end { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        if let whole = residentBytes {
+            return whole.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start ..< end])) }
+        }
+        if flat != nil {
+            let bs = ByteSource.blockSize
+            guard let stop = try? loadFlat(start, end, start / bs, (end - 1) / bs) else { return nil }
+            if start >= stop { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+            return flat!.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start ..< stop])) }
+        }
+        guard let copy = try? read(offset, count) else { return nil }
+        return copy.withUnsafeBufferPointer { body($0) }
+    }
+
+    /// Reads the missing blocks of `start ..< end` into `flat`; returns the end of the range,
+    /// earlier when the file turned out shorter than it was.
+    private func loadFlat(_ start: Int, _ end: Int, _ firstBlock: Int, _ lastBlock: Int) throws(PDFError) -> Int {
         let bs = ByteSource.blockSize
         var b = firstBlock
         var end = end
@@ -161,14 +193,14 @@ final class ByteSource {
                 // The file ended early (it shrank after it was opened): keep what came.
                 size = runStart + got
                 end = min(end, size)
-                if start >= end { return [] }
+                if start >= end { return end }
             }
             for k in b ... runEnd {
-                if k < 64 { loaded.0 |= 1 << UInt64(k) } else { loaded.1 |= 1 << UInt64(k - 64) }
+                loaded[k >> 6] |= 1 << UInt64(k & 63)
             }
             b = runEnd + 1
         }
-        return Array(flat![start ..< end])
+        return end
     }
 
     /// Reads `count` bytes at `offset` into `flat` at the same offset; returns how many came.

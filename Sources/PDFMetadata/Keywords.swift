@@ -56,11 +56,18 @@ public enum PDFKeywords {
     static func splitASCII(_ s: String) -> [String]? {
         var s = s
         return s.withUTF8 { u -> [String]? in
-            if u.contains(where: { $0 >= 0x80 }) { return nil }
+            // One pass: no byte above ASCII, and how many pieces at most (for the arrays' room).
+            var pieces = 1
+            for c in u {
+                if c >= 0x80 { return nil }
+                if c == UInt8(ascii: ",") || c == UInt8(ascii: ";") || c == 0x0A || c == 0x0D { pieces += 1 }
+            }
             var out: [String] = []
+            out.reserveCapacity(pieces)
             // The pieces kept so far, as byte ranges: duplicates are found by comparing bytes
             // with ASCII case folded (what `lowercased()` does to ASCII), without a set of keys.
             var kept: [(Int, Int)] = []
+            kept.reserveCapacity(pieces)
             func isTrimmed(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) || b == 0 }
             func fold(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
             func piece(_ from: Int, _ to: Int) {

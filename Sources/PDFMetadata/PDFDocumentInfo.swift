@@ -85,7 +85,35 @@ public enum PDFDocumentInfo {
         try read(ByteSource(bytes: Array(data)), options: options)
     }
 
-    static func read(_ src: ByteSource, options: PDFReadOptions) throws(PDFError) -> PDFMetadata {
+    /// Reads like ``read(contentsOf:options:)``, always with the full reader (never with the
+    /// fast path for plain files): for tests and fuzzing that check both give the same result.
+    @_spi(Testing)
+    public static func readWithFullReader(contentsOf path: String, options: PDFReadOptions = PDFReadOptions()) throws(PDFError) -> PDFMetadata {
+        try read(ByteSource(path: path), options: options, fastPath: false)
+    }
+
+    /// Reads like ``read(data:options:)``, always with the full reader (see
+    /// ``readWithFullReader(contentsOf:options:)``).
+    @_spi(Testing)
+    public static func readWithFullReader(data: some Collection<UInt8>, options: PDFReadOptions = PDFReadOptions()) throws(PDFError) -> PDFMetadata {
+        try read(ByteSource(bytes: Array(data)), options: options, fastPath: false)
+    }
+
+    /// The fast path alone: the metadata when it reads the input, nil when it would hand the
+    /// input to the full reader.
+    @_spi(Testing)
+    public static func readWithFastPath(data: some Collection<UInt8>, options: PDFReadOptions = PDFReadOptions()) -> PDFMetadata? {
+        var lean = LeanReader(src: ByteSource(bytes: Array(data)), options: options)
+        return lean.read()
+    }
+
+    static func read(_ src: ByteSource, options: PDFReadOptions, fastPath: Bool = true) throws(PDFError) -> PDFMetadata {
+        // Files of the plain shape are read without building objects; anything else (and any
+        // file the fast path would read differently) goes to the full reader.
+        if fastPath {
+            var lean = LeanReader(src: src, options: options)
+            if let m = lean.read() { return m }
+        }
         let doc = Document(src: src, options: options)
         do {
             var m = try extract(doc)
@@ -191,44 +219,94 @@ public enum PDFDocumentInfo {
             }
         }
 
-        // Merge, Info first.
-        func infoText(_ key: String) -> String? {
-            guard let t = m.info[key]?.text else { return nil }
-            let s = PDFKeywords.trim(Substring(t))
-            return s.isEmpty ? nil : t
+        try merge(&m) { kind, message in try doc.warn(kind, message) }
+        return m
+    }
+
+    /// Fills the fields from the Info entries and the XMP packet already in `m` (Info first), as
+    /// the type's comment describes; `warn` receives the dates that do not parse.
+    static func merge(_ m: inout PDFMetadata, fields: InfoFields? = nil,
+                      warn: (PDFWarning.Kind, String) throws -> Void) throws {
+        // Each Info entry the fields use is looked up once (or was noted while the Info
+        // dictionary was read: `fields`).
+        let info = fields ?? InfoFields(m.info)
+        let infoKeywords = info.keywords
+        /// An entry's text, nil when it is missing or blank (only white space, U+FEFF or NUL).
+        func infoText(_ t: PDFTextString?) -> String? {
+            guard let t = t?.text else { return nil }
+            // A printable ASCII first and last byte: not blank (PDFKeywords.trim's own fast path).
+            if let f = t.utf8.first, let l = t.utf8.last, f > 0x20, f < 0x7F, l > 0x20, l < 0x7F { return t }
+            return PDFKeywords.trim(Substring(t)).isEmpty ? nil : t
         }
-        func pick(_ field: String, _ key: String, _ xmp: String?) -> String? {
-            if let v = infoText(key) { m.sources[field] = .info; return v }
+        if m.sources.isEmpty { m.sources = Dictionary(minimumCapacity: 8) }
+        func pick(_ field: String, _ value: PDFTextString?, _ xmp: String?) -> String? {
+            if let v = infoText(value) { m.sources[field] = .info; return v }
             if let x = xmp, !x.isEmpty { m.sources[field] = .xmp; return x }
             return nil
         }
         let x = m.xmp
-        m.title = pick("title", "Title", x?.title)
-        m.author = pick("author", "Author", x.flatMap { $0.creators.isEmpty ? nil : $0.creators.joined(separator: ", ") })
-        m.subject = pick("subject", "Subject", x?.description)
-        m.creator = pick("creator", "Creator", x?.creatorTool)
-        m.producer = pick("producer", "Producer", x?.producer)
-        m.rawKeywords = m.info["Keywords"]
-        if let k = infoText("Keywords") {
+        m.title = pick("title", info.title, x?.title)
+        m.author = pick("author", info.author, x.flatMap { $0.creators.isEmpty ? nil : $0.creators.joined(separator: ", ") })
+        m.subject = pick("subject", info.subject, x?.description)
+        m.creator = pick("creator", info.creator, x?.creatorTool)
+        m.producer = pick("producer", info.producer, x?.producer)
+        m.rawKeywords = infoKeywords
+        let keywordsText = infoText(infoKeywords)
+        if let k = keywordsText {
             m.keywords = PDFKeywords.split(k)
         }
         if m.keywords.isEmpty, let x {
             if let k = x.keywords { m.keywords = PDFKeywords.split(k) }
             if m.keywords.isEmpty { m.keywords = PDFKeywords.merge(x.subjects.flatMap { PDFKeywords.split($0) }) }
         }
-        if !m.keywords.isEmpty { m.sources["keywords"] = infoText("Keywords") != nil ? .info : .xmp }
+        if !m.keywords.isEmpty { m.sources["keywords"] = keywordsText != nil ? .info : .xmp }
 
-        func date(_ field: String, _ key: String, _ xmp: String?) throws -> Date? {
-            if let s = m.info[key]?.text {
+        func date(_ field: String, _ key: String, _ value: PDFTextString?, _ xmp: String?) throws -> Date? {
+            if let s = value?.text {
                 if let d = PDFDate.parse(s) { m.sources[field] = .info; return d }
-                try doc.warn(.date, "/\(key) \"\(s)\" is not a PDF date")
+                try warn(.date, "/\(key) \"\(s)\" is not a PDF date")
             }
             if let s = xmp, let d = PDFDate.parseISO8601(s) { m.sources[field] = .xmp; return d }
             return nil
         }
-        m.creationDate = try date("creationDate", "CreationDate", x?.createDate)
-        m.modificationDate = try date("modificationDate", "ModDate", x?.modifyDate)
-        return m
+        m.creationDate = try date("creationDate", "CreationDate", info.creationDate, x?.createDate)
+        m.modificationDate = try date("modificationDate", "ModDate", info.modDate, x?.modifyDate)
+    }
+
+    /// The Info entries that the fields come from.
+    struct InfoFields {
+        var title, author, subject, keywords, creator, producer, creationDate, modDate: PDFTextString?
+
+        init() {}
+
+        init(_ info: [String: PDFTextString]) {
+            title = info["Title"]
+            author = info["Author"]
+            subject = info["Subject"]
+            keywords = info["Keywords"]
+            creator = info["Creator"]
+            producer = info["Producer"]
+            creationDate = info["CreationDate"]
+            modDate = info["ModDate"]
+        }
+
+        /// Notes `value` (nil: the key is left out) when `key` is one of the entries above.
+        mutating func note(_ key: UnsafeBufferPointer<UInt8>, _ value: PDFTextString?) {
+            func isKey(_ w: StaticString) -> Bool {
+                guard key.count == w.utf8CodeUnitCount else { return false }
+                for i in 0 ..< key.count where key[i] != w.utf8Start[i] { return false }
+                return true
+            }
+            switch key.count {
+            case 5: if isKey("Title") { title = value }
+            case 6: if isKey("Author") { author = value }
+            case 7:
+                if isKey("Subject") { subject = value } else if isKey("Creator") { creator = value } else if isKey("ModDate") { modDate = value }
+            case 8: if isKey("Keywords") { keywords = value } else if isKey("Producer") { producer = value }
+            case 12: if isKey("CreationDate") { creationDate = value }
+            default: break
+            }
+        }
     }
 
     static func isNewer(_ a: String, than b: String?) -> Bool {

@@ -60,13 +60,20 @@ public struct PDFTextString: Sendable, Hashable, CustomStringConvertible {
         if b.count >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
             return (String(decoding: b[3...], as: UTF8.self), .utf8)
         }
-        if b.contains(where: { $0 >= 0x80 }), let s = String(validatingUTF8Bytes: b) {
+        // One pass tells the common case: every byte below 0x80.
+        var high = false
+        var special = false
+        for byte in b {
+            if byte >= 0x80 { high = true; break }
+            if byte >= 0x18 && byte <= 0x1F { special = true }
+        }
+        if high, let s = String(validatingUTF8Bytes: b) {
             return (s, .utf8WithoutBOM)
         }
         // PDFDocEncoding: bytes below 0x80, apart from 0x18–0x1F, are their own code points, so
         // such a string (the common case) is decoded in one go; otherwise the UTF-8 of each code
         // point is collected in one buffer and decoded once.
-        if !b.contains(where: { $0 >= 0x80 || ($0 >= 0x18 && $0 <= 0x1F) }) {
+        if !high && !special {
             return (String(decoding: b, as: UTF8.self), .pdfDoc)
         }
         var utf8: [UInt8] = []

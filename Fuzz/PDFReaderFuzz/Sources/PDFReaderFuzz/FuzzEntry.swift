@@ -1,8 +1,10 @@
 import FuzzDriver
-import PDFMetadata
+@_spi(Testing) import PDFMetadata
 
 /// libFuzzer entry point: every input must end in a value or a PDFError, never a trap, within
-/// the reader's limits (1 MiB caps keep each run fast; the code paths are the same).
+/// the reader's limits (1 MiB caps keep each run fast; the code paths are the same); and the
+/// reader (its fast path for plain files first) must give exactly what the full reader alone
+/// gives, value or error, else the run traps.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = fuzzInput(start, count)
@@ -10,7 +12,15 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     options.maxDecompressedSize = 1 << 20
     options.maxObjectSize = 1 << 20
     options.maxObjectStreamSize = 1 << 20 // also fuzzes reading an object stream up to its cap
-    _ = try? PDFDocumentInfo.read(data: bytes, options: options)
+    let fast: Result<PDFMetadata, PDFError>
+    do throws(PDFError) { fast = .success(try PDFDocumentInfo.read(data: bytes, options: options)) } catch { fast = .failure(error) }
+    let full: Result<PDFMetadata, PDFError>
+    do throws(PDFError) {
+        full = .success(try PDFDocumentInfo.readWithFullReader(data: bytes, options: options))
+    } catch {
+        full = .failure(error)
+    }
+    if fast != full { fatalError("the fast path and the full reader disagree: \(fast) against \(full)") }
     return 0
 }
 
