@@ -377,35 +377,16 @@ final class Document {
         var ix = 1
         while ix < index.count { if index[ix] > 0 { declared = declared &+ index[ix] }; ix += 2 }
         entries.reserveCapacity(min(max(0, declared), data.count / entrySize, options.maxXrefEntries))
-        var pos = 0
-        func field(_ width: Int, _ at: Int) -> Int {
-            var v = 0
-            for k in 0 ..< width { v = (v << 8) | Int(data[at + k]) }
-            return v
-        }
-        var i = 0
-        while i < index.count {
-            let start = index[i], count = index[i + 1]
-            i += 2
-            guard start >= 0, count >= 0 else { continue }
-            var k = 0
-            while k < count && pos + entrySize <= data.count {
-                let type = w[0] == 0 ? 1 : field(w[0], pos)
-                let f2 = field(w[1], pos + w[0])
-                let f3 = field(w[2], pos + w[0] + w[1])
-                pos += entrySize
-                let (num, ovf) = start.addingReportingOverflow(k)
-                k += 1
-                if ovf || entries[num] != nil { continue }
-                if entries.count >= options.maxXrefEntries {
-                    throw PDFError(.limitExceeded, "more than \(options.maxXrefEntries) cross-reference entries", offset: offset)
-                }
-                switch type {
-                case 0: entries[num] = .free
-                case 1: if f2 > 0 && f2 &+ offsetShift < src.size { entries[num] = .inFile(offset: f2 &+ offsetShift, gen: f3) }
-                case 2: entries[num] = .compressed(stream: f2, index: f3)
-                default: break // unknown types are null references
-                }
+        try forEachXrefStreamEntry(data, widths: w, index: index) { (number, type, f2, f3) throws(PDFError) in
+            guard let num = number, entries[num] == nil else { return }
+            if entries.count >= options.maxXrefEntries {
+                throw PDFError(.limitExceeded, "more than \(options.maxXrefEntries) cross-reference entries", offset: offset)
+            }
+            switch type {
+            case 0: entries[num] = .free
+            case 1: if f2 > 0 && f2 &+ offsetShift < src.size { entries[num] = .inFile(offset: f2 &+ offsetShift, gen: f3) }
+            case 2: entries[num] = .compressed(stream: f2, index: f3)
+            default: break // unknown types are null references
             }
         }
         var d = s.dict
@@ -917,4 +898,37 @@ func findLast(_ pat: [UInt8], in buf: [UInt8]) -> Int? {
         i -= 1
     }
     return nil
+}
+
+/// Walks the entries of a cross-reference stream's decoded `data` (fields of `widths` bytes, big
+/// endian) through the subsections of `index` (start, count pairs; an even count), in order:
+/// `body` gets each entry's object number (nil where `start + k` overflows), its type (1 when the
+/// first width is 0) and its second and third fields. Subsections with a negative start or count
+/// are skipped; the walk ends where the data does. Both readers (`Document`, the fast path) use it.
+func forEachXrefStreamEntry<E: Error>(
+    _ data: [UInt8], widths w: [Int], index: [Int], _ body: (_ number: Int?, _ type: Int, _ f2: Int, _ f3: Int) throws(E) -> Void
+) throws(E) {
+    let entrySize = w[0] + w[1] + w[2]
+    var pos = 0
+    func field(_ width: Int, _ at: Int) -> Int {
+        var v = 0
+        for k in 0 ..< width { v = (v << 8) | Int(data[at + k]) }
+        return v
+    }
+    var i = 0
+    while i < index.count {
+        let start = index[i], count = index[i + 1]
+        i += 2
+        guard start >= 0, count >= 0 else { continue }
+        var k = 0
+        while k < count && pos + entrySize <= data.count {
+            let type = w[0] == 0 ? 1 : field(w[0], pos)
+            let f2 = field(w[1], pos + w[0])
+            let f3 = field(w[2], pos + w[0] + w[1])
+            pos += entrySize
+            let (num, ovf) = start.addingReportingOverflow(k)
+            k += 1
+            try body(ovf ? nil : num, type, f2, f3)
+        }
+    }
 }

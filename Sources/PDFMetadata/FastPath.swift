@@ -1020,38 +1020,19 @@ struct LeanReader {
         let fileSize = src.size
         var slots: [Int] = []
         var set = 0
-        var pos = 0
-        func field(_ width: Int, _ at: Int) -> Int {
-            var v = 0
-            for k in 0 ..< width { v = (v << 8) | Int(data[at + k]) }
-            return v
-        }
-        var i = 0
-        while i < index.count {
-            let start = index[i], count = index[i + 1]
-            i += 2
-            guard start >= 0, count >= 0 else { continue }
-            var k = 0
-            while k < count && pos + entrySize <= data.count {
-                let type = w[0] == 0 ? 1 : field(w[0], pos)
-                let f2 = field(w[1], pos + w[0])
-                let f3 = field(w[2], pos + w[0] + w[1])
-                pos += entrySize
-                let (num, ovf) = start.addingReportingOverflow(k)
-                k += 1
-                guard !ovf, num < LeanReader.maxObjects else { throw .bail }
-                if slots.count <= num { slots.append(contentsOf: repeatElement(0, count: num + 1 - slots.count)) }
-                if slots[num] != 0 { continue }
-                if set >= options.maxXrefEntries { throw .bail }
-                switch type {
-                case 0: slots[num] = -1; set += 1
-                case 1: if f2 > 0 && f2 < fileSize { slots[num] = f2; set += 1 }
-                case 2:
-                    guard f2 >= 0, f2 < LeanReader.maxObjects, f3 >= 0, f3 < 1 << 20 else { throw .bail }
-                    slots[num] = -2 - (f2 << 20 | f3)
-                    set += 1
-                default: break
-                }
+        try forEachXrefStreamEntry(data, widths: w, index: index) { (number, type, f2, f3) throws(LeanStop) in
+            guard let num = number, num < LeanReader.maxObjects else { throw .bail }
+            if slots.count <= num { slots.append(contentsOf: repeatElement(0, count: num + 1 - slots.count)) }
+            if slots[num] != 0 { return }
+            if set >= options.maxXrefEntries { throw .bail }
+            switch type {
+            case 0: slots[num] = -1; set += 1
+            case 1: if f2 > 0 && f2 < fileSize { slots[num] = f2; set += 1 }
+            case 2:
+                guard f2 >= 0, f2 < LeanReader.maxObjects, f3 >= 0, f3 < 1 << 20 else { throw .bail }
+                slots[num] = -2 - (f2 << 20 | f3)
+                set += 1
+            default: break
             }
         }
         self.slots = slots
