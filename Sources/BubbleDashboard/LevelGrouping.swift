@@ -51,6 +51,30 @@ struct SiblingLabels: Sendable, Hashable {
         caption = [head, "…", tail].filter { !$0.isEmpty }.joined(separator: " ")
     }
 
+    /// What `titles` share, word by word, with "…" where they differ ("Store … weekly P&L wk …
+    /// FY2021" for "Store #101 weekly P&L wk 1 FY2021" … "Store #106 weekly P&L wk 52 FY2021"):
+    /// the caption of a grouped level, read from the titles at its groups' edges. Titles of
+    /// different word counts give the shared words at the start and end only (`init`'s caption);
+    /// nil when nothing or everything is shared.
+    static func fieldCaption(_ titles: [String]) -> String? {
+        let words = titles.map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        guard let first = words.first, first.count >= 2, words.allSatisfy({ $0.count == first.count }) else {
+            return SiblingLabels(titles: titles).caption
+        }
+        var parts: [String] = []
+        var varied = false
+        for (i, word) in first.enumerated() {
+            if words.allSatisfy({ $0[i] == word }) {
+                parts.append(String(word))
+            } else {
+                varied = true
+                if parts.last != "…" { parts.append("…") }
+            }
+        }
+        guard varied, parts != ["…"] else { return nil }
+        return parts.joined(separator: " ")
+    }
+
     /// `labels` with every label that repeats numbered by its occurrence ("Customer Review #1",
     /// "Customer Review #2"), so that siblings never show the same label.
     static func distinct(_ labels: [String]) -> [String] {

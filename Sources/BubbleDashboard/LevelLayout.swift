@@ -80,9 +80,9 @@ public struct LevelLayout: Sendable {
     static func levelLabels(_ tree: some DashboardHierarchy, _ focus: Int) -> ([String], String?) {
         let children = tree.nodes[focus].children
         if children.contains(where: { tree.nodes[$0].kind == .group }) {
-            // Groups: their range and count. The caption is what the grouped titles share, read from
-            // the titles at the groups' edges (reading every title of a huge level would cost more
-            // than the whole layout).
+            // Groups: their range and count. The caption is what the grouped titles share, word by
+            // word, read from the titles at the groups' edges (reading every title of a huge level
+            // would cost more than the whole layout).
             let labels = children.map { groupLabel(tree, $0) }
             var edges: [String] = []
             for g in children where tree.nodes[g].kind == .group {
@@ -90,7 +90,7 @@ public struct LevelLayout: Sendable {
                 if let a = members.first { edges.append(tree.nodes[a].title) }
                 if let b = members.last, members.count > 1 { edges.append(tree.nodes[b].title) }
             }
-            return (labels, SiblingLabels(titles: edges).caption)
+            return (labels, SiblingLabels.fieldCaption(edges))
         }
         let first = (tree as? LevelModel)?.firstPosition(of: focus) ?? 0
         let sibling = SiblingLabels(titles: children.map { tree.nodes[$0].title }, firstNumber: first + 1)

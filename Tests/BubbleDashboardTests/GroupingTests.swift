@@ -113,6 +113,12 @@ struct GroupingTests {
         #expect(stores.labels[0] == "101" && stores.caption == "Store … Performance Review")
         let same = SiblingLabels(titles: Array(repeating: "Weekly Update", count: 5))
         #expect(same.labels == (1...5).map { "Weekly Update #\($0)" })
+        // A grouped level's caption keeps the shared words between the fields too.
+        let edges = [101, 103, 106].flatMap { store in [1, 52].map { "Store #\(store) weekly P&L wk \($0) FY2021" } }
+        #expect(SiblingLabels.fieldCaption(edges) == "Store … weekly P&L wk … FY2021")
+        #expect(SiblingLabels.fieldCaption(["Invoice 1 — Acme Logistics", "Invoice 9 — Globex", "Invoice 12 — Delta Foods"]) == "Invoice …")
+        #expect(SiblingLabels.fieldCaption(["Budget 2016", "Budget 2016"]) == nil)
+        #expect(SiblingLabels.fieldCaption(["Alpha", "Beta"]) == nil)
         let different = SiblingLabels(titles: ["Budget", "Cash Flow", "Headcount"])
         #expect(different.labels == ["Budget", "Cash Flow", "Headcount"] && different.caption == nil)
     }
