@@ -300,6 +300,33 @@ struct FieldGroupingTests {
         for shape in 0..<7 { for _ in 0..<8 { Self.property(random.nonNegative() / 8 * 7 + shape) } }
     }
 
+    /// Alphabetical levels sorted by the tree's collation ranks (of whole titles, made at load)
+    /// group exactly as when the keys after the shared words are made and sorted on the spot:
+    /// shared leading words, mixed scripts, numbers, a title that is only the shared words.
+    @Test func collationRanksGroupAsKeysMadeOnTheSpot() {
+        let vocabularyTitles = Self.unstructured(150, seed: 11)
+        let shapes: [[String]] = [
+            vocabularyTitles,
+            vocabularyTitles.map { "Report on \($0)" },
+            (0..<120).map { ["Zürich", "Ölpreis", "Бюджет", "Δέλτα", "東京", "تقرير", "alpha", "Émission"][$0 % 8] + " \(($0 * 37) % 101) lot" },
+            vocabularyTitles.map { "Lot \($0) \($0.count % 13)" },
+            ["Report on"] + vocabularyTitles.map { "Report on \($0)" },
+        ]
+        for titles in shapes {
+            let model = LevelModel(GroupingTests.tree(titles))
+            let children = model.nodes[1].children
+            var alphabet: AlphabetOrder? = nil
+            let viaRanks = LevelGrouping.plan(
+                titles: ChildTitles(nodes: model.nodes, children: children), keys: model.childKeys(1), maxGroups: 12, capacity: 20,
+                alphabet: &alphabet, collation: model.childCollation(1))
+            let direct = Self.plan(titles, maxGroups: 12, capacity: 20)
+            #expect(model.childCollation(1) != nil)
+            #expect(direct.count >= 2 && direct.contains { $0.key.hasPrefix("a-") }, "\(titles[0]): \(direct.map(\.key))")
+            #expect(viaRanks.map(\.title) == direct.map(\.title), "\(titles[0])")
+            #expect(viaRanks.map(\.members) == direct.map(\.members), "\(titles[0])")
+        }
+    }
+
     /// New random levels (a seed per run, printed with a failing input): run by hand with
     /// `BUBBLES_RANDOM_PROPERTIES=1 swift test --filter randomLevels`.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["BUBBLES_RANDOM_PROPERTIES"] == "1", "set BUBBLES_RANDOM_PROPERTIES=1 for new random cases"), .shrinking(false))
