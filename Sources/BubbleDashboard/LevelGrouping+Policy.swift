@@ -42,17 +42,17 @@ extension LevelGrouping {
     ) throws(DashboardError) -> LevelLayout {
         groupIfCrowded(focus, in: &levels, settings: settings, measurer: measurer)
         // A layout whose labels fall below the floor is not used when the level can be grouped
-        // (more than two children): its packing stops there.
-        func layout() throws(DashboardError) -> LevelLayout {
+        // (more than two children): its packing stops there. Returned with the level's floor.
+        func layout() throws(DashboardError) -> (LevelLayout, floor: Double) {
             let floor = LevelLayout.floorShrink(tree: levels, focus: focus, settings: settings, measurer: measurer)
-            return try LevelLayout.compute(
+            let computed = try LevelLayout.compute(
                 tree: levels, focus: focus, settings: settings, measurer: measurer,
                 givingUpBelow: levels.nodes[focus].children.count > 2 ? floor - 1e-9 : 0)
+            return (computed, floor)
         }
-        var computed = try layout()
+        var (computed, floor) = try layout()
         var share = Policy.retryRoomShare
         for attempt in 0...Policy.packingAttempts {
-            let floor = LevelLayout.floorShrink(tree: levels, focus: focus, settings: settings, measurer: measurer)
             guard computed.shrink < floor - 1e-9, computed.children.count > 2 else { break }
             guard attempt < Policy.packingAttempts else {
                 // Out of attempts: this layout is kept, so it is packed in full.
@@ -65,7 +65,7 @@ extension LevelGrouping {
                 focus, in: &levels, settings: settings, measurer: measurer, force: true,
                 roomShare: grouped ? share : Policy.roomShare)
             share *= Policy.retryRoomDecay
-            computed = try layout()
+            (computed, floor) = try layout()
         }
         return computed
     }

@@ -16,24 +16,9 @@ extension PlayBrowserTests {
         defer { s.remove() }
         let (source, metadata) = try PlaySearchTests.indexedSource(in: s.path)
         let server = try await RunningServer(source: source)
-        let (chromium, devtoolsPort) = try await Chromium.launch(profile: s.path + "/profile")
-        defer {
-            chromium.terminate()
-            chromium.waitUntilExit()
+        let r = try await inChromium(server: server, profile: s.path + "/profile") { cdp, origin, results in
+            try Self.type(cdp, origin: origin, results: results)
         }
-        let pageURL = try await Chromium.pageWebSocketURL(devtoolsPort: devtoolsPort)
-        let results = Box<[String: String]>([:])
-        let origin = server.origin
-        try await onThread {
-            do {
-                let cdp = try CDP(webSocketURL: pageURL)
-                try Self.type(cdp, origin: origin, results: results)
-            } catch {
-                results.withLock { $0["failure"] = "\(error)" }
-            }
-        }
-        await server.stop()
-        let r = results.withLock { $0 }
         #expect(r["failure"] == nil, "\(r["failure"] ?? "")")
         #expect(r["focused"] == "field", "the hidden field did not take the keyboard: \(r["focused"] ?? "?")")
         #expect(r["typed"] == "incr", "typed keys: \(r["typed"] ?? "?")")

@@ -71,25 +71,9 @@ struct PlayBrowserTests {
         var options = PlayServerOptions()
         options.recordPath = s.path + "/recording.json"
         let server = try await RunningServer(options: options)
-        let (chromium, devtoolsPort) = try await Chromium.launch(profile: s.path + "/profile")
-        defer {
-            chromium.terminate()
-            chromium.waitUntilExit()
+        let r = try await inChromium(server: server, profile: s.path + "/profile") { cdp, origin, results in
+            try Self.drive(cdp, origin: origin, results: results)
         }
-        let pageURL = try await Chromium.pageWebSocketURL(devtoolsPort: devtoolsPort)
-
-        let results = Box<[String: String]>([:])
-        let origin = server.origin
-        try await onThread {
-            do {
-                let cdp = try CDP(webSocketURL: pageURL)
-                try Self.drive(cdp, origin: origin, results: results)
-            } catch {
-                results.withLock { $0["failure"] = "\(error)" }
-            }
-        }
-        await server.stop()
-        let r = results.withLock { $0 }
         #expect(r["failure"] == nil, "\(r["failure"] ?? "")")
         #expect(r["tap"] == "changed", "tapping the root did not change the picture")
         #expect(r["drag"] == "changed", "dragging did not change the picture")

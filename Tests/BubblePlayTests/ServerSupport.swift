@@ -1,6 +1,7 @@
 import BubblePlay
 import Foundation
 import Synchronization
+import TestSupport
 
 /// A play server on a free loopback port, for one test.
 final class RunningServer: Sendable {
@@ -41,4 +42,29 @@ final class Box<Value: Sendable>: Sendable {
     let value: Mutex<Value>
     init(_ v: Value) { value = Mutex(v) }
     func withLock<R: Sendable>(_ body: (inout sending Value) throws -> sending R) rethrows -> R { try value.withLock(body) }
+}
+
+/// Opens headless Chromium with its profile at `profile`, runs `script` on a thread of its own with
+/// a DevTools connection to the page, `server`'s origin and a box for its results, then stops the
+/// server and Chromium and returns the results (an error thrown by the script under "failure").
+func inChromium(
+    server: RunningServer, profile: String, _ script: @escaping @Sendable (CDP, String, Box<[String: String]>) throws -> Void
+) async throws -> [String: String] {
+    let (chromium, devtoolsPort) = try await Chromium.launch(profile: profile)
+    defer {
+        chromium.terminate()
+        chromium.waitUntilExit()
+    }
+    let pageURL = try await Chromium.pageWebSocketURL(devtoolsPort: devtoolsPort)
+    let results = Box<[String: String]>([:])
+    let origin = server.origin
+    try await onThread {
+        do {
+            try script(try CDP(webSocketURL: pageURL), origin, results)
+        } catch {
+            results.withLock { $0["failure"] = "\(error)" }
+        }
+    }
+    await server.stop()
+    return results.withLock { $0 }
 }
