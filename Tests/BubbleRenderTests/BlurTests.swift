@@ -1,0 +1,64 @@
+import BubbleRender
+import Testing
+
+/// `BoxBlur` against the plain definition: each pass a running sum along a row (or a column) with
+/// zero edges, rounded to 8 bits, three horizontal passes then three vertical.
+@Suite struct BlurTests {
+    /// The definition, one pixel at a time.
+    static func reference(_ image: [UInt8], width: Int, height: Int, channels: Int, radius: Int, passes: Int = 3) -> [UInt8] {
+        var p = image
+        let mul = (1 << 24) / (2 * radius + 1)
+        func at(_ x: Int, _ y: Int, _ c: Int) -> Int { (y * width + x) * channels + c }
+        for horizontal in [true, false] {
+            for _ in 0..<passes {
+                let source = p
+                for y in 0..<height {
+                    for x in 0..<width {
+                        for c in 0..<channels {
+                            var sum = 0
+                            for d in -radius...radius {
+                                let (sx, sy) = horizontal ? (x + d, y) : (x, y + d)
+                                if sx >= 0 && sx < width && sy >= 0 && sy < height { sum += Int(source[at(sx, sy, c)]) }
+                            }
+                            p[at(x, y, c)] = UInt8((sum * mul + (1 << 23)) >> 24)
+                        }
+                    }
+                }
+            }
+        }
+        return p
+    }
+
+    @Test(arguments: [(1, 37, 23, 3), (1, 16, 16, 1), (4, 33, 19, 4), (4, 5, 40, 2), (4, 64, 7, 6), (1, 1, 9, 2)])
+    func matchesTheDefinition(_ shape: (channels: Int, width: Int, height: Int, radius: Int)) {
+        let (channels, width, height, radius) = shape
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 &* UInt64(width * 31 + height)
+        var image = [UInt8](repeating: 0, count: width * height * channels)
+        for i in image.indices {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            image[i] = UInt8(truncatingIfNeeded: state >> 56)
+        }
+        if channels == 4 {
+            // Premultiplied: no colour above its alpha.
+            for px in 0..<(width * height) {
+                let a = image[px * 4 + 3]
+                for c in 0..<3 { image[px * 4 + c] = UInt8(Int(image[px * 4 + c]) % (Int(a) + 1)) }
+            }
+        }
+        let expected = Self.reference(image, width: width, height: height, channels: channels, radius: radius)
+        // In a buffer whose rows are longer than the image (a stride with padding).
+        let stride = width * channels + 5
+        var buffer = [UInt8](repeating: 0xAB, count: stride * height)
+        for y in 0..<height {
+            for i in 0..<(width * channels) { buffer[y * stride + i] = image[y * width * channels + i] }
+        }
+        buffer.withUnsafeMutableBufferPointer {
+            BoxBlur.blur($0.baseAddress!, width: width, height: height, stride: stride, channels: channels, radius: radius)
+        }
+        var got: [UInt8] = []
+        for y in 0..<height { got += buffer[(y * stride)..<(y * stride + width * channels)] }
+        #expect(got == expected)
+        // The padding is untouched.
+        for y in 0..<height { #expect(buffer[(y * stride + width * channels)..<((y + 1) * stride)].allSatisfy { $0 == 0xAB }) }
+    }
+}
