@@ -209,6 +209,21 @@ extension SceneRenderer {
         }
     }
 
+    /// Whether everything `drawBubble` and `drawBubbleMarks` paint for `b` (shadow, blur, mark
+    /// ring and match badge included) lies inside `rect` (pt).
+    func isHidden(_ b: SceneBubble, under rect: SceneRect) -> Bool {
+        let (hx, hy) = halfExtent(b.shape)
+        let grow = max(1, b.scale) * 1.2
+        // Shadow (or the focus' blur) around the shape, then the marks' ring and badge.
+        var m = b.kind == .focus && b.blur > 0.001
+            ? 3 * (b.blur * style.focusBlurRadius + 1) + 4 + style.shadowOffset
+            : 3 * (style.shadowBlur + 1) + style.shadowOffset
+        if b.marked > 0 || b.matchCount != nil { m += 80 }
+        let ex = hx * b.scale + m * grow + 2, ey = hy * b.scale + m * grow + 2
+        return b.centre.x - ex >= rect.x && b.centre.x + ex <= rect.x + rect.width
+            && b.centre.y - ey >= rect.y && b.centre.y + ey <= rect.y + rect.height
+    }
+
     func drawBubble(_ b: SceneBubble, _ f: Frame) {
         guard b.scale > 0.001, b.opacity > 0.001 else { return }
         let cr = f.cr

@@ -11,20 +11,13 @@ extension SceneRenderer {
         let cr = f.cr
         let hidden = f.records ? 0 : 1 - min(1, max(0, dim))
         cairo_save(cr)
-        if case .search(let search) = overlay {
+        if case .search = overlay, hidden > 0 {
             // Slides under the navigation bar: clipped below it.
-            let g = SearchPanelGeometry(canvasWidth: scene.canvasWidth, canvasHeight: scene.canvasHeight, chrome: scene.chrome,
-                                        rows: search.message == nil ? search.results.count : 0)
             let top = scene.chrome.navigationBarHeight
-            let reach = (search.results.isEmpty && search.message == nil ? g.bar.y + g.bar.height : g.card.y + g.card.height + 12) - top
-            if hidden > 0 {
-                cairo_rectangle(cr, 0, top, scene.canvasWidth, max(0, scene.canvasHeight - top))
-                cairo_clip(cr)
-            }
-            cairo_translate(cr, 0, -hidden * reach)
-        } else {
-            cairo_translate(cr, 0, hidden * scene.canvasHeight)
+            cairo_rectangle(cr, 0, top, scene.canvasWidth, max(0, scene.canvasHeight - top))
+            cairo_clip(cr)
         }
+        cairo_translate(cr, 0, overlaySlide(overlay, hidden: hidden, scene: scene))
         // While recording, coordinates are reported in place (the slide is 0 at full opacity).
         switch overlay {
         case .reportPreview(let report): drawPreview(report, scene: scene, f)
@@ -35,14 +28,73 @@ extension SceneRenderer {
         cairo_restore(cr)
     }
 
+    /// How far (pt, down) the overlay is drawn from its place when `hidden` (0–1) of its slide is
+    /// left: the search slides up under the navigation bar, the cards down off the bottom edge.
+    func overlaySlide(_ overlay: SceneOverlay, hidden: Double, scene: Scene) -> Double {
+        guard hidden > 0 else { return 0 }
+        guard case .search(let search) = overlay else { return hidden * scene.canvasHeight }
+        let g = SearchPanelGeometry(canvasWidth: scene.canvasWidth, canvasHeight: scene.canvasHeight, chrome: scene.chrome,
+                                    rows: search.message == nil ? search.results.count : 0)
+        let top = scene.chrome.navigationBarHeight
+        let reach = (search.results.isEmpty && search.message == nil ? g.bar.y + g.bar.height : g.card.y + g.card.height + 12) - top
+        return -hidden * reach
+    }
+
+    /// A rectangle (pt) that the open overlay's card paints with opaque pixels in this frame, so
+    /// whatever is drawn before it there is never seen; nil when there is none. Only the card's
+    /// inside, clear of its rounded corners and its edge pixels, and only for cards of an opaque
+    /// colour: the search results, the reports table and the filter sheet.
+    func overlayCover(_ scene: Scene) -> SceneRect? {
+        guard let overlay = scene.overlay, scene.overlayOpacity > 0, style.cardColour.alpha >= 1 else { return nil }
+        let card: SceneRect, radius: Double
+        switch overlay {
+        case .search(let search):
+            guard !(search.results.isEmpty && search.message == nil) else { return nil }
+            let g = SearchPanelGeometry(canvasWidth: scene.canvasWidth, canvasHeight: scene.canvasHeight, chrome: scene.chrome,
+                                        rows: search.message == nil ? search.results.count : 0)
+            guard g.rowsArea.isDrawable else { return nil }
+            (card, radius) = (g.card, 14)
+        case .reportsTable(_, let reports, _):
+            let g = ReportsTableGeometry(canvasWidth: scene.canvasWidth, canvasHeight: scene.canvasHeight, chrome: scene.chrome,
+                                         rows: reports.count)
+            guard g.isDrawable else { return nil }
+            (card, radius) = (SceneRect(x: g.x, y: g.y, width: g.width, height: g.height), ReportsTableGeometry.cornerRadius)
+        case .filterSheet(let sheet):
+            let c = sheet.geometry.card
+            guard c.width > 2 * FilterSheetGeometry.padding + 40 else { return nil }
+            (card, radius) = (c, 18)
+        case .reportPreview:
+            return nil
+        }
+        let hidden = 1 - min(1, max(0, scene.overlayOpacity))
+        var y = card.y + overlaySlide(overlay, hidden: hidden, scene: scene) + radius + 1
+        var bottom = card.y + card.height + overlaySlide(overlay, hidden: hidden, scene: scene) - radius - 1
+        if case .search = overlay, hidden > 0 { y = max(y, scene.chrome.navigationBarHeight + 1) }
+        bottom = min(bottom, scene.canvasHeight)
+        let inset = radius + 1
+        guard bottom > y, card.width > 2 * inset else { return nil }
+        return SceneRect(x: card.x + inset, y: y, width: card.width - 2 * inset, height: bottom - y)
+    }
+
     /// A card with a soft shadow.
     func drawCard(_ cr: OpaquePointer, x: Double, y: Double, w: Double, h: Double, radius: Double) {
+        cairo_save(cr)
+        let inset = radius + 1
+        if skipsWorkUnderCards && style.cardColour.alpha >= 1 && w > 2 * inset && h > 2 * inset {
+            // The shadow's layers only around the card's inside, which the card paints over.
+            cairo_rectangle(cr, x - 40, y - 40, w + 80, h + 80)
+            cairo_rectangle(cr, x + inset, y + inset, w - 2 * inset, h - 2 * inset)
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+            cairo_clip(cr)
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+        }
         for i in 0..<4 {
             let g = Double(i) * 3
             roundedRectPath(cr, x - g, y - g + 8, w + 2 * g, h + 2 * g, radius + g)
             setColour(cr, RenderColour(hex: 0x0B1220, alpha: 0.07))
             cairo_fill(cr)
         }
+        cairo_restore(cr)
         roundedRectPath(cr, x, y, w, h, radius)
         setColour(cr, style.cardColour)
         cairo_fill(cr)

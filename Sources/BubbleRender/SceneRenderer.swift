@@ -38,6 +38,13 @@ public final class SceneRenderer {
     /// How often the blurred focus image was computed and reused (for tests and the benchmark).
     public internal(set) var blurComputations = 0
     public internal(set) var blurCacheHits = 0
+    /// How many bubbles were left undrawn because an overlay's opaque card covered them (for tests
+    /// and the benchmark).
+    public internal(set) var bubblesUnderCards = 0
+    /// Whether what an overlay's opaque card paints over is left undrawn: the bubbles wholly under
+    /// it, and the dimming and the card's own shadow under its inside (default true; the pixels
+    /// are the same either way).
+    @_spi(Testbed) public var skipsWorkUnderCards = true
 
     public init(style: RenderStyle = RenderStyle(), pixelScale: Double = 2) {
         self.style = style
@@ -199,7 +206,14 @@ public final class SceneRenderer {
     func drawScene(_ scene: Scene, _ f: Frame) {
         let cr = f.cr
         drawBackground(scene, f)
+        // Bubbles wholly under an open overlay's opaque card are not drawn: the card paints over
+        // every pixel they would touch (in pictures only; labels are still recorded).
+        let cover = f.raster && !f.records && skipsWorkUnderCards ? overlayCover(scene) : nil
         for bubble in scene.bubbles {
+            if let cover, isHidden(bubble, under: cover) {
+                bubblesUnderCards += 1
+                continue
+            }
             drawBubble(bubble, f)
             drawBubbleMarks(bubble, f)
         }
@@ -211,6 +225,11 @@ public final class SceneRenderer {
             cairo_save(cr)
             setColour(cr, style.dimColour.withAlpha(style.dimColour.alpha * o))
             cairo_rectangle(cr, 0, 0, scene.canvasWidth, scene.canvasHeight)
+            if let cover {
+                // Not under the card, which paints over it.
+                cairo_rectangle(cr, cover.x, cover.y, cover.width, cover.height)
+                cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+            }
             cairo_fill(cr)
             cairo_restore(cr)
             drawOverlay(overlay, opacity: o, scene: scene, f)

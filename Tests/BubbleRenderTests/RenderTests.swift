@@ -1,5 +1,5 @@
 @_spi(Testbed) import BubbleDashboard
-import BubbleRender
+@_spi(Testbed) import BubbleRender
 import Foundation
 import Testing
 
@@ -226,5 +226,35 @@ import Testing
             #expect(Set(rows.map(\.owner)).isSuperset(of: wholly.map { "table-row:" + reports[$0].id }), "\(offset)")
             #expect(labels.contains { $0.owner == "table-header:title" }, "the header stays")
         }
+    }
+}
+
+@Suite struct OverlayCoverTests {
+    /// Bubbles under an overlay's opaque card are skipped, and the dimming and the card's shadow
+    /// stop at its inside; the picture is the same to the bit, with the overlay open and in the
+    /// middle of its slide.
+    @Test func skippingWorkUnderACardChangesNoPixel() throws {
+        var skipped = 0
+        for (name, base) in [("search", TestScenes.search()), ("table", TestScenes.table()),
+                             ("filter-sheet", TestScenes.filterSheet()), ("preview", TestScenes.preview())] {
+            for opacity in [1.0, 0.55, 0.1] {
+                var scene = base
+                scene.overlayOpacity = opacity
+                // Marks and match badges on some bubbles, which reach past their shapes.
+                for i in scene.bubbles.indices where i % 3 == 1 {
+                    scene.bubbles[i].marked = 0.8
+                    scene.bubbles[i].matchCount = 120 + i
+                }
+                let skipping = SceneRenderer(pixelScale: 1)
+                let drawing = SceneRenderer(pixelScale: 1)
+                drawing.skipsWorkUnderCards = false
+                let a = try skipping.render(scene), b = try drawing.render(scene)
+                #expect(a.difference(to: b)?.maxDelta == 0, "\(name) at overlay opacity \(opacity)")
+                #expect(drawing.bubblesUnderCards == 0)
+                skipped += skipping.bubblesUnderCards
+            }
+        }
+        // The search, table and sheet cover most of the canvas: many bubbles were skipped.
+        #expect(skipped > 20)
     }
 }
