@@ -654,29 +654,54 @@ struct LeanNode: LeanVisitor {
 }
 
 /// The Info dictionary: every string or name value by its key, the last entry deciding (a value
-/// of another kind, `null` included, leaves the key out).
+/// of another kind, `null` included, leaves the key out), kept as raw bytes in the packed form of
+/// ``InfoEntries``; and where the entries that the fields come from are among them.
 struct LeanInfo: LeanVisitor {
-    var info: [String: PDFTextString] = [:]
-    /// The entries the fields come from, as `info` holds them.
-    var fields = PDFDocumentInfo.InfoFields()
+    var entries = InfoEntriesWriter()
+    /// For each entry of ``PDFDocumentInfo/InfoFields`` (by its slot), where its raw bytes start
+    /// and end in `entries`; a start of -1 when it is absent.
+    var starts = InlineArray<8, Int>(repeating: -1)
+    var ends = InlineArray<8, Int>(repeating: -1)
+
     mutating func entry(_ key: LeanKey, _ value: LeanValue, _ lx: LeanLexer) throws(LeanStop) {
         var i = key.start
         while i < key.end { if lx.b[i] >= 0x80 { throw .bail }; i += 1 }
-        let k = String(decoding: UnsafeBufferPointer(rebasing: lx.b[key.start ..< key.end]), as: UTF8.self)
-        if info.capacity == 0 { info = Dictionary(minimumCapacity: 8) } // room for the usual entries at once
-        let text: PDFTextString?
+        let k = UnsafeBufferPointer(rebasing: lx.b[key.start ..< key.end])
+        guard k.count <= 0xFFFF else { throw .bail }
+        var start = -1
         switch value.kind {
-        case .literal: text = PDFTextString(bytes: lx.literalBytes(value.start, value.end, plain: value.number == 1))
-        case .hex: text = PDFTextString(bytes: lx.hexBytes(value.start, value.end))
+        case .literal:
+            if value.number == 1 && value.end - value.start >= 2 {
+                start = entries.append(key: k, value: UnsafeBufferPointer(rebasing: lx.b[value.start + 1 ..< value.end - 1]))
+            } else {
+                let bytes = lx.literalBytes(value.start, value.end, plain: false)
+                start = bytes.withUnsafeBufferPointer { entries.append(key: k, value: $0) }
+            }
+        case .hex:
+            let bytes = lx.hexBytes(value.start, value.end)
+            start = bytes.withUnsafeBufferPointer { entries.append(key: k, value: $0) }
         case .name:
             var j = value.start
             while j < value.end { if lx.b[j] >= 0x80 { throw .bail }; j += 1 }
-            text = PDFTextString(bytes: Array(lx.b[value.start ..< value.end]))
+            start = entries.append(key: k, value: UnsafeBufferPointer(rebasing: lx.b[value.start ..< value.end]))
         case .ref: throw .bail
-        default: text = nil
+        default: entries.append(key: k, value: nil)
         }
-        info[k] = text
-        fields.note(UnsafeBufferPointer(rebasing: lx.b[key.start ..< key.end]), text)
+        if let slot = PDFDocumentInfo.InfoFields.slot(k) {
+            starts[slot] = start
+            ends[slot] = entries.bytes.count
+        }
+    }
+
+    /// The fields' entries, decoded.
+    func fields() -> PDFDocumentInfo.InfoFields {
+        var f = PDFDocumentInfo.InfoFields()
+        entries.bytes.withUnsafeBufferPointer { b in
+            for slot in 0 ..< PDFDocumentInfo.InfoFields.slotCount where starts[slot] >= 0 {
+                f.set(slot, UnsafeBufferPointer(rebasing: b[starts[slot] ..< ends[slot]]))
+            }
+        }
+        return f
     }
 }
 
@@ -1181,8 +1206,8 @@ struct LeanReader {
             var info = LeanInfo()
             let stream = try dictObject(infoNum, window: 2048, &info, fresh: LeanInfo())
             guard stream == nil else { throw .bail }
-            m.info = info.info
-            fields = info.fields
+            m.infoEntries = InfoEntries(packed: info.entries.bytes)
+            fields = info.fields()
         }
 
         // XMP (extract).
