@@ -70,23 +70,28 @@ struct InfoEntriesWriter {
     /// the key out; returns where the value's bytes start in ``bytes``.
     @discardableResult
     mutating func append(key: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>?) -> Int {
-        if bytes.isEmpty { bytes.reserveCapacity(256) }
-        bytes.append(UInt8(truncatingIfNeeded: key.count))
-        bytes.append(UInt8(truncatingIfNeeded: key.count >> 8))
-        bytes.append(contentsOf: key)
-        guard let value else {
-            bytes.append(0)
-            return bytes.count
+        let head = bytes.count
+        let total = 3 + key.count + (value.map { 4 + $0.count } ?? 0)
+        if bytes.capacity < head + total { bytes.reserveCapacity(max(256, 2 * (head + total))) }
+        bytes.append(contentsOf: repeatElement(0, count: total))
+        return bytes.withUnsafeMutableBufferPointer { b -> Int in
+            var i = head
+            b[i] = UInt8(truncatingIfNeeded: key.count)
+            b[i + 1] = UInt8(truncatingIfNeeded: key.count >> 8)
+            i += 2
+            if key.count > 0 { (b.baseAddress! + i).update(from: key.baseAddress!, count: key.count) }
+            i += key.count
+            guard let value else { return i + 1 } // the tag stays 0
+            let n = value.count
+            b[i] = 1
+            b[i + 1] = UInt8(truncatingIfNeeded: n)
+            b[i + 2] = UInt8(truncatingIfNeeded: n >> 8)
+            b[i + 3] = UInt8(truncatingIfNeeded: n >> 16)
+            b[i + 4] = UInt8(truncatingIfNeeded: n >> 24)
+            i += 5
+            if n > 0 { (b.baseAddress! + i).update(from: value.baseAddress!, count: n) }
+            return i
         }
-        let n = value.count
-        bytes.append(1)
-        bytes.append(UInt8(truncatingIfNeeded: n))
-        bytes.append(UInt8(truncatingIfNeeded: n >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: n >> 16))
-        bytes.append(UInt8(truncatingIfNeeded: n >> 24))
-        let start = bytes.count
-        bytes.append(contentsOf: value)
-        return start
     }
 }
 

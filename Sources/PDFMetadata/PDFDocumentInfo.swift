@@ -235,18 +235,15 @@ public enum PDFDocumentInfo {
             }
         }
 
-        try merge(&m) { kind, message in try doc.warn(kind, message) }
+        try merge(&m, fields: InfoFields(m.info)) { kind, message in try doc.warn(kind, message) }
         return m
     }
 
-    /// Fills the fields from the Info entries and the XMP packet already in `m` (Info first), as
-    /// the type's comment describes, and `sources` from scratch; `warn` receives the dates that
-    /// do not parse.
-    static func merge(_ m: inout PDFMetadata, fields: InfoFields? = nil,
+    /// Fills the fields from the Info entries (`fields`: those of `m.info` that they use) and the
+    /// XMP packet already in `m` (Info first), as the type's comment describes, and `sources` from
+    /// scratch; `warn` receives the dates that do not parse.
+    static func merge(_ m: inout PDFMetadata, fields info: InfoFields,
                       warn: (PDFWarning.Kind, String) throws -> Void) throws {
-        // Each Info entry the fields use is looked up once (or was noted while the Info
-        // dictionary was read: `fields`).
-        let info = fields ?? InfoFields(m.info)
         let infoKeywords = info.keywords
         /// An entry's text, nil when it is missing or blank (only white space, U+FEFF or NUL).
         func infoText(_ t: String?) -> String? {
