@@ -46,7 +46,7 @@ final class ByteSource {
 
     /// Opens a file for reading.
     init(path: String) throws(PDFError) {
-        let fd = open(path, O_RDONLY)
+        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
         if fd < 0 {
             throw PDFError(.io, "cannot open \(path): \(String(cString: strerror(errno)))")
         }

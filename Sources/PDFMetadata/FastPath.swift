@@ -160,15 +160,17 @@ struct LeanLexer {
 
     /// A name after its `/`: the range of its bytes. Names with `#` escapes are not read here.
     mutating func name() throws(LeanStop) -> (Int, Int) {
-        pos += 1
-        let start = pos
+        let start = pos + 1
+        var p = start
+        let n = self.n
         // White space, delimiters and `#` end the scan (one bit test a byte).
         let stops = leanLowStops | (1 << 0x23)
-        while pos < n {
-            let c = b[pos]
+        while p < n {
+            let c = b[p]
             if c < 64 ? (stops >> UInt64(c)) & 1 != 0 : (c < 128 && (leanHighStops >> UInt64(c &- 64)) & 1 != 0) { break }
-            pos += 1
+            p += 1
         }
+        pos = p
         if pos < n && b[pos] == UInt8(ascii: "#") { throw .bail }
         if pos >= n && !atEOF { throw .more }
         return (start, pos)
@@ -607,7 +609,8 @@ struct LeanNode: LeanVisitor {
     /// `/Type` when it is a name: `Page`, `Pages`, or another name.
     var typeName: (present: Bool, page: Bool, pages: Bool) = (false, false, false)
     var kids: LeanValue?
-    var kidNums: [Int] = []
+    /// The kids' object numbers: the first four in place, the rest (rare) in `moreKids`.
+    var kidNums = LeanKids()
     var count: LeanValue?
     var contents = false
     var mediaBox = false
@@ -631,7 +634,7 @@ struct LeanNode: LeanVisitor {
             }
         case .kids:
             kids = present(value)
-            kidNums.removeAll(keepingCapacity: true)
+            kidNums = LeanKids()
             if wantKids && value.kind == .array {
                 // The array was read whole: read its items again, each must be a reference.
                 var sub = LeanLexer(UnsafeBufferPointer(rebasing: lx.b[0 ..< value.end]), base: lx.base, atEOF: true,
@@ -650,6 +653,23 @@ struct LeanNode: LeanVisitor {
         case .mediaBox: mediaBox = value.kind != .null
         default: break
         }
+    }
+}
+
+/// A page tree node's kids (object numbers) in order, the first four without an allocation.
+struct LeanKids: RandomAccessCollection {
+    private var few = InlineArray<4, Int>(repeating: 0)
+    private var more: [Int] = []
+    private(set) var count = 0
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(i: Int) -> Int { i < 4 ? few[i] : more[i - 4] }
+
+    mutating func append(_ num: Int) {
+        if count < 4 { few[count] = num } else { more.append(num) }
+        count += 1
     }
 }
 
@@ -1201,13 +1221,15 @@ struct LeanReader {
         m.pageCount = try pageCount(pages.number)
 
         // Info (extract).
-        var fields = PDFDocumentInfo.InfoFields()
+        let fields: PDFDocumentInfo.InfoFields
         if let infoNum {
             var info = LeanInfo()
             let stream = try dictObject(infoNum, window: 2048, &info, fresh: LeanInfo())
             guard stream == nil else { throw .bail }
             m.infoEntries = InfoEntries(packed: info.entries.bytes)
             fields = info.fields()
+        } else {
+            fields = PDFDocumentInfo.InfoFields()
         }
 
         // XMP (extract).
@@ -1217,13 +1239,9 @@ struct LeanReader {
         }
 
         var warnings: [PDFWarning] = []
-        do {
-            try PDFDocumentInfo.merge(&m, fields: fields) { kind, message in
-                let w = PDFWarning(kind, message, offset: nil)
-                if !warnings.contains(w) { warnings.append(w) }
-            }
-        } catch {
-            throw .bail
+        PDFDocumentInfo.merge(&m, fields: fields) { (kind, message) throws(Never) in
+            let w = PDFWarning(kind, message, offset: nil)
+            if !warnings.contains(w) { warnings.append(w) }
         }
         m.warnings = warnings
         m.bytesRead = src.bytesRead
@@ -1241,7 +1259,7 @@ struct LeanReader {
         guard let c = root.count, c.kind == .int, c.number >= 0 else { throw .bail }
         let declared = c.number
         if root.kids?.kind == .ref { throw .bail }
-        let kids = root.kids?.kind == .array ? root.kidNums : []
+        let kids = root.kids?.kind == .array ? root.kidNums : LeanKids()
         func kidCount(_ num: Int) throws(LeanStop) -> Int {
             // Page objects are read with the full reader's 256-byte first window.
             var k = LeanNode(wantKids: false)

@@ -242,8 +242,8 @@ public enum PDFDocumentInfo {
     /// Fills the fields from the Info entries (`fields`: those of `m.info` that they use) and the
     /// XMP packet already in `m` (Info first), as the type's comment describes, and `sources` from
     /// scratch; `warn` receives the dates that do not parse.
-    static func merge(_ m: inout PDFMetadata, fields info: InfoFields,
-                      warn: (PDFWarning.Kind, String) throws -> Void) throws {
+    static func merge<E: Error>(_ m: inout PDFMetadata, fields info: InfoFields,
+                                warn: (PDFWarning.Kind, String) throws(E) -> Void) throws(E) {
         let infoKeywords = info.keywords
         /// An entry's text, nil when it is missing or blank (only white space, U+FEFF or NUL).
         func infoText(_ t: String?) -> String? {
@@ -275,7 +275,7 @@ public enum PDFDocumentInfo {
         }
         if !m.keywords.isEmpty { sources.set(.keywords, keywordsText != nil ? .info : .xmp) }
 
-        func date(_ field: FieldSources.Field, _ key: String, _ value: String?, _ xmp: String?) throws -> Date? {
+        func date(_ field: FieldSources.Field, _ key: String, _ value: String?, _ xmp: String?) throws(E) -> Date? {
             if let s = value {
                 if let d = PDFDate.parse(s) { sources.set(field, .info); return d }
                 try warn(.date, "/\(key) \"\(s)\" is not a PDF date")
