@@ -29,7 +29,7 @@ final class ByteSource {
     private let memory: [UInt8]?
     /// The whole input, when it was small enough to be taken at open (see `wholeFileLimit`):
     /// reads are served from it without the cache, and parsers work on it in place.
-    private(set) var residentBytes: [UInt8]? = nil
+    let residentBytes: [UInt8]?
     private var blocks: [Int: [UInt8]] = [:]
     private var cachedBytes = 0
 
@@ -39,10 +39,12 @@ final class ByteSource {
     /// cache could never be dropped, so the blocks fetched (and counted) are the same either way.
     /// The buffer is allocated but not touched: only the pages that blocks are read into are used.
     static let flatLimit = cacheCap
-    /// The flat buffer (see `flatLimit`); only the blocks marked in `loaded` hold file bytes.
-    private var flat: [UInt8]? = nil
+    /// The flat buffer (see `flatLimit`), as many bytes as the file had when it was opened; only
+    /// the blocks marked in `loaded` hold file bytes. Owned (freed in `deinit`).
+    private let flat: UnsafeMutablePointer<UInt8>?
     /// One bit per block of `flat`: block k is loaded when bit k % 64 of word k / 64 is set.
-    private var loaded: [UInt64] = []
+    /// Owned, as `flat`.
+    private let loaded: UnsafeMutablePointer<UInt64>?
 
     /// Opens a file for reading.
     init(path: String) throws(PDFError) {
@@ -59,18 +61,33 @@ final class ByteSource {
             close(fd)
             throw PDFError(.io, "\(path) is a directory")
         }
-        self.fd = fd
-        self.size = Int(st.st_size)
+        let size = Int(st.st_size)
         self.memory = nil
         if size <= ByteSource.wholeFileLimit {
-            let all = try fetch(0, size)
-            size = all.count
-            residentBytes = all
+            var failure: Int32 = 0
+            let all = Self.readArray(fd, 0, size, failure: &failure)
             close(fd)
-            self.fd = -1
-        } else if size <= ByteSource.flatLimit {
-            flat = [UInt8](unsafeUninitializedCapacity: size) { _, initialized in initialized = size }
-            loaded = [UInt64](repeating: 0, count: (size / ByteSource.blockSize) / 64 + 1)
+            if failure != 0 {
+                throw PDFError(.io, "read failed: \(String(cString: strerror(failure)))", offset: all.count)
+            }
+            self.size = all.count
+            self.bytesRead = all.count
+            self.residentBytes = all
+            self.flat = nil
+            self.loaded = nil
+            return
+        }
+        self.fd = fd
+        self.size = size
+        self.residentBytes = nil
+        if size <= ByteSource.flatLimit {
+            flat = .allocate(capacity: size)
+            let words = (size / ByteSource.blockSize) / 64 + 1
+            loaded = .allocate(capacity: words)
+            loaded!.initialize(repeating: 0, count: words)
+        } else {
+            flat = nil
+            loaded = nil
         }
     }
 
@@ -83,15 +100,25 @@ final class ByteSource {
         if bytes.count <= ByteSource.wholeFileLimit {
             residentBytes = bytes
             bytesRead = bytes.count
+            flat = nil
+            loaded = nil
         } else if bytes.count <= ByteSource.flatLimit {
-            let n = bytes.count
-            flat = [UInt8](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
-            loaded = [UInt64](repeating: 0, count: (n / ByteSource.blockSize) / 64 + 1)
+            residentBytes = nil
+            flat = .allocate(capacity: bytes.count)
+            let words = (bytes.count / ByteSource.blockSize) / 64 + 1
+            loaded = .allocate(capacity: words)
+            loaded!.initialize(repeating: 0, count: words)
+        } else {
+            residentBytes = nil
+            flat = nil
+            loaded = nil
         }
     }
 
     deinit {
         if fd >= 0 { close(fd) }
+        flat?.deallocate()
+        loaded?.deallocate()
     }
 
     /// Returns the bytes in `offset ..< offset + count`, clipped to the file.
@@ -144,7 +171,7 @@ final class ByteSource {
     }
 
     private func isLoaded(_ b: Int) -> Bool {
-        loaded[b >> 6] & (1 << UInt64(b & 63)) != 0
+        loaded.unsafelyUnwrapped[b >> 6] & (1 << UInt64(b & 63)) != 0
     }
 
     /// `read` for a file kept in `flat`: the missing blocks of the range are read into place, one
@@ -152,7 +179,7 @@ final class ByteSource {
     private func readFlat(_ start: Int, _ end: Int, _ firstBlock: Int, _ lastBlock: Int) throws(PDFError) -> [UInt8] {
         let end = try loadFlat(start, end, firstBlock, lastBlock)
         if start >= end { return [] }
-        return Array(flat![start ..< end])
+        return Array(UnsafeBufferPointer(start: flat.unsafelyUnwrapped + start, count: end - start))
     }
 
     /// Calls `body` with the bytes in `offset ..< offset + count`, clipped to the file: fetched and
@@ -166,11 +193,11 @@ final class ByteSource {
         if let whole = residentBytes {
             return whole.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start ..< end])) }
         }
-        if flat != nil {
+        if let flat {
             let bs = ByteSource.blockSize
             guard let stop = try? loadFlat(start, end, start / bs, (end - 1) / bs) else { return nil }
             if start >= stop { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-            return flat!.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start ..< stop])) }
+            return body(UnsafeBufferPointer(start: flat + start, count: stop - start))
         }
         guard let copy = try? read(offset, count) else { return nil }
         return copy.withUnsafeBufferPointer { body($0) }
@@ -195,6 +222,7 @@ final class ByteSource {
                 end = min(end, size)
                 if start >= end { return end }
             }
+            let loaded = self.loaded.unsafelyUnwrapped
             for k in b ... runEnd {
                 loaded[k >> 6] |= 1 << UInt64(k & 63)
             }
@@ -205,26 +233,30 @@ final class ByteSource {
 
     /// Reads `count` bytes at `offset` into `flat` at the same offset; returns how many came.
     private func fetchIntoFlat(_ offset: Int, _ count: Int) throws(PDFError) -> Int {
+        let flat = self.flat.unsafelyUnwrapped
         if let memory {
-            flat!.withUnsafeMutableBufferPointer { f in
-                memory.withUnsafeBufferPointer { m in
-                    (f.baseAddress! + offset).update(from: m.baseAddress! + offset, count: count)
-                }
+            memory.withUnsafeBufferPointer { m in
+                (flat + offset).update(from: m.baseAddress! + offset, count: count)
             }
             bytesRead += count
             return count
         }
         var failure: Int32 = 0
-        let fd = self.fd
-        let got = flat!.withUnsafeMutableBufferPointer { f -> Int in
-            guard let base = f.baseAddress else { return 0 }
-            return Self.readFully(fd, into: base + offset, count: count, at: offset, failure: &failure)
-        }
+        let got = Self.readFully(fd, into: flat + offset, count: count, at: offset, failure: &failure)
         if failure != 0 {
             throw PDFError(.io, "read failed: \(String(cString: strerror(failure)))", offset: offset + got)
         }
         bytesRead += got
         return got
+    }
+
+    /// `count` bytes at `offset` of `fd` (fewer at the end of the file), read straight into
+    /// uninitialised storage (no zero fill before the kernel's copy); `failure` as in `readFully`.
+    private static func readArray(_ fd: Int32, _ offset: Int, _ count: Int, failure: inout Int32) -> [UInt8] {
+        if count <= 0 { return [] }
+        return [UInt8](unsafeUninitializedCapacity: count) { buf, initialized in
+            initialized = readFully(fd, into: buf.baseAddress!, count: count, at: offset, failure: &failure)
+        }
     }
 
     /// `pread` until `count` bytes have come, the file ends, or a read fails (then `failure` holds
@@ -260,13 +292,8 @@ final class ByteSource {
             bytesRead += count
             return Array(memory[offset ..< offset + count])
         }
-        // Read straight into uninitialised storage: no zero fill before the kernel's copy.
         var failure: Int32 = 0
-        let fd = self.fd
-        let out = [UInt8](unsafeUninitializedCapacity: count) { buf, initialized in
-            guard let base = buf.baseAddress else { return }
-            initialized = Self.readFully(fd, into: base, count: count, at: offset, failure: &failure)
-        }
+        let out = Self.readArray(fd, offset, count, failure: &failure)
         if failure != 0 {
             throw PDFError(.io, "read failed: \(String(cString: strerror(failure)))", offset: offset + out.count)
         }
