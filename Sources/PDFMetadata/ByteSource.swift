@@ -81,10 +81,10 @@ final class ByteSource {
         self.size = size
         self.residentBytes = nil
         if size <= ByteSource.flatLimit {
-            flat = .allocate(capacity: size)
+            flat = malloc(size)?.assumingMemoryBound(to: UInt8.self)
             let words = (size / ByteSource.blockSize) / 64 + 1
-            loaded = .allocate(capacity: words)
-            loaded!.initialize(repeating: 0, count: words)
+            loaded = calloc(words, 8)?.assumingMemoryBound(to: UInt64.self)
+            if flat == nil || loaded == nil { throw PDFError(.io, "cannot allocate \(size) bytes for \(path)") }
         } else {
             flat = nil
             loaded = nil
@@ -104,10 +104,9 @@ final class ByteSource {
             loaded = nil
         } else if bytes.count <= ByteSource.flatLimit {
             residentBytes = nil
-            flat = .allocate(capacity: bytes.count)
+            flat = malloc(bytes.count)!.assumingMemoryBound(to: UInt8.self)
             let words = (bytes.count / ByteSource.blockSize) / 64 + 1
-            loaded = .allocate(capacity: words)
-            loaded!.initialize(repeating: 0, count: words)
+            loaded = calloc(words, 8)!.assumingMemoryBound(to: UInt64.self)
         } else {
             residentBytes = nil
             flat = nil
@@ -117,8 +116,8 @@ final class ByteSource {
 
     deinit {
         if fd >= 0 { close(fd) }
-        flat?.deallocate()
-        loaded?.deallocate()
+        free(flat)
+        free(loaded)
     }
 
     /// Returns the bytes in `offset ..< offset + count`, clipped to the file.

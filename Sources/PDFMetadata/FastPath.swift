@@ -27,6 +27,11 @@ private let leanLowStops: UInt64 = (1 << 0x00) | (1 << 0x09) | (1 << 0x0A) | (1 
 /// The delimiters `[` `]` `{` `}`, as bits of the byte value less 64.
 private let leanHighStops: UInt64 = (1 << (0x5B - 64)) | (1 << (0x5D - 64)) | (1 << (0x7B - 64)) | (1 << (0x7D - 64))
 
+/// Byte classes for the lean lexer's scans, one character a byte value (`0x40` plus flags): 1, the
+/// byte ends a name (white space, a delimiter or `#`); 2, a literal string must look at it (`(`,
+/// `)`, `\`, CR).
+private let leanClasses: StaticString = "A@@@@@@@@AA@AC@@@@@@@@@@@@@@@@@@A@@A@A@@CC@@@@@A@@@@@@@@@@@@A@A@@@@@@@@@@@@@@@@@@@@@@@@@@@@ABA@@@@@@@@@@@@@@@@@@@@@@@@@@@@@A@A@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@"
+
 /// Whether `c` ends a token: white space or a delimiter (`isPDFWhite(c) || isPDFDelimiter(c)`).
 @inline(__always) func leanStops(_ c: UInt8) -> Bool {
     c < 64 ? (leanLowStops >> UInt64(c)) & 1 != 0 : (c < 128 && (leanHighStops >> UInt64(c &- 64)) & 1 != 0)
@@ -163,13 +168,9 @@ struct LeanLexer {
         let start = pos + 1
         var p = start
         let n = self.n
-        // White space, delimiters and `#` end the scan (one bit test a byte).
-        let stops = leanLowStops | (1 << 0x23)
-        while p < n {
-            let c = b[p]
-            if c < 64 ? (stops >> UInt64(c)) & 1 != 0 : (c < 128 && (leanHighStops >> UInt64(c &- 64)) & 1 != 0) { break }
-            p += 1
-        }
+        // White space, delimiters and `#` end the scan (one table look-up a byte).
+        let classes = leanClasses.utf8Start
+        while p < n && classes[Int(b[p])] & 1 == 0 { p += 1 }
         pos = p
         if pos < n && b[pos] == UInt8(ascii: "#") { throw .bail }
         if pos >= n && !atEOF { throw .more }
@@ -183,7 +184,12 @@ struct LeanLexer {
         pos += 1
         var level = 1
         var plain = true
+        let classes = leanClasses.utf8Start
         while true {
+            // Bytes that are content as they stand are passed over with one look-up each.
+            var p = pos
+            while p < n && classes[Int(b[p])] & 2 == 0 { p += 1 }
+            pos = p
             guard pos < n else { throw runOff }
             let c = b[pos]
             pos += 1
