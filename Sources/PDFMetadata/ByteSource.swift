@@ -33,18 +33,61 @@ final class ByteSource {
     private var blocks: [Int: [UInt8]] = [:]
     private var cachedBytes = 0
 
-    /// Files over `wholeFileLimit` and up to this size keep their blocks in one flat buffer of
-    /// the file's size (each block read straight into place, at most once, and a bit per block),
-    /// instead of one array per block in a dictionary. It is the cache's cap: for such a file the
-    /// cache could never be dropped, so the blocks fetched (and counted) are the same either way.
-    /// The buffer is allocated but not touched: only the pages that blocks are read into are used.
-    static let flatLimit = cacheCap
-    /// The flat buffer (see `flatLimit`), as many bytes as the file had when it was opened; only
-    /// the blocks marked in `loaded` hold file bytes. Owned (freed in `deinit`).
-    private let flat: UnsafeMutablePointer<UInt8>?
-    /// One bit per block of `flat`: block k is loaded when bit k % 64 of word k / 64 is set.
-    /// Owned, as `flat`.
+    /// Files over `wholeFileLimit` and up to this size keep every block they fetch (each block is
+    /// read at most once; the cache is never dropped, so the blocks fetched and counted are those
+    /// of the dictionary cache below its cap). A request is served from one *window*, a buffer of
+    /// the request's whole blocks: when no window holds all its blocks, a new one is made for it,
+    /// its loaded blocks copied from the windows that hold them and the others read in runs, one
+    /// `pread` a run. Memory is the bytes requested, not the file's size.
+    static let windowedLimit = cacheCap
+    /// For files up to `windowedLimit`: one bit per block, set when the block is loaded (bit k % 64
+    /// of word k / 64). Owned (freed in `deinit`).
     private let loaded: UnsafeMutablePointer<UInt64>?
+    /// Per loaded block, the index in `windows` of a window that holds it (not initialised for
+    /// the other blocks). Owned.
+    private let owner: UnsafeMutablePointer<Int32>?
+    /// The windows (see `windowedLimit`); behind a pointer, so that using them costs no
+    /// exclusivity check. Owned, with the windows' bytes.
+    private let windows: UnsafeMutablePointer<Windows>?
+
+    /// Whole blocks `first ..< first + blocks` of the file at `bytes` (`blocks * blockSize` bytes;
+    /// those past the end of the file unused).
+    private struct Window {
+        let first: Int
+        let blocks: Int
+        let bytes: UnsafeMutablePointer<UInt8>
+        /// Whether `bytes` is in the arena (else it was allocated alone).
+        let inArena: Bool
+    }
+
+    /// The windows in the order they were made, and the arena that the first ones take their
+    /// bytes from (one allocation for the few windows a read usually makes).
+    private struct Windows {
+        var list: [Window] = []
+        var arena: UnsafeMutablePointer<UInt8>? = nil
+        var used = 0
+        static let arenaSize = 16 << 10
+
+        mutating func allocate(_ n: Int) -> (UnsafeMutablePointer<UInt8>, Bool) {
+            if n <= Windows.arenaSize - used {
+                if arena == nil { arena = malloc(Windows.arenaSize)!.assumingMemoryBound(to: UInt8.self) }
+                let p = arena! + used
+                used += n
+                return (p, true)
+            }
+            return (malloc(n)!.assumingMemoryBound(to: UInt8.self), false)
+        }
+
+        /// Gives back the last allocation (`n` bytes at `p`), which no window uses.
+        mutating func release(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, inArena: Bool) {
+            if inArena { used -= n } else { free(p) }
+        }
+
+        func freeAll() {
+            for w in list where !w.inArena { free(w.bytes) }
+            free(arena)
+        }
+    }
 
     /// Opens a file for reading.
     init(path: String) throws(PDFError) {
@@ -73,21 +116,21 @@ final class ByteSource {
             self.size = all.count
             self.bytesRead = all.count
             self.residentBytes = all
-            self.flat = nil
             self.loaded = nil
+            self.owner = nil
+            self.windows = nil
             return
         }
         self.fd = fd
         self.size = size
         self.residentBytes = nil
-        if size <= ByteSource.flatLimit {
-            flat = malloc(size)?.assumingMemoryBound(to: UInt8.self)
-            let words = (size / ByteSource.blockSize) / 64 + 1
-            loaded = calloc(words, 8)?.assumingMemoryBound(to: UInt64.self)
-            if flat == nil || loaded == nil { throw PDFError(.io, "cannot allocate \(size) bytes for \(path)") }
+        if size <= ByteSource.windowedLimit {
+            (loaded, owner) = ByteSource.makeOwner(size)
+            windows = ByteSource.makeWindows()
         } else {
-            flat = nil
             loaded = nil
+            owner = nil
+            windows = nil
         }
     }
 
@@ -100,24 +143,44 @@ final class ByteSource {
         if bytes.count <= ByteSource.wholeFileLimit {
             residentBytes = bytes
             bytesRead = bytes.count
-            flat = nil
             loaded = nil
-        } else if bytes.count <= ByteSource.flatLimit {
+            owner = nil
+            windows = nil
+        } else if bytes.count <= ByteSource.windowedLimit {
             residentBytes = nil
-            flat = malloc(bytes.count)!.assumingMemoryBound(to: UInt8.self)
-            let words = (bytes.count / ByteSource.blockSize) / 64 + 1
-            loaded = calloc(words, 8)!.assumingMemoryBound(to: UInt64.self)
+            (loaded, owner) = ByteSource.makeOwner(bytes.count)
+            windows = ByteSource.makeWindows()
         } else {
             residentBytes = nil
-            flat = nil
             loaded = nil
+            owner = nil
+            windows = nil
         }
     }
 
     deinit {
         if fd >= 0 { close(fd) }
-        free(flat)
         free(loaded)
+        free(owner)
+        if let windows {
+            windows.pointee.freeAll()
+            windows.deinitialize(count: 1)
+            windows.deallocate()
+        }
+    }
+
+    private static func makeOwner(_ size: Int) -> (UnsafeMutablePointer<UInt64>, UnsafeMutablePointer<Int32>) {
+        let blocks = size / blockSize + 1
+        return (calloc(blocks / 64 + 1, 8)!.assumingMemoryBound(to: UInt64.self),
+                malloc(blocks * MemoryLayout<Int32>.size)!.assumingMemoryBound(to: Int32.self))
+    }
+
+    private static func makeWindows() -> UnsafeMutablePointer<Windows> {
+        let p = UnsafeMutablePointer<Windows>.allocate(capacity: 1)
+        var w = Windows()
+        w.list.reserveCapacity(8) // the fast path's requests make three to five
+        p.initialize(to: w)
+        return p
     }
 
     /// Returns the bytes in `offset ..< offset + count`, clipped to the file.
@@ -129,7 +192,11 @@ final class ByteSource {
         let bs = ByteSource.blockSize
         let firstBlock = start / bs
         let lastBlock = (end - 1) / bs
-        if flat != nil { return try readFlat(start, end, firstBlock, lastBlock) }
+        if owner != nil {
+            let (bytes, stop) = try window(start, end, firstBlock, lastBlock)
+            if start >= stop { return [] }
+            return Array(UnsafeBufferPointer(start: bytes, count: stop - start))
+        }
         // Fetch the missing blocks in runs, one pread per contiguous run.
         var b = firstBlock
         while b <= lastBlock {
@@ -169,21 +236,9 @@ final class ByteSource {
         return out
     }
 
-    private func isLoaded(_ b: Int) -> Bool {
-        loaded.unsafelyUnwrapped[b >> 6] & (1 << UInt64(b & 63)) != 0
-    }
-
-    /// `read` for a file kept in `flat`: the missing blocks of the range are read into place, one
-    /// `pread` per run of them, and the range is copied out once.
-    private func readFlat(_ start: Int, _ end: Int, _ firstBlock: Int, _ lastBlock: Int) throws(PDFError) -> [UInt8] {
-        let end = try loadFlat(start, end, firstBlock, lastBlock)
-        if start >= end { return [] }
-        return Array(UnsafeBufferPointer(start: flat.unsafelyUnwrapped + start, count: end - start))
-    }
-
     /// Calls `body` with the bytes in `offset ..< offset + count`, clipped to the file: fetched and
     /// counted exactly as ``read(_:_:)`` fetches and counts them, but without a copy when the
-    /// file is held whole or in the flat buffer. The buffer is valid only inside `body`. Nil when
+    /// file is held whole or in a window. The buffer is valid only inside `body`. Nil when
     /// the bytes cannot be read.
     func withBytes<R>(_ offset: Int, _ count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         let start = max(0, min(offset, size))
@@ -192,56 +247,93 @@ final class ByteSource {
         if let whole = residentBytes {
             return whole.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start ..< end])) }
         }
-        if let flat {
+        if owner != nil {
             let bs = ByteSource.blockSize
-            guard let stop = try? loadFlat(start, end, start / bs, (end - 1) / bs) else { return nil }
+            guard let (bytes, stop) = try? window(start, end, start / bs, (end - 1) / bs) else { return nil }
             if start >= stop { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-            return body(UnsafeBufferPointer(start: flat + start, count: stop - start))
+            return body(UnsafeBufferPointer(start: bytes, count: stop - start))
         }
         guard let copy = try? read(offset, count) else { return nil }
         return copy.withUnsafeBufferPointer { body($0) }
     }
 
-    /// Reads the missing blocks of `start ..< end` into `flat`; returns the end of the range,
-    /// earlier when the file turned out shorter than it was.
-    private func loadFlat(_ start: Int, _ end: Int, _ firstBlock: Int, _ lastBlock: Int) throws(PDFError) -> Int {
+    /// The window that holds blocks `firstBlock ... lastBlock` (those of `start ..< end`), made
+    /// when none does: returns where byte `start` is in it and the end of the range, earlier when
+    /// the file turned out shorter than it was.
+    ///
+    /// The missing blocks are read in runs, one `pread` a run, and counted; a run that comes short
+    /// (the file shrank after it was opened) shortens the file, and stops the request when nothing
+    /// of it is left. The blocks read until a failure or such a stop stay loaded.
+    private func window(_ start: Int, _ end: Int, _ firstBlock: Int, _ lastBlock: Int) throws(PDFError) -> (UnsafePointer<UInt8>, Int) {
         let bs = ByteSource.blockSize
-        var b = firstBlock
+        let loaded = self.loaded.unsafelyUnwrapped
+        let owner = self.owner.unsafelyUnwrapped
+        let windows = self.windows.unsafelyUnwrapped
+        func isLoaded(_ k: Int) -> Bool { loaded[k >> 6] & (1 << UInt64(k & 63)) != 0 }
+        if isLoaded(firstBlock) {
+            let w = windows.pointee.list[Int(owner[firstBlock])]
+            if w.first + w.blocks > lastBlock { return (UnsafePointer(w.bytes + (start - w.first * bs)), end) }
+        }
+        let count = lastBlock - firstBlock + 1
+        let (bytes, inArena) = windows.pointee.allocate(count * bs)
         var end = end
+        var b = firstBlock
+        /// Keeps the window with its first `filled` blocks (all of them loaded now).
+        func install(_ filled: Int) {
+            if filled == 0 { windows.pointee.release(bytes, count * bs, inArena: inArena); return }
+            let index = Int32(windows.pointee.list.count)
+            windows.pointee.list.append(Window(first: firstBlock, blocks: filled, bytes: bytes, inArena: inArena))
+            for k in firstBlock ..< firstBlock + filled {
+                owner[k] = index
+                loaded[k >> 6] |= 1 << UInt64(k & 63)
+            }
+        }
         while b <= lastBlock {
-            if isLoaded(b) { b += 1; continue }
+            if isLoaded(b) {
+                // Loaded: copied from the window that holds it, with the next ones it holds too.
+                let w = windows.pointee.list[Int(owner[b])]
+                let n = min(lastBlock + 1, w.first + w.blocks) - b
+                (bytes + (b - firstBlock) * bs).update(from: w.bytes + (b - w.first) * bs, count: n * bs)
+                b += n
+                continue
+            }
             var runEnd = b
             while runEnd + 1 <= lastBlock && !isLoaded(runEnd + 1) { runEnd += 1 }
             let runStart = b * bs
             let runStop = min(size, (runEnd + 1) * bs)
-            let got = try fetchIntoFlat(runStart, runStop - runStart)
+            let got: Int
+            do {
+                got = try fetch(into: bytes + (b - firstBlock) * bs, runStart, runStop - runStart)
+            } catch {
+                install(b - firstBlock)
+                throw error
+            }
             if got < runStop - runStart {
                 // The file ended early (it shrank after it was opened): keep what came.
                 size = runStart + got
                 end = min(end, size)
-                if start >= end { return end }
-            }
-            let loaded = self.loaded.unsafelyUnwrapped
-            for k in b ... runEnd {
-                loaded[k >> 6] |= 1 << UInt64(k & 63)
+                if start >= end {
+                    install(b - firstBlock)
+                    return (UnsafePointer(bytes), end)
+                }
             }
             b = runEnd + 1
         }
-        return end
+        install(count)
+        return (UnsafePointer(bytes + (start - firstBlock * bs)), end)
     }
 
-    /// Reads `count` bytes at `offset` into `flat` at the same offset; returns how many came.
-    private func fetchIntoFlat(_ offset: Int, _ count: Int) throws(PDFError) -> Int {
-        let flat = self.flat.unsafelyUnwrapped
+    /// Reads `count` bytes at `offset` into `buffer`; returns how many came.
+    private func fetch(into buffer: UnsafeMutablePointer<UInt8>, _ offset: Int, _ count: Int) throws(PDFError) -> Int {
         if let memory {
             memory.withUnsafeBufferPointer { m in
-                (flat + offset).update(from: m.baseAddress! + offset, count: count)
+                buffer.update(from: m.baseAddress! + offset, count: count)
             }
             bytesRead += count
             return count
         }
         var failure: Int32 = 0
-        let got = Self.readFully(fd, into: flat + offset, count: count, at: offset, failure: &failure)
+        let got = Self.readFully(fd, into: buffer, count: count, at: offset, failure: &failure)
         if failure != 0 {
             throw PDFError(.io, "read failed: \(String(cString: strerror(failure)))", offset: offset + got)
         }
