@@ -26,13 +26,6 @@ struct InfoEntries: Sendable, Equatable {
         }
     }
 
-    var isEmpty: Bool {
-        switch storage {
-        case .dictionary(let d): return d.isEmpty
-        case .packed(let p): return p.isEmpty || InfoEntries.unpack(p).isEmpty
-        }
-    }
-
     static func == (a: InfoEntries, b: InfoEntries) -> Bool {
         if case .packed(let x) = a.storage, case .packed(let y) = b.storage, x == y { return true }
         return a.dictionary == b.dictionary
