@@ -10,7 +10,8 @@ import Darwin
 /// were really fetched (the benchmark reports it against the file size).
 ///
 /// Reading is by `pread` on a file descriptor, one block-aligned request per cache miss, so the
-/// memory used is bounded by the cache cap, never by the file size.
+/// memory used is bounded by the cache caps (at most the file's size and twice the cache cap for a
+/// file up to the cap, the cache cap above it), never by the size of a larger file.
 final class ByteSource {
     /// The size of one cache block; small so that bytes read stays close to bytes needed.
     static let blockSize = 1024
@@ -49,6 +50,8 @@ final class ByteSource {
     /// The windows (see `windowedLimit`); behind a pointer, so that using them costs no
     /// exclusivity check. Owned, with the windows' bytes.
     private let windows: UnsafeMutablePointer<Windows>?
+    /// The blocks of the file as it was opened (the size of `loaded` and `owner`).
+    private let blockCount: Int
 
     /// Whole blocks `first ..< first + blocks` of the file at `bytes` (`blocks * blockSize` bytes;
     /// those past the end of the file unused).
@@ -62,30 +65,55 @@ final class ByteSource {
 
     /// The windows in the order they were made, and the arena that the first ones take their
     /// bytes from (one allocation for the few windows a read usually makes).
+    ///
+    /// Blocks copied into several windows make the windows' total larger than the bytes read;
+    /// once it would pass `totalCap`, every loaded block is copied into one buffer of the file's
+    /// size (`whole`, at the blocks' own offsets), the windows are freed, and from then on the
+    /// missing blocks are read into that buffer in place. Memory stays within `totalCap` plus the
+    /// file's size.
     private struct Windows {
         var list: [Window] = []
         var arena: UnsafeMutablePointer<UInt8>? = nil
         var used = 0
+        /// The bytes of all windows (the arena counted whole once used).
+        var total = 0
+        /// The buffer of the file's size, once the windows were given up for it.
+        var whole: UnsafeMutablePointer<UInt8>? = nil
         static let arenaSize = 16 << 10
+        static let totalCap = 2 * windowedLimit
 
         mutating func allocate(_ n: Int) -> (UnsafeMutablePointer<UInt8>, Bool) {
             if n <= Windows.arenaSize - used {
-                if arena == nil { arena = malloc(Windows.arenaSize)!.assumingMemoryBound(to: UInt8.self) }
+                if arena == nil {
+                    arena = malloc(Windows.arenaSize)!.assumingMemoryBound(to: UInt8.self)
+                    total += Windows.arenaSize
+                }
                 let p = arena! + used
                 used += n
                 return (p, true)
             }
+            total += n
             return (malloc(n)!.assumingMemoryBound(to: UInt8.self), false)
         }
 
         /// Gives back the last allocation (`n` bytes at `p`), which no window uses.
         mutating func release(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, inArena: Bool) {
-            if inArena { used -= n } else { free(p) }
+            if inArena {
+                used -= n
+            } else {
+                free(p)
+                total -= n
+            }
         }
 
-        func freeAll() {
+        /// Frees the windows (not `whole`).
+        mutating func freeWindows() {
             for w in list where !w.inArena { free(w.bytes) }
             free(arena)
+            list = []
+            arena = nil
+            used = 0
+            total = 0
         }
     }
 
@@ -119,6 +147,7 @@ final class ByteSource {
             self.loaded = nil
             self.owner = nil
             self.windows = nil
+            self.blockCount = 0
             return
         }
         self.fd = fd
@@ -127,10 +156,12 @@ final class ByteSource {
         if size <= ByteSource.windowedLimit {
             (loaded, owner) = ByteSource.makeOwner(size)
             windows = ByteSource.makeWindows()
+            blockCount = size / ByteSource.blockSize + 1
         } else {
             loaded = nil
             owner = nil
             windows = nil
+            blockCount = 0
         }
     }
 
@@ -146,15 +177,18 @@ final class ByteSource {
             loaded = nil
             owner = nil
             windows = nil
+            blockCount = 0
         } else if bytes.count <= ByteSource.windowedLimit {
             residentBytes = nil
             (loaded, owner) = ByteSource.makeOwner(bytes.count)
             windows = ByteSource.makeWindows()
+            blockCount = bytes.count / ByteSource.blockSize + 1
         } else {
             residentBytes = nil
             loaded = nil
             owner = nil
             windows = nil
+            blockCount = 0
         }
     }
 
@@ -163,7 +197,8 @@ final class ByteSource {
         free(loaded)
         free(owner)
         if let windows {
-            windows.pointee.freeAll()
+            windows.pointee.freeWindows()
+            free(windows.pointee.whole)
             windows.deinitialize(count: 1)
             windows.deallocate()
         }
@@ -270,11 +305,28 @@ final class ByteSource {
         let owner = self.owner.unsafelyUnwrapped
         let windows = self.windows.unsafelyUnwrapped
         func isLoaded(_ k: Int) -> Bool { loaded[k >> 6] & (1 << UInt64(k & 63)) != 0 }
+        if let whole = windows.pointee.whole { return try readInPlace(whole, start, end, firstBlock, lastBlock) }
         if isLoaded(firstBlock) {
             let w = windows.pointee.list[Int(owner[firstBlock])]
             if w.first + w.blocks > lastBlock { return (UnsafePointer(w.bytes + (start - w.first * bs)), end) }
         }
         let count = lastBlock - firstBlock + 1
+        if windows.pointee.total + count * bs > Windows.totalCap {
+            // Give the windows up for one buffer of the file's size (see `Windows`).
+            let blocks = blockCount
+            let whole = malloc(blocks * bs)!.assumingMemoryBound(to: UInt8.self)
+            var k = 0
+            while k < blocks {
+                if !isLoaded(k) { k += 1; continue }
+                let w = windows.pointee.list[Int(owner[k])]
+                let n = min(blocks, w.first + w.blocks) - k
+                (whole + k * bs).update(from: w.bytes + (k - w.first) * bs, count: n * bs)
+                k += n
+            }
+            windows.pointee.freeWindows()
+            windows.pointee.whole = whole
+            return try readInPlace(whole, start, end, firstBlock, lastBlock)
+        }
         let (bytes, inArena) = windows.pointee.allocate(count * bs)
         var end = end
         var b = firstBlock
@@ -321,6 +373,34 @@ final class ByteSource {
         }
         install(count)
         return (UnsafePointer(bytes + (start - firstBlock * bs)), end)
+    }
+
+    /// `window` once the windows were given up for `whole`: the missing blocks of the range are
+    /// read into place, one `pread` a run.
+    private func readInPlace(_ whole: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int,
+                             _ firstBlock: Int, _ lastBlock: Int) throws(PDFError) -> (UnsafePointer<UInt8>, Int) {
+        let bs = ByteSource.blockSize
+        let loaded = self.loaded.unsafelyUnwrapped
+        func isLoaded(_ k: Int) -> Bool { loaded[k >> 6] & (1 << UInt64(k & 63)) != 0 }
+        var b = firstBlock
+        var end = end
+        while b <= lastBlock {
+            if isLoaded(b) { b += 1; continue }
+            var runEnd = b
+            while runEnd + 1 <= lastBlock && !isLoaded(runEnd + 1) { runEnd += 1 }
+            let runStart = b * bs
+            let runStop = min(size, (runEnd + 1) * bs)
+            let got = try fetch(into: whole + runStart, runStart, runStop - runStart)
+            if got < runStop - runStart {
+                // The file ended early (it shrank after it was opened): keep what came.
+                size = runStart + got
+                end = min(end, size)
+                if start >= end { return (UnsafePointer(whole), end) }
+            }
+            for k in b ... runEnd { loaded[k >> 6] |= 1 << UInt64(k & 63) }
+            b = runEnd + 1
+        }
+        return (UnsafePointer(whole + start), end)
     }
 
     /// Reads `count` bytes at `offset` into `buffer`; returns how many came.
