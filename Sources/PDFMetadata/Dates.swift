@@ -6,10 +6,14 @@ public enum PDFDate {
     /// is optional too (Cairo 1.16 omits it); the apostrophes may be missing; `Z` or no offset
     /// means UTC. Returns nil when the year is missing or a field is out of range.
     public static func parse(_ s: String) -> Date? {
-        var u = Array(s.utf8)
-        while let f = u.first, f == 0x20 || f == 0x09 || f == 0x0A || f == 0x0D || f == 0 { u.removeFirst() }
-        if u.count >= 2 && u[0] == UInt8(ascii: "D") && u[1] == UInt8(ascii: ":") { u.removeFirst(2) }
+        var s = s
+        return s.withUTF8 { parse(utf8: $0) }
+    }
+
+    private static func parse(utf8 u: UnsafeBufferPointer<UInt8>) -> Date? {
         var i = 0
+        while i < u.count, u[i] == 0x20 || u[i] == 0x09 || u[i] == 0x0A || u[i] == 0x0D || u[i] == 0 { i += 1 }
+        if i + 2 <= u.count && u[i] == UInt8(ascii: "D") && u[i + 1] == UInt8(ascii: ":") { i += 2 }
         func digits(_ n: Int) -> Int? { readDigits(u, &i, n) }
         guard let year = digits(4) else { return nil }
         let month = digits(2) ?? 1
@@ -35,6 +39,10 @@ public enum PDFDate {
     /// Reads `n` decimal digits of `u` at `i` and moves past them; nil (and `i` unmoved) if there
     /// are not `n` digits there.
     private static func readDigits(_ u: [UInt8], _ i: inout Int, _ n: Int) -> Int? {
+        u.withUnsafeBufferPointer { readDigits($0, &i, n) }
+    }
+
+    private static func readDigits(_ u: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ n: Int) -> Int? {
         guard i + n <= u.count else { return nil }
         var v = 0
         for k in 0 ..< n {

@@ -27,6 +27,11 @@ private let leanLowStops: UInt64 = (1 << 0x00) | (1 << 0x09) | (1 << 0x0A) | (1 
 /// The delimiters `[` `]` `{` `}`, as bits of the byte value less 64.
 private let leanHighStops: UInt64 = (1 << (0x5B - 64)) | (1 << (0x5D - 64)) | (1 << (0x7B - 64)) | (1 << (0x7D - 64))
 
+/// Byte classes for the lean lexer's scans, one character a byte value (`0x40` plus flags): 1, the
+/// byte ends a name (white space, a delimiter or `#`); 2, a literal string must look at it (`(`,
+/// `)`, `\`, CR).
+private let leanClasses: StaticString = "A@@@@@@@@AA@AC@@@@@@@@@@@@@@@@@@A@@A@A@@CC@@@@@A@@@@@@@@@@@@A@A@@@@@@@@@@@@@@@@@@@@@@@@@@@@ABA@@@@@@@@@@@@@@@@@@@@@@@@@@@@@A@A@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@"
+
 /// Whether `c` ends a token: white space or a delimiter (`isPDFWhite(c) || isPDFDelimiter(c)`).
 @inline(__always) func leanStops(_ c: UInt8) -> Bool {
     c < 64 ? (leanLowStops >> UInt64(c)) & 1 != 0 : (c < 128 && (leanHighStops >> UInt64(c &- 64)) & 1 != 0)
@@ -160,15 +165,13 @@ struct LeanLexer {
 
     /// A name after its `/`: the range of its bytes. Names with `#` escapes are not read here.
     mutating func name() throws(LeanStop) -> (Int, Int) {
-        pos += 1
-        let start = pos
-        // White space, delimiters and `#` end the scan (one bit test a byte).
-        let stops = leanLowStops | (1 << 0x23)
-        while pos < n {
-            let c = b[pos]
-            if c < 64 ? (stops >> UInt64(c)) & 1 != 0 : (c < 128 && (leanHighStops >> UInt64(c &- 64)) & 1 != 0) { break }
-            pos += 1
-        }
+        let start = pos + 1
+        var p = start
+        let n = self.n
+        // White space, delimiters and `#` end the scan (one table look-up a byte).
+        let classes = leanClasses.utf8Start
+        while p < n && classes[Int(b[p])] & 1 == 0 { p += 1 }
+        pos = p
         if pos < n && b[pos] == UInt8(ascii: "#") { throw .bail }
         if pos >= n && !atEOF { throw .more }
         return (start, pos)
@@ -181,7 +184,12 @@ struct LeanLexer {
         pos += 1
         var level = 1
         var plain = true
+        let classes = leanClasses.utf8Start
         while true {
+            // Bytes that are content as they stand are passed over with one look-up each.
+            var p = pos
+            while p < n && classes[Int(b[p])] & 2 == 0 { p += 1 }
+            pos = p
             guard pos < n else { throw runOff }
             let c = b[pos]
             pos += 1
@@ -607,7 +615,8 @@ struct LeanNode: LeanVisitor {
     /// `/Type` when it is a name: `Page`, `Pages`, or another name.
     var typeName: (present: Bool, page: Bool, pages: Bool) = (false, false, false)
     var kids: LeanValue?
-    var kidNums: [Int] = []
+    /// The kids' object numbers: the first four in place, the rest (rare) in `moreKids`.
+    var kidNums = LeanKids()
     var count: LeanValue?
     var contents = false
     var mediaBox = false
@@ -631,7 +640,7 @@ struct LeanNode: LeanVisitor {
             }
         case .kids:
             kids = present(value)
-            kidNums.removeAll(keepingCapacity: true)
+            kidNums = LeanKids()
             if wantKids && value.kind == .array {
                 // The array was read whole: read its items again, each must be a reference.
                 var sub = LeanLexer(UnsafeBufferPointer(rebasing: lx.b[0 ..< value.end]), base: lx.base, atEOF: true,
@@ -653,30 +662,72 @@ struct LeanNode: LeanVisitor {
     }
 }
 
+/// A page tree node's kids (object numbers) in order, the first four without an allocation.
+struct LeanKids: RandomAccessCollection {
+    private var few = InlineArray<4, Int>(repeating: 0)
+    private var more: [Int] = []
+    private(set) var count = 0
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(i: Int) -> Int { i < 4 ? few[i] : more[i - 4] }
+
+    mutating func append(_ num: Int) {
+        if count < 4 { few[count] = num } else { more.append(num) }
+        count += 1
+    }
+}
+
 /// The Info dictionary: every string or name value by its key, the last entry deciding (a value
-/// of another kind, `null` included, leaves the key out).
+/// of another kind, `null` included, leaves the key out), kept as raw bytes in the packed form of
+/// ``InfoEntries``; and where the entries that the fields come from are among them.
 struct LeanInfo: LeanVisitor {
-    var info: [String: PDFTextString] = [:]
-    /// The entries the fields come from, as `info` holds them.
-    var fields = PDFDocumentInfo.InfoFields()
+    var entries = InfoEntriesWriter()
+    /// For each entry of ``PDFDocumentInfo/InfoFields`` (by its slot), where its raw bytes start
+    /// and end in `entries`; a start of -1 when it is absent.
+    var starts = InlineArray<8, Int>(repeating: -1)
+    var ends = InlineArray<8, Int>(repeating: -1)
+
     mutating func entry(_ key: LeanKey, _ value: LeanValue, _ lx: LeanLexer) throws(LeanStop) {
         var i = key.start
         while i < key.end { if lx.b[i] >= 0x80 { throw .bail }; i += 1 }
-        let k = String(decoding: UnsafeBufferPointer(rebasing: lx.b[key.start ..< key.end]), as: UTF8.self)
-        if info.capacity == 0 { info = Dictionary(minimumCapacity: 8) } // room for the usual entries at once
-        let text: PDFTextString?
+        let k = UnsafeBufferPointer(rebasing: lx.b[key.start ..< key.end])
+        guard k.count <= 0xFFFF else { throw .bail }
+        var start = -1
         switch value.kind {
-        case .literal: text = PDFTextString(bytes: lx.literalBytes(value.start, value.end, plain: value.number == 1))
-        case .hex: text = PDFTextString(bytes: lx.hexBytes(value.start, value.end))
+        case .literal:
+            if value.number == 1 && value.end - value.start >= 2 {
+                start = entries.append(key: k, value: UnsafeBufferPointer(rebasing: lx.b[value.start + 1 ..< value.end - 1]))
+            } else {
+                let bytes = lx.literalBytes(value.start, value.end, plain: false)
+                start = bytes.withUnsafeBufferPointer { entries.append(key: k, value: $0) }
+            }
+        case .hex:
+            let bytes = lx.hexBytes(value.start, value.end)
+            start = bytes.withUnsafeBufferPointer { entries.append(key: k, value: $0) }
         case .name:
             var j = value.start
             while j < value.end { if lx.b[j] >= 0x80 { throw .bail }; j += 1 }
-            text = PDFTextString(bytes: Array(lx.b[value.start ..< value.end]))
+            start = entries.append(key: k, value: UnsafeBufferPointer(rebasing: lx.b[value.start ..< value.end]))
         case .ref: throw .bail
-        default: text = nil
+        default: entries.append(key: k, value: nil)
         }
-        info[k] = text
-        fields.note(UnsafeBufferPointer(rebasing: lx.b[key.start ..< key.end]), text)
+        if let slot = PDFDocumentInfo.InfoFields.slot(k) {
+            starts[slot] = start
+            ends[slot] = entries.bytes.count
+        }
+    }
+
+    /// The fields' entries, decoded.
+    func fields() -> PDFDocumentInfo.InfoFields {
+        var f = PDFDocumentInfo.InfoFields()
+        entries.bytes.withUnsafeBufferPointer { b in
+            for slot in 0 ..< PDFDocumentInfo.InfoFields.slotCount where starts[slot] >= 0 {
+                f.set(slot, UnsafeBufferPointer(rebasing: b[starts[slot] ..< ends[slot]]))
+            }
+        }
+        return f
     }
 }
 
@@ -1176,13 +1227,15 @@ struct LeanReader {
         m.pageCount = try pageCount(pages.number)
 
         // Info (extract).
-        var fields = PDFDocumentInfo.InfoFields()
+        let fields: PDFDocumentInfo.InfoFields
         if let infoNum {
             var info = LeanInfo()
             let stream = try dictObject(infoNum, window: 2048, &info, fresh: LeanInfo())
             guard stream == nil else { throw .bail }
-            m.info = info.info
-            fields = info.fields
+            m.infoEntries = InfoEntries(packed: info.entries.bytes)
+            fields = info.fields()
+        } else {
+            fields = PDFDocumentInfo.InfoFields()
         }
 
         // XMP (extract).
@@ -1192,13 +1245,9 @@ struct LeanReader {
         }
 
         var warnings: [PDFWarning] = []
-        do {
-            try PDFDocumentInfo.merge(&m, fields: fields) { kind, message in
-                let w = PDFWarning(kind, message, offset: nil)
-                if !warnings.contains(w) { warnings.append(w) }
-            }
-        } catch {
-            throw .bail
+        PDFDocumentInfo.merge(&m, fields: fields) { (kind, message) throws(Never) in
+            let w = PDFWarning(kind, message, offset: nil)
+            if !warnings.contains(w) { warnings.append(w) }
         }
         m.warnings = warnings
         m.bytesRead = src.bytesRead
@@ -1216,7 +1265,7 @@ struct LeanReader {
         guard let c = root.count, c.kind == .int, c.number >= 0 else { throw .bail }
         let declared = c.number
         if root.kids?.kind == .ref { throw .bail }
-        let kids = root.kids?.kind == .array ? root.kidNums : []
+        let kids = root.kids?.kind == .array ? root.kidNums : LeanKids()
         func kidCount(_ num: Int) throws(LeanStop) -> Int {
             // Page objects are read with the full reader's 256-byte first window.
             var k = LeanNode(wantKids: false)

@@ -51,12 +51,26 @@ public struct PDFMetadata: Sendable, Equatable {
     /// The size of the file.
     public var fileSize: Int = 0
     /// Every string-valued entry of the Info dictionary, raw bytes beside decoded text.
-    public var info: [String: PDFTextString] = [:]
+    ///
+    /// The reader keeps the entries' raw bytes and builds this dictionary (decoding each entry)
+    /// each time the property is read, so that a caller who needs only the fields above pays for
+    /// none of it; a caller who looks up several entries should read the property once.
+    public var info: [String: PDFTextString] {
+        get { infoEntries.dictionary }
+        set { infoEntries = InfoEntries(newValue) }
+    }
+    var infoEntries = InfoEntries()
     /// The parsed XMP packet, when there is one and it parsed.
     public var xmp: XMPMetadata?
     /// For each filled field (`"title"`, `"author"`, `"subject"`, `"keywords"`, `"creator"`,
     /// `"producer"`, `"creationDate"`, `"modificationDate"`), where its value came from.
-    public var sources: [String: Source] = [:]
+    ///
+    /// Kept as two bits per field; the dictionary is built each time the property is read.
+    public var sources: [String: Source] {
+        get { fieldSources.dictionary }
+        set { fieldSources = FieldSources(newValue) }
+    }
+    var fieldSources = FieldSources()
 
     /// Creates an empty value.
     public init() {}
@@ -172,14 +186,16 @@ public enum PDFDocumentInfo {
             do {
                 let info = try doc.resolve(infoRef)
                 if let d = info.dict {
+                    var entries: [String: PDFTextString] = [:]
                     for (k, v) in d {
                         let r = try? doc.resolve(v)
                         switch r {
-                        case .string(let b)?: m.info[k] = PDFTextString(bytes: b)
-                        case .name(let n)?: m.info[k] = PDFTextString(bytes: Array(n.utf8))
+                        case .string(let b)?: entries[k] = PDFTextString(bytes: b)
+                        case .name(let n)?: entries[k] = PDFTextString(bytes: Array(n.utf8))
                         default: break
                         }
                     }
+                    m.info = entries
                 } else if case .null = info {
                     try doc.warn(.unreadableInfo, "the /Info reference leads to nothing",
                                  offset: infoRef.refValue.flatMap { doc.offsetHint($0.num) })
@@ -219,39 +235,37 @@ public enum PDFDocumentInfo {
             }
         }
 
-        try merge(&m) { kind, message in try doc.warn(kind, message) }
+        try merge(&m, fields: InfoFields(m.info)) { kind, message in try doc.warn(kind, message) }
         return m
     }
 
-    /// Fills the fields from the Info entries and the XMP packet already in `m` (Info first), as
-    /// the type's comment describes; `warn` receives the dates that do not parse.
-    static func merge(_ m: inout PDFMetadata, fields: InfoFields? = nil,
-                      warn: (PDFWarning.Kind, String) throws -> Void) throws {
-        // Each Info entry the fields use is looked up once (or was noted while the Info
-        // dictionary was read: `fields`).
-        let info = fields ?? InfoFields(m.info)
+    /// Fills the fields from the Info entries (`fields`: those of `m.info` that they use) and the
+    /// XMP packet already in `m` (Info first), as the type's comment describes, and `sources` from
+    /// scratch; `warn` receives the dates that do not parse.
+    static func merge<E: Error>(_ m: inout PDFMetadata, fields info: InfoFields,
+                                warn: (PDFWarning.Kind, String) throws(E) -> Void) throws(E) {
         let infoKeywords = info.keywords
         /// An entry's text, nil when it is missing or blank (only white space, U+FEFF or NUL).
-        func infoText(_ t: PDFTextString?) -> String? {
-            guard let t = t?.text else { return nil }
+        func infoText(_ t: String?) -> String? {
+            guard let t else { return nil }
             // A printable ASCII first and last byte: not blank (PDFKeywords.trim's own fast path).
             if let f = t.utf8.first, let l = t.utf8.last, f > 0x20, f < 0x7F, l > 0x20, l < 0x7F { return t }
             return PDFKeywords.trim(Substring(t)).isEmpty ? nil : t
         }
-        if m.sources.isEmpty { m.sources = Dictionary(minimumCapacity: 8) }
-        func pick(_ field: String, _ value: PDFTextString?, _ xmp: String?) -> String? {
-            if let v = infoText(value) { m.sources[field] = .info; return v }
-            if let x = xmp, !x.isEmpty { m.sources[field] = .xmp; return x }
+        var sources = FieldSources()
+        func pick(_ field: FieldSources.Field, _ value: String?, _ xmp: String?) -> String? {
+            if let v = infoText(value) { sources.set(field, .info); return v }
+            if let x = xmp, !x.isEmpty { sources.set(field, .xmp); return x }
             return nil
         }
         let x = m.xmp
-        m.title = pick("title", info.title, x?.title)
-        m.author = pick("author", info.author, x.flatMap { $0.creators.isEmpty ? nil : $0.creators.joined(separator: ", ") })
-        m.subject = pick("subject", info.subject, x?.description)
-        m.creator = pick("creator", info.creator, x?.creatorTool)
-        m.producer = pick("producer", info.producer, x?.producer)
+        m.title = pick(.title, info.title, x?.title)
+        m.author = pick(.author, info.author, x.flatMap { $0.creators.isEmpty ? nil : $0.creators.joined(separator: ", ") })
+        m.subject = pick(.subject, info.subject, x?.description)
+        m.creator = pick(.creator, info.creator, x?.creatorTool)
+        m.producer = pick(.producer, info.producer, x?.producer)
         m.rawKeywords = infoKeywords
-        let keywordsText = infoText(infoKeywords)
+        let keywordsText = infoText(infoKeywords?.text)
         if let k = keywordsText {
             m.keywords = PDFKeywords.split(k)
         }
@@ -259,52 +273,74 @@ public enum PDFDocumentInfo {
             if let k = x.keywords { m.keywords = PDFKeywords.split(k) }
             if m.keywords.isEmpty { m.keywords = PDFKeywords.merge(x.subjects.flatMap { PDFKeywords.split($0) }) }
         }
-        if !m.keywords.isEmpty { m.sources["keywords"] = keywordsText != nil ? .info : .xmp }
+        if !m.keywords.isEmpty { sources.set(.keywords, keywordsText != nil ? .info : .xmp) }
 
-        func date(_ field: String, _ key: String, _ value: PDFTextString?, _ xmp: String?) throws -> Date? {
-            if let s = value?.text {
-                if let d = PDFDate.parse(s) { m.sources[field] = .info; return d }
+        func date(_ field: FieldSources.Field, _ key: String, _ value: String?, _ xmp: String?) throws(E) -> Date? {
+            if let s = value {
+                if let d = PDFDate.parse(s) { sources.set(field, .info); return d }
                 try warn(.date, "/\(key) \"\(s)\" is not a PDF date")
             }
-            if let s = xmp, let d = PDFDate.parseISO8601(s) { m.sources[field] = .xmp; return d }
+            if let s = xmp, let d = PDFDate.parseISO8601(s) { sources.set(field, .xmp); return d }
             return nil
         }
-        m.creationDate = try date("creationDate", "CreationDate", info.creationDate, x?.createDate)
-        m.modificationDate = try date("modificationDate", "ModDate", info.modDate, x?.modifyDate)
+        m.creationDate = try date(.creationDate, "CreationDate", info.creationDate, x?.createDate)
+        m.modificationDate = try date(.modificationDate, "ModDate", info.modDate, x?.modifyDate)
+        m.fieldSources = sources
     }
 
-    /// The Info entries that the fields come from.
+    /// The Info entries that the fields come from: the text of each, and `/Keywords` whole.
     struct InfoFields {
-        var title, author, subject, keywords, creator, producer, creationDate, modDate: PDFTextString?
+        var title, author, subject, creator, producer, creationDate, modDate: String?
+        var keywords: PDFTextString?
 
         init() {}
 
         init(_ info: [String: PDFTextString]) {
-            title = info["Title"]
-            author = info["Author"]
-            subject = info["Subject"]
+            title = info["Title"]?.text
+            author = info["Author"]?.text
+            subject = info["Subject"]?.text
             keywords = info["Keywords"]
-            creator = info["Creator"]
-            producer = info["Producer"]
-            creationDate = info["CreationDate"]
-            modDate = info["ModDate"]
+            creator = info["Creator"]?.text
+            producer = info["Producer"]?.text
+            creationDate = info["CreationDate"]?.text
+            modDate = info["ModDate"]?.text
         }
 
-        /// Notes `value` (nil: the key is left out) when `key` is one of the entries above.
-        mutating func note(_ key: UnsafeBufferPointer<UInt8>, _ value: PDFTextString?) {
+        /// The entries above, by number: ``slot(_:)`` gives a key's.
+        static let slotCount = 8
+
+        /// The number (below ``slotCount``) of the entry `key` names, nil for other keys.
+        static func slot(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
             func isKey(_ w: StaticString) -> Bool {
                 guard key.count == w.utf8CodeUnitCount else { return false }
                 for i in 0 ..< key.count where key[i] != w.utf8Start[i] { return false }
                 return true
             }
             switch key.count {
-            case 5: if isKey("Title") { title = value }
-            case 6: if isKey("Author") { author = value }
-            case 7:
-                if isKey("Subject") { subject = value } else if isKey("Creator") { creator = value } else if isKey("ModDate") { modDate = value }
-            case 8: if isKey("Keywords") { keywords = value } else if isKey("Producer") { producer = value }
-            case 12: if isKey("CreationDate") { creationDate = value }
-            default: break
+            case 5: return isKey("Title") ? 0 : nil
+            case 6: return isKey("Author") ? 1 : nil
+            case 7: return isKey("Subject") ? 2 : isKey("Creator") ? 3 : isKey("ModDate") ? 4 : nil
+            case 8: return isKey("Keywords") ? 5 : isKey("Producer") ? 6 : nil
+            case 12: return isKey("CreationDate") ? 7 : nil
+            default: return nil
+            }
+        }
+
+        /// Sets the entry numbered `slot` from its raw bytes.
+        mutating func set(_ slot: Int, _ raw: UnsafeBufferPointer<UInt8>) {
+            if slot == 5 {
+                keywords = PDFTextString(bytes: Array(raw))
+                return
+            }
+            let text = PDFTextString.decode(raw).0
+            switch slot {
+            case 0: title = text
+            case 1: author = text
+            case 2: subject = text
+            case 3: creator = text
+            case 4: modDate = text
+            case 6: producer = text
+            default: creationDate = text
             }
         }
     }

@@ -51,6 +51,10 @@ public struct PDFTextString: Sendable, Hashable, CustomStringConvertible {
     public var description: String { text }
 
     static func decode(_ b: [UInt8]) -> (String, Encoding) {
+        b.withUnsafeBufferPointer { decode($0) }
+    }
+
+    static func decode(_ b: UnsafeBufferPointer<UInt8>) -> (String, Encoding) {
         if b.count >= 2 && b[0] == 0xFE && b[1] == 0xFF {
             return (utf16(b, from: 2, bigEndian: true), .utf16BE)
         }
@@ -58,7 +62,7 @@ public struct PDFTextString: Sendable, Hashable, CustomStringConvertible {
             return (utf16(b, from: 2, bigEndian: false), .utf16LE)
         }
         if b.count >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
-            return (String(decoding: b[3...], as: UTF8.self), .utf8)
+            return (String(decoding: UnsafeBufferPointer(rebasing: b[3...]), as: UTF8.self), .utf8)
         }
         // One pass tells the common case: every byte below 0x80.
         var high = false
@@ -82,7 +86,7 @@ public struct PDFTextString: Sendable, Hashable, CustomStringConvertible {
         return (String(decoding: utf8, as: UTF8.self), .pdfDoc)
     }
 
-    static func utf16(_ b: [UInt8], from start: Int, bigEndian: Bool) -> String {
+    static func utf16(_ b: UnsafeBufferPointer<UInt8>, from start: Int, bigEndian: Bool) -> String {
         // Transcoded to UTF-8 here rather than through `String(decoding:as: UTF16.self)`, whose
         // general path is several times slower; the repair rule is the same: every unpaired
         // surrogate becomes one U+FFFD. Language escapes (ESC, a language code, ESC) are dropped.
@@ -149,7 +153,7 @@ public struct PDFTextString: Sendable, Hashable, CustomStringConvertible {
 
 extension String {
     /// Strict UTF-8 validation (the standard library's `String(validating:as:)` needs macOS 15).
-    init?(validatingUTF8Bytes b: [UInt8]) {
+    init?(validatingUTF8Bytes b: UnsafeBufferPointer<UInt8>) {
         var i = 0
         let n = b.count
         while i < n {

@@ -130,7 +130,7 @@ struct XMLTiny {
         var bytes = bytes
         // Transcode UTF-16 packets (allowed by XMP) to UTF-8.
         if bytes.count >= 2 && (bytes[0] == 0xFE && bytes[1] == 0xFF || bytes[0] == 0xFF && bytes[1] == 0xFE) {
-            bytes = Array(PDFTextString.utf16(bytes, from: 2, bigEndian: bytes[0] == 0xFE).utf8)
+            bytes = Array(bytes.withUnsafeBufferPointer { PDFTextString.utf16($0, from: 2, bigEndian: bytes[0] == 0xFE) }.utf8)
         } else if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
             bytes.removeFirst(3)
         }
