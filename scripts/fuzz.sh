@@ -15,6 +15,7 @@ usage() { echo "usage: scripts/fuzz.sh pdf|library|scenario|play SECONDS [libFuz
 [ $# -ge 2 ] || usage
 target=$1
 seconds=$2
+flags=()
 shift 2
 [[ "$seconds" =~ ^[0-9]+$ ]] || usage
 
@@ -22,6 +23,10 @@ case "$target" in
 pdf)
     package=Fuzz/PDFReaderFuzz product=PDFReaderFuzz max_len=65536
     seeds=(Tests/PDFMetadataTests/Fixtures/*.pdf)
+    # Inputs of any length up to max_len from the start: libFuzzer otherwise grows them slowly and
+    # in a run of minutes never passes 16 KiB, where the reader keeps a file in windows of blocks
+    # instead of whole.
+    flags=(-len_control=0)
     ;;
 library)
     package=Fuzz/LibraryFuzz product=LibraryFuzz max_len=65536
@@ -57,7 +62,7 @@ echo "== running $product for $seconds s (${#seeds[@]} seeds, working corpus .bu
 log="$scratch/fuzz.log"
 set +e
 "$scratch/release/$product" "$corpus" -max_total_time="$seconds" -max_len="$max_len" \
-    -rss_limit_mb=2048 -timeout=5 -print_final_stats=1 -artifact_prefix="$scratch/" "$@" > "$log" 2>&1 &
+    -rss_limit_mb=2048 -timeout=5 -print_final_stats=1 -artifact_prefix="$scratch/" ${flags[@]+"${flags[@]}"} "$@" > "$log" 2>&1 &
 fuzzer=$!
 # Progress: libFuzzer's start, its pulses (at powers of two) and its end.
 tail -n +1 -f "$log" --pid="$fuzzer" | grep --line-buffered -E '^#[0-9]+[[:space:]]+(INITED|pulse|DONE)|ERROR|^SUMMARY'
