@@ -108,10 +108,9 @@ extension SceneRenderer {
                 label: "Cancel") }
 
         // Nothing typed yet: the bar alone over the dimmed level.
-        guard !(s.results.isEmpty && s.message == nil) else { return }
+        guard let c = searchCard(s, g) else { return }
         let rows = g.rowsArea
-        guard rows.isDrawable else { return }
-        let c = g.card, radius = 14.0, pad = 20.0
+        let radius = Self.searchCardRadius, pad = 20.0
         let white = style.cardColour.sceneColour
         drawCard(cr, x: c.x, y: c.y, w: c.width, h: c.height, radius: radius)
         let card = LabelLayout.Container.roundedRect(x: c.x, y: c.y, width: c.width, height: c.height, cornerRadius: radius)
@@ -210,8 +209,8 @@ extension SceneRenderer {
     func drawFilterSheet(_ sheet: SceneFilterSheet, scene: Scene, _ f: Frame) {
         let cr = f.cr
         let g = sheet.geometry
-        let c = g.card, pad = FilterSheetGeometry.padding, radius = 18.0
-        guard c.width > 2 * pad + 40 else { return }
+        let c = g.card, pad = FilterSheetGeometry.padding, radius = Self.filterSheetCardRadius
+        guard Self.filterSheetShowsCard(c) else { return }
         let white = style.cardColour.sceneColour
         drawCard(cr, x: c.x, y: c.y, w: c.width, h: c.height, radius: radius)
         let card = LabelLayout.Container.roundedRect(x: c.x, y: c.y, width: c.width, height: c.height, cornerRadius: radius)

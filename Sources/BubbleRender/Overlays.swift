@@ -40,37 +40,52 @@ extension SceneRenderer {
         return -hidden * reach
     }
 
+    /// The corner radius of the search results' card (pt).
+    static let searchCardRadius = 14.0
+    /// The corner radius of the filter sheet's card (pt).
+    static let filterSheetCardRadius = 18.0
+
+    /// The search results' card (pt, in place): nil while nothing is typed (the bar alone) or
+    /// when the canvas leaves the rows no room.
+    func searchCard(_ s: SceneSearch, _ g: SearchPanelGeometry) -> SceneRect? {
+        !(s.results.isEmpty && s.message == nil) && g.rowsArea.isDrawable ? g.card : nil
+    }
+
+    /// Whether the filter sheet's card `c` is wide enough to be drawn.
+    static func filterSheetShowsCard(_ c: SceneRect) -> Bool {
+        c.width > 2 * FilterSheetGeometry.padding + 40
+    }
+
     /// A rectangle (pt) that the open overlay's card paints with opaque pixels in this frame, so
     /// whatever is drawn before it there is never seen; nil when there is none. Only the card's
     /// inside, clear of its rounded corners and its edge pixels, and only for cards of an opaque
-    /// colour: the search results, the reports table and the filter sheet.
+    /// colour: the search results, the reports table and the filter sheet (drawn under the same
+    /// conditions as `drawSearch`, `drawTable` and `drawFilterSheet` draw them).
     func overlayCover(_ scene: Scene) -> SceneRect? {
         guard let overlay = scene.overlay, scene.overlayOpacity > 0, style.cardColour.alpha >= 1 else { return nil }
         let card: SceneRect, radius: Double
         switch overlay {
         case .search(let search):
-            guard !(search.results.isEmpty && search.message == nil) else { return nil }
             let g = SearchPanelGeometry(canvasWidth: scene.canvasWidth, canvasHeight: scene.canvasHeight, chrome: scene.chrome,
                                         rows: search.message == nil ? search.results.count : 0)
-            guard g.rowsArea.isDrawable else { return nil }
-            (card, radius) = (g.card, 14)
+            guard let c = searchCard(search, g) else { return nil }
+            (card, radius) = (c, Self.searchCardRadius)
         case .reportsTable(_, let reports, _):
             let g = ReportsTableGeometry(canvasWidth: scene.canvasWidth, canvasHeight: scene.canvasHeight, chrome: scene.chrome,
                                          rows: reports.count)
             guard g.isDrawable else { return nil }
             (card, radius) = (SceneRect(x: g.x, y: g.y, width: g.width, height: g.height), ReportsTableGeometry.cornerRadius)
         case .filterSheet(let sheet):
-            let c = sheet.geometry.card
-            guard c.width > 2 * FilterSheetGeometry.padding + 40 else { return nil }
-            (card, radius) = (c, 18)
+            guard Self.filterSheetShowsCard(sheet.geometry.card) else { return nil }
+            (card, radius) = (sheet.geometry.card, Self.filterSheetCardRadius)
         case .reportPreview:
             return nil
         }
         let hidden = 1 - min(1, max(0, scene.overlayOpacity))
-        var y = card.y + overlaySlide(overlay, hidden: hidden, scene: scene) + radius + 1
-        var bottom = card.y + card.height + overlaySlide(overlay, hidden: hidden, scene: scene) - radius - 1
+        let slide = overlaySlide(overlay, hidden: hidden, scene: scene)
+        var y = card.y + slide + radius + 1
+        let bottom = min(card.y + card.height + slide - radius - 1, scene.canvasHeight)
         if case .search = overlay, hidden > 0 { y = max(y, scene.chrome.navigationBarHeight + 1) }
-        bottom = min(bottom, scene.canvasHeight)
         let inset = radius + 1
         guard bottom > y, card.width > 2 * inset else { return nil }
         return SceneRect(x: card.x + inset, y: y, width: card.width - 2 * inset, height: bottom - y)
