@@ -616,7 +616,7 @@ struct LeanNode: LeanVisitor {
     var typeName: (present: Bool, page: Bool, pages: Bool) = (false, false, false)
     var kids: LeanValue?
     /// The kids' object numbers: the first four in place, the rest (rare) in `moreKids`.
-    var kidNums = LeanKids()
+    var kidNums = LeanKids(filler: 0)
     var count: LeanValue?
     var contents = false
     var mediaBox = false
@@ -640,7 +640,7 @@ struct LeanNode: LeanVisitor {
             }
         case .kids:
             kids = present(value)
-            kidNums = LeanKids()
+            kidNums = LeanKids(filler: 0)
             if wantKids && value.kind == .array {
                 // The array was read whole: read its items again, each must be a reference.
                 var sub = LeanLexer(UnsafeBufferPointer(rebasing: lx.b[0 ..< value.end]), base: lx.base, atEOF: true,
@@ -663,21 +663,7 @@ struct LeanNode: LeanVisitor {
 }
 
 /// A page tree node's kids (object numbers) in order, the first four without an allocation.
-struct LeanKids: RandomAccessCollection {
-    private var few = InlineArray<4, Int>(repeating: 0)
-    private var more: [Int] = []
-    private(set) var count = 0
-
-    var startIndex: Int { 0 }
-    var endIndex: Int { count }
-
-    subscript(i: Int) -> Int { i < 4 ? few[i] : more[i - 4] }
-
-    mutating func append(_ num: Int) {
-        if count < 4 { few[count] = num } else { more.append(num) }
-        count += 1
-    }
-}
+typealias LeanKids = SmallList<4, Int>
 
 /// The Info dictionary: every string or name value by its key, the last entry deciding (a value
 /// of another kind, `null` included, leaves the key out), kept as raw bytes in the packed form of
@@ -1265,7 +1251,7 @@ struct LeanReader {
         guard let c = root.count, c.kind == .int, c.number >= 0 else { throw .bail }
         let declared = c.number
         if root.kids?.kind == .ref { throw .bail }
-        let kids = root.kids?.kind == .array ? root.kidNums : LeanKids()
+        let kids = root.kids?.kind == .array ? root.kidNums : LeanKids(filler: 0)
         func kidCount(_ num: Int) throws(LeanStop) -> Int {
             // Page objects are read with the full reader's 256-byte first window.
             var k = LeanNode(wantKids: false)

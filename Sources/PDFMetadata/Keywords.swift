@@ -66,7 +66,8 @@ public enum PDFKeywords {
             out.reserveCapacity(pieces)
             // The pieces kept so far, as byte ranges: duplicates are found by comparing bytes
             // with ASCII case folded (what `lowercased()` does to ASCII), without a set of keys.
-            var kept = KeptRanges()
+            // The first eight without an allocation: a keywords string rarely has more pieces.
+            var kept = SmallList<8, (Int, Int)>(filler: (0, 0))
             func isTrimmed(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) || b == 0 }
             func fold(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
             func piece(_ from: Int, _ to: Int) {
@@ -81,7 +82,7 @@ public enum PDFKeywords {
                     while k < z - a && fold(u[ka + k]) == fold(u[a + k]) { k += 1 }
                     if k == z - a { return }
                 }
-                kept.append(a, z)
+                kept.append((a, z))
                 out.append(String(decoding: UnsafeBufferPointer(rebasing: u[a ..< z]), as: UTF8.self))
             }
             var start = 0
@@ -109,19 +110,5 @@ public enum PDFKeywords {
         while let f = sub.first, f.isWhitespace || f == "\u{FEFF}" || f == "\0" { sub.removeFirst() }
         while let l = sub.last, l.isWhitespace || l == "\u{FEFF}" || l == "\0" { sub.removeLast() }
         return String(sub)
-    }
-}
-
-/// Byte ranges, the first eight without an allocation (a keywords string rarely has more pieces).
-private struct KeptRanges {
-    private var few = InlineArray<8, (Int, Int)>(repeating: (0, 0))
-    private var more: [(Int, Int)] = []
-    private(set) var count = 0
-
-    subscript(i: Int) -> (Int, Int) { i < 8 ? few[i] : more[i - 8] }
-
-    mutating func append(_ a: Int, _ z: Int) {
-        if count < 8 { few[count] = (a, z) } else { more.append((a, z)) }
-        count += 1
     }
 }
