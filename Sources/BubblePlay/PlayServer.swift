@@ -107,7 +107,15 @@ public final class PlayServer: Sendable {
     public var port: Int? { boundPort.withLock { $0 } }
 
     /// Runs until cancelled, or until SIGINT/SIGTERM when `handleSignals`; `onRunning` gets the port.
+    /// Connections and sessions run on the server's own threads (`PlayExecutor`), so that a page
+    /// never waits for work elsewhere in the process.
     public func run(handleSignals: Bool, onRunning: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        try await withTaskExecutorPreference(PlayExecutor.shared) {
+            try await serve(handleSignals: handleSignals, onRunning: onRunning)
+        }
+    }
+
+    private func serve(handleSignals: Bool, onRunning: @escaping @Sendable (Int) -> Void) async throws {
         var logger = Logger(label: "bubbles.play")
         logger.logLevel = .critical
         let router = Router()
@@ -225,12 +233,12 @@ public final class PlayServer: Sendable {
         let writing = Locked<Double?>(nil)
 
         // The session's own task: takes the inbox, applies, draws, writes.
-        let sessionTask = Task { [self] in
+        let sessionTask = Task(executorPreference: PlayExecutor.shared) { [self] in
             await runSession(inbox: inbox, outbound: outbound, now: now, writing: writing, recordPath: options.recordPath(session: number))
         }
         // Idle and slow-reader watchdog.
         let idle = options.idleTimeout, sendTimeout = options.sendTimeout
-        let watchdog = Task { [self] in
+        let watchdog = Task(executorPreference: PlayExecutor.shared) { [self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(min(1, idle / 4, sendTimeout / 4)))
                 let t = now()
@@ -389,7 +397,7 @@ public final class PlayServer: Sendable {
         case 1:
             PlayMemory.returnFreedMemory()
         case 2:
-            Task { [self] in
+            Task(executorPreference: PlayExecutor.shared) { [self] in
                 try? await Task.sleep(for: .seconds(1))
                 trim.withLock {
                     $0.pending = false
