@@ -68,6 +68,9 @@ final class TextLayout {
     let isEllipsized: Bool
     /// A word was broken across lines (with a hyphen).
     let breaksWords: Bool
+    /// A word was broken next to a digit ("INV-2016-0" / "0001", "010" / "00"): a number or an
+    /// identifier was cut.
+    let breaksNumbers: Bool
     /// Code points that no pinned font has (drawn as boxes), in order of first appearance.
     let missingCodePoints: [UInt32]
     /// The paragraph's base direction is right to left.
@@ -83,7 +86,7 @@ final class TextLayout {
         var lines: [LaidLine] = []
         var missing: [UInt32] = []
         var ellipsized = false
-        var broken = false
+        var broken = false, brokenNumber = false
         var left = Double.infinity, right = -Double.infinity
         let iter = pango_layout_get_iter(layout)!
         repeat {
@@ -128,6 +131,7 @@ final class TextLayout {
                 let charIndex = Self.characterIndex(ofByte: end, in: bytes)
                 if charIndex < Int(attrCount), attrs[charIndex].is_line_break == 0 {
                     broken = true
+                    if Self.digitNextTo(byte: end, in: bytes) { brokenNumber = true }
                     if attrs[charIndex].break_inserts_hyphen != 0 { text += "-" }
                 }
             }
@@ -155,11 +159,26 @@ final class TextLayout {
         baseline = Double(pango_layout_get_baseline(layout)) / scale
         isEllipsized = ellipsized
         breaksWords = broken
+        breaksNumbers = brokenNumber
         missingCodePoints = missing
         isRightToLeft = pango_layout_get_direction(layout, 0) == PANGO_DIRECTION_RTL
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
+
+    /// Whether the character that ends before UTF-8 offset `byte`, or the one that starts there,
+    /// is a decimal digit.
+    static func digitNextTo(byte: Int, in bytes: [UInt8]) -> Bool {
+        var start = byte - 1
+        while start > 0 && bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        var end = byte
+        while end < bytes.count && (end == byte || bytes[end] & 0xC0 == 0x80) { end += 1 }
+        func isDigit(_ r: Range<Int>) -> Bool {
+            guard r.lowerBound >= 0, r.upperBound <= bytes.count, !r.isEmpty else { return false }
+            return String(decoding: bytes[r], as: UTF8.self).unicodeScalars.first?.properties.numericType == .decimal
+        }
+        return isDigit(max(0, start) ..< byte) || isDigit(byte ..< end)
+    }
 
     /// The extent drawn horizontally (advance and ink).
     var inkWidth: Double { right - left }

@@ -67,9 +67,10 @@ struct FittedText {
 /// For each font size from the largest down to the minimum (half a point at a time), the title is
 /// wrapped at word boundaries (Unicode's line-breaking rules: CJK may break between ideographs,
 /// "Q1 2016" never breaks) into a width; in a circle, several widths are tried, and every line
-/// must fit the chord at its box's farther edge. The first arrangement that fits wins. At the
-/// minimum size, a word too long for its line is broken with a hyphen; only when the title still
-/// does not fit is it shortened, with Pango's ellipsis at grapheme boundaries: at the end in
+/// must fit the chord at its box's farther edge. The first arrangement that fits wins. From 85 %
+/// of the largest size down, a word too long for its line is broken with a hyphen, but next to a
+/// digit only at the minimum size (a number or an identifier such as "INV-2016-00001" shrinks
+/// rather than break); only when the title still does not fit is it shortened, with Pango's ellipsis at grapheme boundaries: at the end in
 /// circles, in the middle on cards (so the words that tell apart titles that share a beginning stay
 /// readable: "Month-End Close … March 2017").
 struct TextFitter {
@@ -99,7 +100,7 @@ struct TextFitter {
             if let f = circleFit(text, radius: radius, font: font, wrap: .word, maxLines: maxLines) { return f }
             if size <= TextFitter.hyphenationSize(maxSize: maxSize, minSize: minSize),
                TextFitter.hasOverlongWord(engine.layout(LayoutKey(text: text, font: font, width: 2 * radius - 1, wrap: .word, align: .centre))),
-               let f = circleFit(text, radius: radius, font: font, wrap: .wordChar, maxLines: maxLines) {
+               let f = circleFit(text, radius: radius, font: font, wrap: .wordChar, maxLines: maxLines, cutsNumbers: size <= minSize + 1e-9) {
                 return f
             }
             size -= 0.5
@@ -128,15 +129,16 @@ struct TextFitter {
         return best ?? .empty(font, truncated: true)
     }
 
-    /// The widest arrangement of `text` at `font` whose lines all fit the circle, or nil.
-    private func circleFit(_ text: String, radius: Double, font: FontKey, wrap: LayoutKey.Wrap, maxLines: Int) -> FittedText? {
+    /// The widest arrangement of `text` at `font` whose lines all fit the circle, or nil. Unless
+    /// `cutsNumbers`, no arrangement breaks a word next to a digit.
+    private func circleFit(_ text: String, radius: Double, font: FontKey, wrap: LayoutKey.Wrap, maxLines: Int, cutsNumbers: Bool = false) -> FittedText? {
         var width = 2 * radius - 1
         while width >= font.size * 1.5 {
             let l = engine.layout(LayoutKey(text: text, font: font, width: width, wrap: wrap, align: .centre))
             if l.lines.count > maxLines || l.height > 2 * radius { return nil }
             if wrap == .word && l.breaksWords { return nil }
             let f = FittedText(l, x: -width / 2, y: -l.height / 2)
-            if fitsCircle(f, radius: radius) { return f }
+            if fitsCircle(f, radius: radius) && (cutsNumbers || !l.breaksNumbers) { return f }
             // Narrower lines are shorter but more of them: try until the block is too tall.
             width *= 0.9
         }
@@ -177,7 +179,7 @@ struct TextFitter {
             // A word longer than the line (Pango broke it, or left it sticking out).
             if TextFitter.hasOverlongWord(l) && size <= TextFitter.hyphenationSize(maxSize: maxSize, minSize: minSize) {
                 let h = engine.layout(LayoutKey(text: text, font: font, width: width, wrap: .wordChar, align: align))
-                if fits(h) { return placed(h) }
+                if fits(h) && (!h.breaksNumbers || size <= minSize + 1e-9) { return placed(h) }
                 hyphenated = h
             }
             size -= 0.5

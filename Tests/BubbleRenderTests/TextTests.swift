@@ -89,6 +89,37 @@ import Testing
                     .trimmingCharacters(in: .whitespaces) == "Rechnungsabgrenzungspostenübersicht Geschäftsjahr 2016")
     }
 
+    /// An identifier or a number too long for its line shrinks rather than break beside a digit
+    /// ("INV-2016-0" / "0001"); only at the minimum size may it break. Every word with a digit on a
+    /// line is one of the title's words, in circles and on cards of many sizes.
+    @Test func identifiersShrinkRatherThanBreakBesideADigit() {
+        let titles = [
+            "INV-2016-00001\u{00A0}–\u{2060}\u{00A0}01000", "Order 00123456789012 of 2021",
+            "Ticket A1B2C3D4E5F6G7 reopened", "Rechnung 2016-000123-0045 Nachtrag",
+        ]
+        func words(_ text: String) -> [Substring] {
+            text.split { $0 == " " || $0 == "\u{00A0}" || $0 == "\u{2060}" }
+        }
+        for title in titles {
+            let whole = Set(words(title))
+            var shapes: [(SceneShape, SceneBubbleKind, Double)] = []
+            for r in stride(from: 60.0, through: 130, by: 10) { shapes.append((.circle(radius: r), .category, RenderStyle().minimumCircleTitleFontSize)) }
+            for w in stride(from: 120.0, through: 200, by: 20) {
+                shapes.append((.roundedRect(width: w, height: 90, cornerRadius: 14), .report, RenderStyle().minimumCardTitleFontSize))
+            }
+            for (shape, kind, minimum) in shapes {
+                let label = Self.title(title, shape: shape, kind: kind)
+                guard label.fontSize > minimum + 1e-9, !label.isTruncated else { continue }
+                for line in label.lines {
+                    let text = line.text.hasSuffix("-") ? String(line.text.dropLast()) : line.text
+                    for word in words(text) where word.contains(where: \.isNumber) {
+                        #expect(whole.contains(word), "\(shape) at \(label.fontSize) pt: \(label.lines.map(\.text))")
+                    }
+                }
+            }
+        }
+    }
+
     /// Shortened only at grapheme boundaries: no emoji sequence or combining sequence is cut.
     @Test func ellipsisNeverSplitsAGrapheme() {
         let text = String(repeating: "👩‍👩‍👧‍👦🇩🇪 Ñ̃ậ ", count: 20)
