@@ -120,6 +120,25 @@ import Testing
         }
     }
 
+    /// A group's count is drawn smaller than its name, also when a long range had to shrink.
+    @Test func aGroupsCountIsNeverLargerThanItsName() {
+        for name in ["INV-2016-00001\u{00A0}–\u{2060}\u{00A0}01000", "Pa\u{00A0}–\u{2060}\u{00A0}Pr", "Store #101\u{00A0}–\u{2060}\u{00A0}#150"] {
+            for radius in stride(from: 50.0, through: 92, by: 6) {
+                let scene = Scene(canvasWidth: 768, canvasHeight: 1024, bubbles: [
+                    SceneBubble(id: "g", kind: .group, shape: .circle(radius: radius), centre: ScenePoint(x: 384, y: 500), scale: 1,
+                                opacity: 1, label: name + "\n1000\u{00A0}reports", colour: SampleScenes.palette[1]),
+                ], breadcrumbs: ["Root"])
+                let labels = SceneRenderer().layoutLabels(scene).filter { $0.owner == "g" || $0.owner == "group-count:g" }
+                let title = labels.first { $0.role == .bubbleTitle }, count = labels.first { $0.role == .pageCount }
+                #expect(title != nil && count != nil)
+                if let title, let count, !title.isTruncated {
+                    #expect(count.fontSize < title.fontSize || count.fontSize == RenderStyle().minimumCircleTitleFontSize,
+                            "radius \(radius): \(title.lines.map(\.text)) at \(title.fontSize) pt, the count at \(count.fontSize) pt")
+                }
+            }
+        }
+    }
+
     /// Shortened only at grapheme boundaries: no emoji sequence or combining sequence is cut.
     @Test func ellipsisNeverSplitsAGrapheme() {
         let text = String(repeating: "👩‍👩‍👧‍👦🇩🇪 Ñ̃ậ ", count: 20)
