@@ -18,13 +18,13 @@ struct PlayServerThreadsTests {
             Task.detached {
                 holding.withLock { $0 += 1 }
                 // Held without suspending: the thread is this task's until `letGo`.
-                while !letGo.withLock { $0 } { usleep(2_000) }
+                while !letGo.withLock({ $0 }) { usleep(2_000) }
             }
         }
         let page = try await onOwnThread { () -> (allHeld: Bool, finishedWhileHeld: Bool, frames: Int, atRest: Bool) in
             defer { letGo.withLock { $0 = true } }
             let deadline = Date().addingTimeInterval(120)
-            while holding.withLock { $0 } < width && Date() < deadline { usleep(2_000) }
+            while holding.withLock({ $0 }) < width && Date() < deadline { usleep(2_000) }
             let allHeld = holding.withLock { $0 } == width
             let ws = try RawWebSocket(port: port, origin: origin)
             ws.read(until: { $0.texts.contains { jsonObject($0)["type"] as? String == "welcome" } }, seconds: 120)
