@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Box blur over 8-bit pixel buffers (premultiplied ARGB32 or A8), in place.
 ///
 /// Each pass is a running sum over a window of `2r + 1` pixels with transparent (zero) edges, so
@@ -24,12 +30,53 @@ public enum BoxBlur {
         let rowBytes = width * channels
         let window = 2 * radius + 1
         let mul = (1 << 24) / window
+        // A row blurs horizontally to the same row wherever it stands: a row equal to the one above
+        // (a shape's straight middle, an empty margin) takes that row's result, and only the
+        // distinct rows go through the horizontal passes.
+        var distinct: [Int] = []
+        var source = [Int](repeating: 0, count: height)
+        for y in 0..<height {
+            if y > 0, memcmp(data + y * stride, data + (y - 1) * stride, rowBytes) == 0 {
+                source[y] = source[y - 1]
+            } else {
+                source[y] = distinct.count
+                distinct.append(y)
+            }
+        }
+        if distinct.count * 4 < height * 3 {
+            let k = distinct.count
+            let compact = UnsafeMutablePointer<UInt8>.allocate(capacity: k * rowBytes)
+            defer { compact.deallocate() }
+            for (i, y) in distinct.enumerated() { (compact + i * rowBytes).update(from: data + y * stride, count: rowBytes) }
+            horizontal(compact, width: width, height: k, stride: rowBytes, channels: channels, radius: radius, mul: mul, passes: passes)
+            for y in 0..<height { (data + y * stride).update(from: compact + source[y] * rowBytes, count: rowBytes) }
+        } else {
+            horizontal(data, width: width, height: height, stride: stride, channels: channels, radius: radius, mul: mul, passes: passes)
+        }
+        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: rowBytes)
+        defer { sums.deallocate() }
+        let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: (window + 1) * rowBytes)
+        defer { ring.deallocate() }
+        let zeros = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
+        defer { zeros.deallocate() }
+        zeros.initialize(repeating: 0, count: rowBytes)
+        for _ in 0..<passes {
+            vertical(data, width: width, height: height, stride: stride, channels: channels, radius: radius,
+                     mul: mul, sums: sums, ring: ring, zeros: zeros)
+        }
+    }
+
+    /// The horizontal passes of `blur`.
+    private static func horizontal(
+        _ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, channels: Int, radius: Int, mul: Int, passes: Int
+    ) {
+        let window = 2 * radius + 1
         // The horizontal passes run as vertical passes over the transposed image: a vertical pass
         // keeps one running sum per byte of a row, so it works on whole rows at once, where a
         // horizontal pass carries one sum along each row, pixel after pixel. Both round the same
         // sums the same way, so the result is the same.
         let columnBytes = height * channels
-        let widest = max(rowBytes, columnBytes)
+        let widest = columnBytes
         let transposed = UnsafeMutablePointer<UInt8>.allocate(capacity: width * columnBytes)
         defer { transposed.deallocate() }
         let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: widest)
@@ -46,10 +93,6 @@ public enum BoxBlur {
                      mul: mul, sums: sums, ring: ring, zeros: zeros)
         }
         transpose(data, stride: stride, width: width, height: height, channels: channels, into: transposed, back: true)
-        for _ in 0..<passes {
-            vertical(data, width: width, height: height, stride: stride, channels: channels, radius: radius,
-                     mul: mul, sums: sums, ring: ring, zeros: zeros)
-        }
     }
 
     /// Copies the image into `t` transposed (`t`'s row x is the image's column x), or back.

@@ -117,26 +117,37 @@ final class TextLayout {
                 node = n.pointee.next
             }
             runs.sort { $0.offset < $1.offset }
-            var text = ""
+            // The line's text as UTF-8, decoded once.
+            var utf8: [UInt8] = []
             for r in runs {
                 if r.ellipsis {
-                    text += "…"
+                    utf8 += Self.ellipsisUTF8
                 } else if r.offset >= 0, r.offset + r.length <= bytes.count {
-                    text += String(decoding: bytes[r.offset ..< r.offset + r.length], as: UTF8.self)
+                    utf8 += bytes[r.offset ..< r.offset + r.length]
                 }
             }
             // A word Pango broke where it did not fit (with a hyphen where the script uses one).
             let end = Int(line.pointee.start_index + line.pointee.length)
+            var hyphen = false
             if end < bytes.count, let attrs, !runs.contains(where: { $0.ellipsis }) {
                 let charIndex = Self.characterIndex(ofByte: end, in: bytes)
                 if charIndex < Int(attrCount), attrs[charIndex].is_line_break == 0 {
                     broken = true
                     if Self.digitNextTo(byte: end, in: bytes) { brokenNumber = true }
-                    if attrs[charIndex].break_inserts_hyphen != 0 { text += "-" }
+                    hyphen = attrs[charIndex].break_inserts_hyphen != 0
                 }
             }
-            while let last = text.unicodeScalars.last, last.properties.isWhitespace {
-                text.unicodeScalars.removeLast()
+            var text = String(decoding: utf8, as: UTF8.self)
+            if hyphen {
+                text += "-"
+            } else {
+                // Without the spaces it ends on (cut once, not a scalar at a time).
+                let scalars = text.unicodeScalars
+                var cut = scalars.endIndex
+                while cut > scalars.startIndex, case let before = scalars.index(before: cut), scalars[before].properties.isWhitespace {
+                    cut = before
+                }
+                if cut < scalars.endIndex { text = String(scalars[..<cut]) }
             }
             let l = Double(min(ink.x, logical.x)) / scale
             let r = Double(max(ink.x + ink.width, logical.x + logical.width)) / scale
@@ -165,6 +176,9 @@ final class TextLayout {
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
+
+    /// "…" in UTF-8.
+    static let ellipsisUTF8: [UInt8] = Array("…".utf8)
 
     /// Whether the character that ends before UTF-8 offset `byte`, or the one that starts there,
     /// is a decimal digit.

@@ -61,4 +61,37 @@ import Testing
         // The padding is untouched.
         for y in 0..<height { #expect(buffer[(y * stride + width * channels)..<((y + 1) * stride)].allSatisfy { $0 == 0xAB }) }
     }
+
+    /// Images whose rows repeat in runs (a shadow's empty margins and straight middle), where only
+    /// the distinct rows go through the horizontal passes: still the definition, to the bit.
+    @Test(arguments: [(1, 40, 60, 3), (4, 21, 50, 2), (1, 17, 90, 5), (4, 9, 33, 1)])
+    func rowsThatRepeatMatchTheDefinition(_ shape: (channels: Int, width: Int, height: Int, radius: Int)) {
+        let (channels, width, height, radius) = shape
+        let rowBytes = width * channels
+        var state: UInt64 = 0xD1B5_4A32_D192_ED03 &* UInt64(width * 17 + height)
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        var image: [UInt8] = []
+        var row = [UInt8](repeating: 0, count: rowBytes)
+        while image.count < rowBytes * height {
+            // A new row (zeros now and then), repeated 1 to 12 times.
+            if next() % 4 == 0 {
+                row = [UInt8](repeating: 0, count: rowBytes)
+            } else {
+                for i in row.indices { row[i] = UInt8(truncatingIfNeeded: next()) }
+                if channels == 4 {
+                    for px in 0..<width { for c in 0..<3 { row[px * 4 + c] = UInt8(Int(row[px * 4 + c]) % (Int(row[px * 4 + 3]) + 1)) } }
+                }
+            }
+            for _ in 0..<(1 + Int(next() % 12)) where image.count < rowBytes * height { image += row }
+        }
+        let expected = Self.reference(image, width: width, height: height, channels: channels, radius: radius)
+        var got = image
+        got.withUnsafeMutableBufferPointer {
+            BoxBlur.blur($0.baseAddress!, width: width, height: height, stride: rowBytes, channels: channels, radius: radius)
+        }
+        #expect(got == expected)
+    }
 }
