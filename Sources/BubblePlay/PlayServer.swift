@@ -110,10 +110,22 @@ public final class PlayServer: Sendable {
     /// Connections and sessions run on the server's own threads (`PlayExecutor`), so that a page
     /// never waits for work elsewhere in the process.
     public func run(handleSignals: Bool, onRunning: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        try await withTaskExecutorPreference(PlayExecutor.shared) {
-            try await serve(handleSignals: handleSignals, onRunning: onRunning)
+        let executor = PlayExecutor()
+        executorBox.withLock { $0 = executor }
+        do {
+            try await withTaskExecutorPreference(executor) {
+                try await serve(handleSignals: handleSignals, onRunning: onRunning)
+            }
+        } catch {
+            await executor.shutdown()
+            throw error
         }
+        await executor.shutdown()
     }
+
+    /// The executor of the running server (nil before `run`: tasks then run on Swift's shared pool).
+    private let executorBox = Mutex<PlayExecutor?>(nil)
+    var executor: PlayExecutor? { executorBox.withLock { $0 } }
 
     private func serve(handleSignals: Bool, onRunning: @escaping @Sendable (Int) -> Void) async throws {
         var logger = Logger(label: "bubbles.play")
@@ -233,12 +245,12 @@ public final class PlayServer: Sendable {
         let writing = Locked<Double?>(nil)
 
         // The session's own task: takes the inbox, applies, draws, writes.
-        let sessionTask = Task(executorPreference: PlayExecutor.shared) { [self] in
+        let sessionTask = Task(executorPreference: executor) { [self] in
             await runSession(inbox: inbox, outbound: outbound, now: now, writing: writing, recordPath: options.recordPath(session: number))
         }
         // Idle and slow-reader watchdog.
         let idle = options.idleTimeout, sendTimeout = options.sendTimeout
-        let watchdog = Task(executorPreference: PlayExecutor.shared) { [self] in
+        let watchdog = Task(executorPreference: executor) { [self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(min(1, idle / 4, sendTimeout / 4)))
                 let t = now()
@@ -397,7 +409,7 @@ public final class PlayServer: Sendable {
         case 1:
             PlayMemory.returnFreedMemory()
         case 2:
-            Task(executorPreference: PlayExecutor.shared) { [self] in
+            Task(executorPreference: executor) { [self] in
                 try? await Task.sleep(for: .seconds(1))
                 trim.withLock {
                     $0.pending = false
