@@ -53,9 +53,33 @@ public enum BoxBlur {
         } else {
             horizontal(data, width: width, height: height, stride: stride, channels: channels, radius: radius, mul: mul, passes: passes)
         }
+        verticalPasses(data, width: width, height: height, stride: stride, channels: channels, radius: radius, mul: mul, passes: passes)
+    }
+
+    /// The horizontal passes of `blur`. They run as vertical passes over the transposed image: a
+    /// vertical pass keeps one running sum per byte of a row, so it works on whole rows at once,
+    /// where a horizontal pass carries one sum along each row, pixel after pixel. Both round the
+    /// same sums the same way, so the result is the same.
+    private static func horizontal(
+        _ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, channels: Int, radius: Int, mul: Int, passes: Int
+    ) {
+        let columnBytes = height * channels
+        let transposed = UnsafeMutablePointer<UInt8>.allocate(capacity: width * columnBytes)
+        defer { transposed.deallocate() }
+        transpose(data, stride: stride, width: width, height: height, channels: channels, into: transposed, back: false)
+        verticalPasses(transposed, width: height, height: width, stride: columnBytes, channels: channels, radius: radius, mul: mul, passes: passes)
+        transpose(data, stride: stride, width: width, height: height, channels: channels, into: transposed, back: true)
+    }
+
+    /// `passes` vertical passes, with their running sums, the ring of source rows (rows are
+    /// overwritten while still in the window) and a row of zeros (the rows past the edges).
+    private static func verticalPasses(
+        _ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, channels: Int, radius: Int, mul: Int, passes: Int
+    ) {
+        let rowBytes = width * channels
         let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: rowBytes)
         defer { sums.deallocate() }
-        let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: (window + 1) * rowBytes)
+        let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: (2 * radius + 2) * rowBytes)
         defer { ring.deallocate() }
         let zeros = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
         defer { zeros.deallocate() }
@@ -64,35 +88,6 @@ public enum BoxBlur {
             vertical(data, width: width, height: height, stride: stride, channels: channels, radius: radius,
                      mul: mul, sums: sums, ring: ring, zeros: zeros)
         }
-    }
-
-    /// The horizontal passes of `blur`.
-    private static func horizontal(
-        _ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, channels: Int, radius: Int, mul: Int, passes: Int
-    ) {
-        let window = 2 * radius + 1
-        // The horizontal passes run as vertical passes over the transposed image: a vertical pass
-        // keeps one running sum per byte of a row, so it works on whole rows at once, where a
-        // horizontal pass carries one sum along each row, pixel after pixel. Both round the same
-        // sums the same way, so the result is the same.
-        let columnBytes = height * channels
-        let widest = columnBytes
-        let transposed = UnsafeMutablePointer<UInt8>.allocate(capacity: width * columnBytes)
-        defer { transposed.deallocate() }
-        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: widest)
-        defer { sums.deallocate() }
-        // A copy of the column window is needed because rows are overwritten: keep a ring of source rows.
-        let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: (window + 1) * widest)
-        defer { ring.deallocate() }
-        let zeros = UnsafeMutablePointer<UInt8>.allocate(capacity: widest)
-        defer { zeros.deallocate() }
-        zeros.initialize(repeating: 0, count: widest)
-        transpose(data, stride: stride, width: width, height: height, channels: channels, into: transposed, back: false)
-        for _ in 0..<passes {
-            vertical(transposed, width: height, height: width, stride: columnBytes, channels: channels, radius: radius,
-                     mul: mul, sums: sums, ring: ring, zeros: zeros)
-        }
-        transpose(data, stride: stride, width: width, height: height, channels: channels, into: transposed, back: true)
     }
 
     /// Copies the image into `t` transposed (`t`'s row x is the image's column x), or back.
