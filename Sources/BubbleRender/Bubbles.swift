@@ -141,20 +141,22 @@ extension SceneRenderer {
                 // lighter (regular) style.
                 let name = String(b.label[..<cut])
                 let count = String(b.label[b.label.index(after: cut)...])
-                var countFont = FontKey(bold: false, size: max(style.minimumCircleTitleFontSize, (maxSize * 0.72 * 2).rounded() / 2))
-                func lineHeight(_ font: FontKey) -> Double {
-                    let (asc, desc) = engine.verticalMetrics(font)
+                func lineHeight(_ size: Double) -> Double {
+                    let (asc, desc) = engine.verticalMetrics(FontKey(bold: false, size: size))
                     return asc + desc
                 }
+                // The name is fitted with room for the count at its largest size; the count is then
+                // never larger than the name (a long range that had to shrink keeps its count below
+                // it in size too).
+                let largestCount = max(style.minimumCircleTitleFontSize, (maxSize * 0.72 * 2).rounded() / 2)
                 let gap = 2.0
                 let fitted = fitter.fitCircle(
-                    name, radius: max(1, radius - inset - (lineHeight(countFont) + gap) / 2), maxSize: maxSize,
+                    name, radius: max(1, radius - inset - (lineHeight(largestCount) + gap) / 2), maxSize: maxSize,
                     minSize: style.minimumCircleTitleFontSize, bold: true, maxLines: 4)
-                // Never larger than the name: a long range that had to shrink keeps its count below
-                // it in size too (the name's room was kept for the larger count, so it still fits).
-                let countSize = max(style.minimumCircleTitleFontSize, (fitted.font.size * 0.85 * 2).rounded(.down) / 2)
-                if countSize < countFont.size { countFont = FontKey(bold: false, size: countSize) }
-                let countH = lineHeight(countFont)
+                let countFont = FontKey(
+                    bold: false,
+                    size: min(largestCount, max(style.minimumCircleTitleFontSize, (fitted.font.size * 0.85 * 2).rounded(.down) / 2)))
+                let countH = lineHeight(countFont.size)
                 let nameH = fitted.layout?.height ?? 0
                 let blockH = nameH + gap + countH
                 let nameTop = -blockH / 2
