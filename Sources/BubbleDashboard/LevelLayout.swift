@@ -47,7 +47,8 @@ public struct LevelLayout: Sendable {
     }
 
     /// `compute(tree:focus:settings:measurer:)`, returning as soon as the shrink falls below
-    /// `givingUpBelow` (a layout the caller will not use: it groups the level instead).
+    /// `givingUpBelow`, before packing at that shrink: a layout the caller will not use (it
+    /// groups the level instead), with no `home` positions.
     static func compute(
         tree: some DashboardHierarchy, focus: Int, settings: DashboardSettings, measurer: (any TextMeasurer)?,
         givingUpBelow giveUp: Double
@@ -62,12 +63,20 @@ public struct LevelLayout: Sendable {
         // little more and lay out again.
         var attempt = 0
         while true {
+            if shrink < giveUp {
+                // The caller groups the level instead: it reads only the shrink, so nothing is
+                // packed.
+                return LevelLayout(
+                    focus: focus, focusRadius: focusRadius * shrink, centre: centre, children: children,
+                    shapes: shapes.map { scaled($0, shrink) }, home: [], shrink: shrink, settleSteps: 0, labels: labels,
+                    caption: caption)
+            }
             let (home, steps) = try pack(
                 shapes: shapes.map { scaled($0, shrink) }, focusRadius: focusRadius * shrink, centre: centre, settings: settings)
             let sized = shapes.map { scaled($0, shrink) }
             let fits = zip(sized, home).allSatisfy { inside($0.0, at: $0.1, content, margin: 0) }
             attempt += 1
-            if fits || attempt >= 8 || shrink <= settings.sizes.minimumShrink || shrink < giveUp {
+            if fits || attempt >= 8 || shrink <= settings.sizes.minimumShrink {
                 return LevelLayout(
                     focus: focus, focusRadius: focusRadius * shrink, centre: centre, children: children, shapes: sized,
                     home: home, shrink: shrink, settleSteps: steps, labels: labels, caption: caption)
