@@ -249,13 +249,34 @@ public struct LevelLayout: Sendable {
         }
     }
 
+    /// The largest change of a bubble's velocity in one step (pt/s) that the relax phase of a
+    /// layout counts as nothing acting on it: the tail of the soft bounds' spring, for one.
+    static let coastingChange = 0.01
+
     /// Phases 2 and 3 of a layout: returns the steps taken.
     private static func settle(_ world: World, _ bodies: [BodyID], _ settings: DashboardSettings) throws(PhysicsError) -> Int {
         // 2. No springs and little friction: overlaps open up, and the soft bounds bring any
-        //    bubble pressed against an edge inside.
+        //    bubble pressed against an edge inside. Until rest (at most 600 steps), or until
+        //    nothing acts on any bubble any more: no velocity changes by more than
+        //    `coastingChange` in `restSteps` steps. A bubble pushed out of a squeeze then only
+        //    coasts (nothing brakes a bubble that touches nothing here), and would slide along an
+        //    edge for the rest of the phase.
         try world.updateSettings(liveWorldSettings(settings))
         for body in bodies { try world.setSpring(of: body, to: .none) }
-        let relaxed = world.step(count: 600, untilRest: true)
+        var relaxed = 0, unchanged = 0
+        var velocities = try bodies.map { (b) throws(PhysicsError) in try world.velocity(of: b) }
+        while relaxed < 600 && !world.isAtRest && unchanged < world.settings.restSteps {
+            world.step()
+            relaxed += 1
+            var same = true
+            for (i, b) in bodies.enumerated() {
+                let v = try world.velocity(of: b)
+                let dx = v.x - velocities[i].x, dy = v.y - velocities[i].y
+                if dx * dx + dy * dy > coastingChange * coastingChange { same = false }
+                velocities[i] = v
+            }
+            unchanged = same ? unchanged + 1 : 0
+        }
         // 3. Hold every bubble where it lies with the live world's spring and let it find its
         //    equilibrium: a live world holding the same places comes to rest exactly there.
         for body in bodies {
