@@ -73,12 +73,7 @@ extension Dashboard {
     /// The search overlay's rows, total, scroll and message.
     func sceneSearch(at now: Double) -> SceneSearch {
         guard let s = searchSession else { return SceneSearch(text: "", total: 0, results: []) }
-        let source = levels.source
-        let results = s.hits.map { hit in
-            let n = source.nodes[hit.report]
-            let path = source.path(to: hit.report).dropFirst().dropLast().map { source.nodes[$0].title }
-            return SceneSearchResult(id: n.id, title: n.title, path: path, pageCount: n.pageCount, spans: hit.titleSpans, colour: n.colour)
-        }
+        let results = s.rows
         let trimmed = s.text.trimmingSpaces
         let message: String? = results.isEmpty && !trimmed.isEmpty ? "No reports match ‘\(trimmed)’" : nil
         let scroll = SceneTableScroll(offset: table.offset, indicatorOpacity: clamp01(table.indicator.value(at: now)))
@@ -127,9 +122,10 @@ extension Dashboard {
     func sceneBubble(
         node: Int, role: LiveBubble.Role, shape: Shape, centre: Vector2, scale: Double, opacity: Double, blur: Double, now: Double
     ) -> SceneBubble {
-        let n = levels.nodes[node]
+        // The node's fields are read in place (a copy of the whole node retains every field).
+        let nodeKind = levels.nodes[node].kind
         let kind: SceneBubbleKind
-        switch (role, n.kind) {
+        switch (role, nodeKind) {
         case (.focus, _): kind = .focus
         case (_, .report): kind = .report
         case (_, .group): kind = .group
@@ -141,11 +137,11 @@ extension Dashboard {
         case .roundedRect(let w, let h, let c): sceneShape = .roundedRect(width: w, height: h, cornerRadius: c)
         }
         var bubble = SceneBubble(
-            id: n.id, kind: kind, shape: sceneShape, centre: ScenePoint(x: centre.x, y: centre.y), scale: max(0, scale),
-            opacity: clamp01(opacity), label: role == .focus ? n.title : (labels[node] ?? n.title), colour: n.colour,
-            pageCount: n.pageCount, blur: clamp01(blur), count: n.count)
-        if role == .child, n.kind != .report, let counts = levels.matchCounts, node < counts.count { bubble.matchCount = counts[node] }
-        if n.kind == .report { bubble.marked = marked(node, at: now) }
+            id: levels.nodes[node].id, kind: kind, shape: sceneShape, centre: ScenePoint(x: centre.x, y: centre.y), scale: max(0, scale),
+            opacity: clamp01(opacity), label: role == .focus ? levels.nodes[node].title : (labels[node] ?? levels.nodes[node].title),
+            colour: levels.nodes[node].colour, pageCount: levels.nodes[node].pageCount, blur: clamp01(blur), count: levels.nodes[node].count)
+        if role == .child, nodeKind != .report, let counts = levels.matchCounts, node < counts.count { bubble.matchCount = counts[node] }
+        if nodeKind == .report { bubble.marked = marked(node, at: now) }
         return bubble
     }
 

@@ -6,6 +6,22 @@ struct SearchSession {
     var text: String
     var total: Int
     var hits: [ReportHit]
+    /// The hits as the scene shows them (title, category path, pages), made once per text.
+    var rows: [SceneSearchResult]
+
+    /// A session showing `hits` of the reports of `source`.
+    init(text: String, total: Int, hits: [ReportHit], source: DashboardTree) {
+        self.text = text
+        self.total = total
+        self.hits = hits
+        rows = hits.map { hit in
+            let r = hit.report
+            let path = source.path(to: r).dropFirst().dropLast().map { source.nodes[$0].title }
+            return SceneSearchResult(
+                id: source.nodes[r].id, title: source.nodes[r].title, path: path, pageCount: source.nodes[r].pageCount,
+                spans: hit.titleSpans, colour: source.nodes[r].colour)
+        }
+    }
 }
 
 /// The layouts of one view (filter), kept while another view is shown.
@@ -58,7 +74,7 @@ extension Dashboard {
         }
         if isSearching { return }
         endDrag()
-        searchSession = SearchSession(text: "", total: 0, hits: [])
+        searchSession = SearchSession(text: "", total: 0, hits: [], source: levels.source)
         openOverlay(.search)
     }
 
@@ -73,7 +89,7 @@ extension Dashboard {
         let source = levels.source.nodes
         var hits = answer.hits.filter { $0.report > 0 && $0.report < source.count && source[$0.report].kind == .report }
         if hits.count > SearchPanelGeometry.maxResults { hits.removeLast(hits.count - SearchPanelGeometry.maxResults) }
-        searchSession = SearchSession(text: t, total: max(answer.total, hits.count), hits: hits)
+        searchSession = SearchSession(text: t, total: max(answer.total, hits.count), hits: hits, source: levels.source)
         // New results start at the top.
         resetTable(searchGeometry(rows: hits.count).rowsArea, flashIndicator: false)
     }
