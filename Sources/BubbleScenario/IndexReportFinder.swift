@@ -64,7 +64,8 @@ public final class IndexReportFinder: ReportFinder, Sendable {
     public func search(_ text: String, limit: Int) -> ReportSearchAnswer {
         let query = SearchQuery(text)
         guard !query.isEmpty, limit > 0 else { return ReportSearchAnswer(total: 0, hits: []) }
-        guard let results = try? index.search(query, options: SearchOptions(limit: limit)) else {
+        // The dashboard shows the title's matches only.
+        guard let results = try? index.search(query, options: SearchOptions(limit: limit, matchFields: [.title])) else {
             return ReportSearchAnswer(total: 0, hits: [])
         }
         var hits: [ReportHit] = []

@@ -25,13 +25,21 @@ public struct SearchOptions: Sendable, Equatable {
     public var limit: Int
     /// At most this many keyword counts in the facets (default 100).
     public var facetLimit: Int
+    /// The fields whose matches each result lists in `SearchResult.matches` (default: every
+    /// field). Ranking and `total` do not depend on it; a caller that shows only the title's
+    /// matches saves finding the others.
+    public var matchFields: Set<SearchField>
 
     /// Options with the given restrictions and limits.
-    public init(keywords: [String] = [], within: String? = nil, limit: Int = 50, facetLimit: Int = 100) {
+    public init(
+        keywords: [String] = [], within: String? = nil, limit: Int = 50, facetLimit: Int = 100,
+        matchFields: Set<SearchField> = Set(SearchField.allCases)
+    ) {
         self.keywords = keywords
         self.within = within
         self.limit = limit
         self.facetLimit = facetLimit
+        self.matchFields = matchFields
     }
 }
 
@@ -100,7 +108,7 @@ extension ReportIndex {
             if limit > 0, total > 0 {
                 ranked = try rank(db, query, filter, limit: limit, total: total)
             }
-            let results = try details(db, query, ranked)
+            let results = try details(db, query, ranked, fields: options.matchFields)
             let facets = withFacets ? try facetCounts(db, query, filter, limit: options.facetLimit) : []
             return SearchResults(query: query.text, total: total, results: results, facets: facets)
         }
@@ -223,7 +231,7 @@ extension ReportIndex {
     /// the share of terms that match a whole word in that field (not only as a prefix), plus up to
     /// 0.01 for a short title.
     static func score(_ query: SearchQuery, columns: [String]) -> Double {
-        let tokens = columns.map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        let tokens = columns.map(words)
         var sum = 0.0
         var whole = 0.0
         for term in query.terms {
@@ -238,6 +246,28 @@ extension ReportIndex {
         }
         let n = Double(max(1, query.terms.count))
         return sum / n + 0.1 * whole / n + 0.01 / Double(1 + tokens[0].count)
+    }
+
+    /// A normalised column's words: its text split at spaces (a space that begins a grapheme
+    /// cluster with a following mark is not one, as in `split(separator: " ")`). ASCII text is cut
+    /// byte by byte; other text Character by Character, each compared with the space by its scalar
+    /// rather than by a normalising string comparison.
+    static func words(_ column: String) -> [Substring] {
+        var column = column
+        let ascii = column.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } }
+        guard ascii else { return column.split(omittingEmptySubsequences: true) { $0.asciiValue == 0x20 } }
+        var result: [Substring] = []
+        let utf8 = column.utf8
+        var start = utf8.startIndex, i = start
+        while i != utf8.endIndex {
+            if utf8[i] == 0x20 {
+                if start != i { result.append(column[start..<i]) }
+                start = utf8.index(after: i)
+            }
+            i = utf8.index(after: i)
+        }
+        if start != utf8.endIndex { result.append(column[start..<utf8.endIndex]) }
+        return result
     }
 
     /// 0 when `term` does not match in `words`, 1 when it matches only as a prefix, 2 when whole.
@@ -260,7 +290,9 @@ extension ReportIndex {
         return best
     }
 
-    private func details(_ db: Database, _ query: SearchQuery, _ ranked: [(ord: Int, score: Double)]) throws -> [SearchResult] {
+    private func details(
+        _ db: Database, _ query: SearchQuery, _ ranked: [(ord: Int, score: Double)], fields: Set<SearchField>
+    ) throws -> [SearchResult] {
         guard !ranked.isEmpty else { return [] }
         let placeholders = Array(repeating: "?", count: ranked.count).joined(separator: ",")
         let rows = try Row.fetchAll(
@@ -277,15 +309,15 @@ extension ReportIndex {
             let title: String = row[2]
             var matches: [SearchMatch] = []
             func match(_ field: SearchField, _ text: String?) {
-                guard let text, !text.isEmpty else { return }
+                guard let text, !text.isEmpty, fields.contains(field) else { return }
                 let spans = query.spans(in: text)
                 if !spans.isEmpty { matches.append(SearchMatch(field: field, text: text, spans: spans)) }
             }
             match(.title, title)
             match(.pdfTitle, row[6])
-            for keyword in StringList.decode(row[5]) { match(.keywords, keyword) }
+            if fields.contains(.keywords) { for keyword in StringList.decode(row[5]) { match(.keywords, keyword) } }
             match(.author, row[7])
-            for category in StringList.decode(row[4]) { match(.category, category) }
+            if fields.contains(.category) { for category in StringList.decode(row[4]) { match(.category, category) } }
             return SearchResult(id: row[1], title: title, path: StringList.decode(row[3]), score: item.score, pageCount: row[8], matches: matches)
         }
     }

@@ -89,6 +89,17 @@ import Testing
         // Spans are Unicode scalar offsets into the stored text.
         let jp = try index.search(SearchQuery("報告")).results.first
         #expect(jp?.matches.first?.spans == [2..<4])
+        // Asking for the title's matches only: the same results and scores, the other fields'
+        // matches left out.
+        for text in ["forecast", "budget", "revenue 2016", "報告"] {
+            let all = try index.search(SearchQuery(text))
+            let titles = try index.search(SearchQuery(text), options: SearchOptions(matchFields: [.title]))
+            #expect(titles.total == all.total)
+            #expect(titles.results.map(\.id) == all.results.map(\.id))
+            #expect(titles.results.map(\.score) == all.results.map(\.score))
+            #expect(titles.results.map(\.matches) == all.results.map { $0.matches.filter { $0.field == .title } }, "\(text)")
+        }
+        #expect(try index.search(SearchQuery("budget"), options: SearchOptions(matchFields: [.title])).results.first?.matches == [])
     }
 
     @Test func keywordsAndSubtreesRestrict() throws {

@@ -78,3 +78,30 @@ import Testing
         #expect(SearchQuery("report").spans(in: "Annual") == [])
     }
 }
+
+/// The words the ranking reads from a normalised column are those of `split(separator: " ")`,
+/// for ASCII and for text where a space begins a cluster with the mark after it.
+@Suite struct ColumnWordsTests {
+    @Test(arguments: [
+        "", " ", "  a  b ", "board minutes 2019", "umsatze prognose q3", "財 務 報 告", "отчет финансовый",
+        "a \u{301}b c", "\u{0915} \u{093F} x", " \u{0D4E} y ", "x\u{00A0}y z", "e\u{301} f", "\r\n a",
+    ])
+    func sameAsSplittingAtSpaces(_ text: String) {
+        #expect(ReportIndex.words(text) == text.split(separator: " ", omittingEmptySubsequences: true), "\(Array(text.unicodeScalars))")
+    }
+
+    /// Seeded random strings over spaces, ASCII letters, marks, CJK and Thai.
+    @Test func sameOnRandomText() {
+        let pieces: [String] = [" ", " ", "a", "Z", "7", "\u{301}", "\u{93F}", "\u{E31}", "財", "é", "\u{200D}", "\r\n", "\u{1F3FB}"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<2_000 {
+            var text = ""
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            for k in 0..<Int(state >> 60) + 1 {
+                let r = (state >> UInt64(4 * (k % 14))) & 0xFF
+                text += pieces[Int(r) % pieces.count]
+            }
+            #expect(ReportIndex.words(text) == text.split(separator: " ", omittingEmptySubsequences: true), "\(Array(text.unicodeScalars))")
+        }
+    }
+}
