@@ -18,8 +18,10 @@ public final class SceneRenderer {
     /// The last few blurred foci per pixel scale (the raster frame's, and 1 for SVG), most recent
     /// last: a level coming back, or a filter toggled, finds its focus still blurred.
     var focusCache: [Double: [FocusImage]] = [:]
-    /// How many blurred foci are kept per pixel scale.
-    static let keptFoci = 4
+    /// How many blurred foci are kept per pixel scale: 8. Each filter gives the focus a slightly
+    /// different size, so a filter toggled among four keywords and cleared takes five in turn
+    /// (with 4, every one of them was blurred again).
+    static let keptFoci = 8
     var shadowSprites: [SceneShape: Sprite] = [:]
     var bodySprites: [BodyKey: Sprite] = [:]
     var spriteBytes = 0

@@ -32,6 +32,22 @@ import Testing
         #expect(renderer.blurComputations == 2)
     }
 
+    /// A filter toggled among four keywords and cleared gives five foci of slightly different
+    /// radii, again and again: each is blurred once.
+    @Test func fiveFociTakenInTurnAreEachBlurredOnce() throws {
+        let renderer = SceneRenderer(pixelScale: 1)
+        let base = TestScenes.level(children: 12, blur: 1)
+        guard case .circle(let r) = base.bubbles[0].shape else { Issue.record("focus is not a circle"); return }
+        for _ in 0..<3 {
+            for k in 0..<5 {
+                var scene = base
+                scene.bubbles[0].shape = .circle(radius: r + Double(k) * 0.01)
+                _ = try renderer.render(scene)
+            }
+        }
+        #expect(renderer.blurComputations == 5)
+    }
+
     @Test func blurActuallyBlurs() throws {
         // Along a horizontal line through the focus edge, a sharp circle has a big step between
         // neighbouring pixels; a blurred one changes gradually.
