@@ -3,7 +3,6 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
-import Synchronization
 
 /// Connections open now, in all and per client address; shared by every connection of a server.
 final class ConnectionCounts: Sendable {
@@ -16,7 +15,7 @@ final class ConnectionCounts: Sendable {
 
     let maxTotal: Int
     let maxPerAddress: Int
-    let state = Mutex(State())
+    let state = Locked(State())
 
     init(maxTotal: Int, maxPerAddress: Int) {
         self.maxTotal = maxTotal

@@ -1,5 +1,4 @@
 @_spi(Testbed) import BubbleDashboard
-import Synchronization
 
 /// What a page has sent that its session has not taken yet: the pacing credit, the finger's
 /// latest move, and the other messages in a bounded queue behind a rate limit.
@@ -58,7 +57,7 @@ public final class PlayInbox: Sendable {
     public let rate: Double
     public let burst: Double
     public let queueLimit: Int
-    let state: Mutex<State>
+    let state: Locked<State>
     let classifier: PlayMessageParser
     let bell: AsyncStream<Void>.Continuation
     /// Rings (at most one pending) whenever there is something to take.
@@ -73,7 +72,7 @@ public final class PlayInbox: Sendable {
         self.rate = rate
         self.burst = burst
         self.queueLimit = max(1, queueLimit)
-        state = Mutex(State(tokens: burst))
+        state = Locked(State(tokens: burst))
         classifier = PlayMessageParser(canvasWidth: canvasWidth, canvasHeight: canvasHeight, baseSettings: DashboardSettings())
         (doorbell, bell) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }

@@ -4,7 +4,6 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
-import Synchronization
 
 /// How `bubbles play` serves: address, limits and where the recording goes.
 public struct PlayServerOptions: Sendable {
@@ -90,11 +89,11 @@ public struct PlayServerCounters: Sendable, Equatable {
 public final class PlayServer: Sendable {
     public let options: PlayServerOptions
     public let source: PlaySource
-    let state = Mutex(PlayServerCounters())
-    let boundPort = Mutex<Int?>(nil)
-    let cacheSizes = Mutex<[ObjectIdentifier: PlaySession.CacheStatistics]>([:])
+    let state = Locked(PlayServerCounters())
+    let boundPort = Locked<Int?>(nil)
+    let cacheSizes = Locked<[ObjectIdentifier: PlaySession.CacheStatistics]>([:])
     let connections: ConnectionCounts
-    let trim = Mutex<(last: Double, pending: Bool)>((-10, false))
+    let trim = Locked<(last: Double, pending: Bool)>((-10, false))
 
     public init(source: PlaySource, options: PlayServerOptions) {
         self.source = source
@@ -124,7 +123,7 @@ public final class PlayServer: Sendable {
     }
 
     /// The executor of the running server (nil before `run`: tasks then run on Swift's shared pool).
-    private let executorBox = Mutex<PlayExecutor?>(nil)
+    private let executorBox = Locked<PlayExecutor?>(nil)
     var executor: PlayExecutor? { executorBox.withLock { $0 } }
 
     private func serve(handleSignals: Bool, onRunning: @escaping @Sendable (Int) -> Void) async throws {
@@ -254,7 +253,7 @@ public final class PlayServer: Sendable {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(min(1, idle / 4, sendTimeout / 4)))
                 let t = now()
-                if let w = writing.value.withLock({ $0 }), t - w > sendTimeout {
+                if let w = writing.withLock({ $0 }), t - w > sendTimeout {
                     // The page does not read its frames: nothing more can be written, so drop
                     // the connection without a close handshake.
                     state.withLock { $0.slowReadersClosed += 1 }
@@ -262,7 +261,7 @@ public final class PlayServer: Sendable {
                     channel.close(promise: nil)
                     return
                 }
-                if t - lastHeard.value.withLock({ $0 }) > idle {
+                if t - lastHeard.withLock({ $0 }) > idle {
                     inbox.close()
                     try? await outbound.write(.text(PlaySession.error("idle for \(Int(idle)) s: session closed")))
                     try? await outbound.close(.goingAway, reason: "idle")
@@ -275,7 +274,7 @@ public final class PlayServer: Sendable {
         do {
             for try await message in inbound.messages(maxSize: 1 << 16) {
                 let t = now()
-                lastHeard.value.withLock { $0 = t }
+                lastHeard.withLock { $0 = t }
                 switch message {
                 case .text(let s):
                     inbox.receive(Array(s.utf8), now: t)
@@ -326,8 +325,8 @@ public final class PlayServer: Sendable {
             return
         }
         @Sendable func send(_ message: WebSocketOutboundWriter.OutboundFrame) async throws {
-            writing.value.withLock { $0 = now() }
-            defer { writing.value.withLock { $0 = nil } }
+            writing.withLock { $0 = now() }
+            defer { writing.withLock { $0 = nil } }
             try await outbound.write(message)
         }
         var lastDropReport = -10.0
@@ -484,8 +483,4 @@ public struct PlayServerStatistics: Sendable {
     }
 }
 
-/// A value behind a lock, shared by reference between a session's tasks.
-final class Locked<Value: Sendable>: Sendable {
-    let value: Mutex<Value>
-    init(_ v: Value) { value = Mutex(v) }
-}
+

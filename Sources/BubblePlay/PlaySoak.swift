@@ -1,6 +1,5 @@
 import BubbleSupport
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -129,7 +128,7 @@ public enum PlaySoak {
             group.enter()
             Thread.detachNewThread {
                 let page = playPage(options, index: i, end: end)
-                results.value.withLock { $0[i] = page }
+                results.withLock { $0[i] = page }
                 group.leave()
             }
             usleep(100_000)
@@ -138,7 +137,7 @@ public enum PlaySoak {
             group.enter()
             Thread.detachNewThread {
                 let m = misbehave(options, end: end)
-                misbehaviour.value.withLock { $0 = m }
+                misbehaviour.withLock { $0 = m }
                 group.leave()
             }
         }
@@ -151,8 +150,8 @@ public enum PlaySoak {
             }
             if t > end + 120 { break }
         }
-        let pages = results.value.withLock { r in (0..<options.pages).map { r[$0] ?? Page(endedEarly: -1) } }
-        let m = misbehaviour.value.withLock { $0 }
+        let pages = results.withLock { r in (0..<options.pages).map { r[$0] ?? Page(endedEarly: -1) } }
+        let m = misbehaviour.withLock { $0 }
         var failures: [String] = []
         var sharedStalls = 0
         for (i, p) in pages.enumerated() {

@@ -124,7 +124,10 @@ struct Play: ParsableCommand {
             printError("warning: listening on \(host): anyone who can reach this address can use the engine (the default, 127.0.0.1, is this machine only)")
         }
         let shown = host.contains(":") ? "[\(host)]" : host
+        // Set from an async task: locked through a function that is not inlined into it (see
+        // `Locked` in BubblePlay: an inlined `Mutex` could take the lock in another thread's name).
         let failure = Mutex<String?>(nil)
+        @inline(never) func setFailure(_ message: String) { failure.withLock { $0 = message } }
         let done = DispatchSemaphore(value: 0)
         Task {
             do {
@@ -133,7 +136,7 @@ struct Play: ParsableCommand {
                     FileHandle.standardOutput.write(Data(line.utf8))
                 }
             } catch {
-                failure.withLock { $0 = "\(host):\(port): \(error)" }
+                setFailure("\(host):\(port): \(error)")
             }
             done.signal()
         }
