@@ -63,17 +63,15 @@ public struct LevelLayout: Sendable {
         // little more and lay out again.
         var attempt = 0
         while true {
+            let sized = shapes.map { scaled($0, shrink) }
             if shrink < giveUp {
                 // The caller groups the level instead: it reads only the shrink, so nothing is
                 // packed.
                 return LevelLayout(
-                    focus: focus, focusRadius: focusRadius * shrink, centre: centre, children: children,
-                    shapes: shapes.map { scaled($0, shrink) }, home: [], shrink: shrink, settleSteps: 0, labels: labels,
-                    caption: caption)
+                    focus: focus, focusRadius: focusRadius * shrink, centre: centre, children: children, shapes: sized,
+                    home: [], shrink: shrink, settleSteps: 0, labels: labels, caption: caption)
             }
-            let (home, steps) = try pack(
-                shapes: shapes.map { scaled($0, shrink) }, focusRadius: focusRadius * shrink, centre: centre, settings: settings)
-            let sized = shapes.map { scaled($0, shrink) }
+            let (home, steps) = try pack(shapes: sized, focusRadius: focusRadius * shrink, centre: centre, settings: settings)
             let fits = zip(sized, home).allSatisfy { inside($0.0, at: $0.1, content, margin: 0) }
             attempt += 1
             if fits || attempt >= 8 || shrink <= settings.sizes.minimumShrink {
