@@ -11,6 +11,7 @@ extension Dashboard {
         let lay = try layout(of: focus)
         let targets = places[focus] ?? lay.home
         places[focus] = targets
+        panLevel(focus, layout: lay)
         let now = time
         let spawnDistance = lay.focusRadius + settings.sizes.gap
         for (k, node) in lay.children.enumerated() where liveIndex(of: node) == nil {
@@ -39,7 +40,7 @@ extension Dashboard {
                 }
                 start = lay.centre + dir * max(spawnDistance, length * settings.motion.appearFrom)
             }
-            start = clampToContent(start)
+            start = clamp(start, to: lay.area)
             // Every child glides to its place, kinematic (passing over the others and over a focus
             // that is still on its way), and turns dynamic where it lands: it grows in on a curve
             // that ends on time, instead of being pushed about by its growing neighbours and

@@ -7,6 +7,9 @@ extension Dashboard {
         guard let li = liveIndex(of: node) else { throw .notVisible(levels.nodes[node].id) }
         endDrag()
         closeOverlay()
+        // A finger on a bubble stops a gliding level (and lets go of one held).
+        _ = releasePan()
+        stopPan()
         let dragged = live[li]
         // A bubble on its way somewhere stops where it is: the finger has it now.
         if dragged.transit != nil {
@@ -59,7 +62,8 @@ extension Dashboard {
         let here = children.map { i in i != di ? live[i].transit?.to ?? position(of: live[i]) : position(of: live[i]) }
         let places = (try? LevelLayout.relax(
             shapes: children.map { i in live[i].transit.map { t in live[i].shape.radius == nil ? live[i].shape : .circle(radius: t.radius.to) } ?? live[i].shape },
-            positions: here, focusCentre: position(of: focus), focusRadius: focus.shape.radius ?? 0, settings: settings)) ?? here
+            positions: here, focusCentre: position(of: focus), focusRadius: focus.shape.radius ?? 0, settings: settings,
+            area: layouts[self.focus]?.area)) ?? here
         for (k, i) in children.enumerated() {
             if i != di, live[i].transit != nil {
                 if places[k] != here[k] { retargetTransit(&live[i], to: places[k], at: time) }

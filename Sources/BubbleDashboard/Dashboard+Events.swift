@@ -91,14 +91,16 @@ extension Dashboard {
             try tap(try nodeIndex(id))
         case .pressBubble(let id, let point):
             let node = try nodeIndex(id)
-            try beginDrag(node, at: try validated(point, "drag point"))
+            try beginDrag(node, at: levelPoint(try validated(point, "drag point")))
         case .move(let point):
             let p = try validated(point, "drag point")
             if moveTableFinger(to: p.y) { break }
+            if movePanFinger(to: p) { break }
             guard drag != nil else { throw .noDragInProgress }
-            drag!.finger = p
+            drag!.finger = levelPoint(p)
         case .release:
             if releaseTable() { break }
+            if releasePan() { break }
             guard drag != nil else { throw .noDragInProgress }
             endDrag()
         case .recenter:
@@ -140,10 +142,11 @@ extension Dashboard {
         needsSnap = true
     }
 
-    /// The id of the topmost bubble at a canvas point (children before the focus), if any.
+    /// The id of the topmost bubble at a canvas point (children before the focus), if any. On a
+    /// level that pans, the point is where the bubble is drawn now.
     public func hitTest(_ point: ScenePoint) -> String? {
         guard point.x.isFinite, point.y.isFinite else { return nil }
-        let hits = world.bodies(at: Vector2(point.x, point.y))
+        let hits = world.bodies(at: levelPoint(Vector2(point.x, point.y)))
         let nodes = hits.compactMap { id in live.first { $0.body == id } }
         let best = nodes.first { $0.role == .child } ?? nodes.first
         return best.map { levels.nodes[$0.node].id }

@@ -30,9 +30,8 @@ extension Dashboard {
         max(base, (to - from).length / settings.motion.maxTravelSpeed)
     }
 
-    func clampToContent(_ p: Vector2) -> Vector2 {
-        let r = settings.contentRect
-        return Vector2(min(max(p.x, r.minX), r.maxX), min(max(p.y, r.minY), r.maxY))
+    func clamp(_ p: Vector2, to r: Rect) -> Vector2 {
+        Vector2(min(max(p.x, r.minX), r.maxX), min(max(p.y, r.minY), r.maxY))
     }
 }
 

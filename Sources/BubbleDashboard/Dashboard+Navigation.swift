@@ -128,6 +128,7 @@ extension Dashboard {
         guard let lay = layouts[focus] else { return }
         places[focus] = lay.home
         placesPending = false
+        recentrePan()
         let now = time
         for i in live.indices {
             switch live[i].role {

@@ -119,8 +119,13 @@ extension Dashboard {
             return
         }
         if let what = chromeAt(p) { throw .nothingAt(p, what: what) }
-        guard let id = hitTest(p), let node = levels.index(of: id) else { throw .nothingAt(p, what: "no bubble there") }
-        try beginDrag(node, at: Vector2(p.x, p.y))
+        guard let id = hitTest(p), let node = levels.index(of: id) else {
+            // Empty space of a level that pans: the finger holds the level.
+            guard pan.pans, !isStartScreen, overlay == nil || overlay!.closing else { throw .nothingAt(p, what: "no bubble there") }
+            beginPan(at: Vector2(p.x, p.y))
+            return
+        }
+        try beginDrag(node, at: levelPoint(Vector2(p.x, p.y)))
     }
 
     func chrome(hasToolbarAt p: ScenePoint) -> Bool {

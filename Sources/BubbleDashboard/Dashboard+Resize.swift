@@ -65,6 +65,8 @@ extension Dashboard {
         }
         let lay = try layout(of: focus)
         places[focus] = lay.home
+        savedPans = [:]
+        panLevel(focus, layout: lay)
         for i in live.indices {
             switch live[i].role {
             case .focus:

@@ -149,6 +149,7 @@ extension Dashboard {
             let k = Double(layouts[target]?.children.firstIndex(of: report) ?? 0)
             lands = now + delay + min(k * settings.motion.appearStagger, settings.motion.appearStaggerTotal) + settings.motion.appearDuration
         }
+        panToShow(report)
         marks.removeAll { $0.node == report }
         marks.append((report, Tween(from: 1, to: 0, start: lands, duration: Self.markDuration, curve: .inOut)))
         pendingPreview = (report, lands + Self.previewDelay)

@@ -41,6 +41,12 @@ public final class Dashboard {
     var overlay: OverlayState?
     /// The reports table's scroll (reset whenever a table opens).
     var table = TableScroll()
+    /// The pan of a level larger than the bubble area (see `Dashboard+Pan.swift`).
+    var pan = CanvasPan()
+    /// The pan's shift at the step before the current one (a scene between steps interpolates).
+    var previousPanShift = Vector2.zero
+    /// Where each level that pans was left, by focus index (looked up only; never iterated).
+    var savedPans: [Int: SavedPan] = [:]
     var tablePhysics: TableScrollPhysics
     /// The bubbles leaving and the overlay as the step before the current one left them: a scene
     /// between the two steps shows the ones that finished fading on the current step too.
@@ -114,9 +120,15 @@ public final class Dashboard {
         if let cached = layouts[focus] { return cached }
         // A level is grouped (or not) the first time it is laid out, and keeps that for good: after
         // a resize it is only laid out again.
-        let computed = groupingDecided.contains(focus)
-            ? try LevelLayout.compute(tree: levels, focus: focus, settings: settings, measurer: measurer)
-            : try LevelGrouping.layOut(focus, in: &levels, settings: settings, measurer: measurer)
+        // A level that pans is laid out for panning again (the canvas may have changed size).
+        let computed: LevelLayout
+        if !groupingDecided.contains(focus) {
+            computed = try LevelGrouping.layOut(focus, in: &levels, settings: settings, measurer: measurer)
+        } else if let panning = try LevelGrouping.panningLayout(focus, in: levels, settings: settings, measurer: measurer) {
+            computed = panning
+        } else {
+            computed = try LevelLayout.compute(tree: levels, focus: focus, settings: settings, measurer: measurer)
+        }
         groupingDecided.insert(focus)
         layouts[focus] = computed
         for (child, label) in zip(computed.children, computed.labels) { labels[child] = label }
@@ -130,7 +142,7 @@ public final class Dashboard {
     public var isAtRest: Bool {
         world.isAtRest && ghosts.isEmpty && drag == nil && !placesPending && !needsSnap
             && live.allSatisfy { $0.isSettled(at: time) } && (overlay?.opacity.isFinished(at: time) ?? true)
-            && tableIsAtRest
+            && tableIsAtRest && pan.isAtRest(at: time)
     }
 
     /// A 64-bit hash of the whole state: the physics world's and the dashboard's own (navigation,
@@ -160,6 +172,7 @@ public final class Dashboard {
             h.combine(overlay.opacity.value(at: time))
         }
         table.combine(into: &h, at: time)
+        if pan.isActive(at: time) { pan.combine(into: &h, at: time) }
         combineFinding(into: &h)
         return h.value
     }

@@ -33,6 +33,72 @@ extension LevelGrouping {
         static let fitAttempts = 6
         /// The font size the floor is measured against without a measurer (pt).
         static let estimatedFontSize = 14.0
+        /// A level whose children, with labels at the floor, need at most this many times the
+        /// bubble area pans instead of being grouped: it is laid out in a larger area, and a drag
+        /// on empty space moves it (see `Dashboard`'s panning).
+        public static let panMaxArea = 1.5
+        /// The room a panning level gets beyond what its bubbles need at the floor, as a factor
+        /// on each side of the area: the packing leaves gaps, so an area sized exactly would
+        /// shrink the labels below the floor.
+        static let panSlack = 1.1
+    }
+
+    /// The layout of a level only slightly too crowded for the canvas, with its labels at the
+    /// legibility floor or larger, in the bubble area scaled up so they fit: a level that pans.
+    /// `ratio` is the share of the bubble area its bubbles need at the floor (measured here when
+    /// nil). Nil when the level is grouped, fits the canvas with room to spare, or needs more than
+    /// `panMaxArea` of it.
+    static func panningLayout(
+        _ focus: Int, in levels: LevelModel, settings: DashboardSettings, measurer: (any TextMeasurer)?, ratio known: Double? = nil
+    ) throws(DashboardError) -> LevelLayout? {
+        let children = levels.nodes[focus].children
+        guard children.count > 2 else { return nil }
+        for c in children where levels.nodes[c].kind == .group { return nil }
+        let floor = LevelLayout.floorShrink(tree: levels, focus: focus, settings: settings, measurer: measurer)
+        let ratio: Double
+        if let known {
+            ratio = known
+        } else {
+            guard mayPan(children.count, floor: floor, settings: settings) else { return nil }
+            let (labels, _) = LevelLayout.levelLabels(levels, focus)
+            let need = LevelLayout.sizesAndArea(tree: levels, focus: focus, labels: labels, settings: settings, measurer: measurer).area
+            ratio = areaRatio(need, floor: floor, settings: settings)
+        }
+        guard ratio <= Policy.panMaxArea else { return nil }
+        // The packing leaves gaps, so the area rule alone may not be room enough: widen once more.
+        var spread = max(1, ratio.squareRoot()) * Policy.panSlack
+        for _ in 0..<2 {
+            let computed = try LevelLayout.compute(
+                tree: levels, focus: focus, settings: settings, measurer: measurer, givingUpBelow: floor - 1e-9, spread: spread)
+            if computed.shrink >= floor - 1e-9 { return computed }
+            spread *= Policy.panSlack
+        }
+        return nil
+    }
+
+    /// The share of the bubble area (less its `fillFactor`) that bubbles of padded area `need`
+    /// (pt², at scale 1) take at the shrink `floor`.
+    static func areaRatio(_ need: Double, floor: Double, settings: DashboardSettings) -> Double {
+        let content = settings.contentRect
+        return need * floor * floor / (content.width * content.height * settings.sizes.fillFactor)
+    }
+
+    /// Whether `count` children could pan at all: false when even the smallest bubbles would need
+    /// more than `panMaxArea` of the bubble area at the floor (decided without measuring).
+    static func mayPan(_ count: Int, floor: Double, settings: DashboardSettings) -> Bool {
+        Double(count) * smallestPaddedArea(settings) * floor * floor
+            <= settings.contentRect.width * settings.contentRect.height * settings.sizes.fillFactor * Policy.panMaxArea
+    }
+
+    /// The padded area of the smallest bubble a level can hold (pt²): a one-line card of the
+    /// least width, or the least circle.
+    static func smallestPaddedArea(_ settings: DashboardSettings) -> Double {
+        let k = settings.canvasScale, pad = settings.sizes.gap
+        return min(
+            LevelLayout.paddedArea(
+                .roundedRect(width: settings.cards.minWidth * k, height: (settings.cards.baseHeight + settings.cards.lineHeight) * k, cornerRadius: 0),
+                pad),
+            LevelLayout.paddedArea(.circle(radius: settings.sizes.categoryRadiusMin * k), pad))
     }
 
     /// The layout of `focus`, grouping its children in `levels` first if it is crowded, and again,
@@ -40,7 +106,11 @@ extension LevelGrouping {
     static func layOut(
         _ focus: Int, in levels: inout LevelModel, settings: DashboardSettings, measurer: (any TextMeasurer)?
     ) throws(DashboardError) -> LevelLayout {
-        groupIfCrowded(focus, in: &levels, settings: settings, measurer: measurer)
+        // A level only slightly over the canvas pans instead of being grouped.
+        if let over = groupIfCrowded(focus, in: &levels, settings: settings, measurer: measurer, panning: true) {
+            if let panning = try panningLayout(focus, in: levels, settings: settings, measurer: measurer, ratio: over) { return panning }
+            groupIfCrowded(focus, in: &levels, settings: settings, measurer: measurer, force: true)
+        }
         // A layout whose labels fall below the floor is not used when the level can be grouped
         // (more than two children): its packing stops there. Returned with the level's floor.
         func layout() throws(DashboardError) -> (LevelLayout, floor: Double) {
@@ -51,6 +121,11 @@ extension LevelGrouping {
             return (computed, floor)
         }
         var (computed, floor) = try layout()
+        // Packed below the floor although the area rule said it fits: it pans, if it may.
+        if computed.shrink < floor - 1e-9, computed.children.count > 2, levels.nodes[computed.children[0]].kind != .group,
+           let panning = try panningLayout(focus, in: levels, settings: settings, measurer: measurer) {
+            return panning
+        }
         var share = Policy.retryRoomShare
         for attempt in 0...Policy.packingAttempts {
             guard computed.shrink < floor - 1e-9, computed.children.count > 2 else { break }
@@ -72,24 +147,24 @@ extension LevelGrouping {
 
     /// Replaces the children of `focus` by groups when they cannot all be shown above the
     /// legibility floor (or always, with `force`): with as many groups as fit above it in
-    /// `roomShare` of the room.
+    /// `roomShare` of the room. With `panning`, a level that needs at most `panMaxArea` of the
+    /// bubble area at the floor is left as it is, and the share it needs is returned.
+    @discardableResult
     static func groupIfCrowded(
         _ focus: Int, in levels: inout LevelModel, settings: DashboardSettings, measurer: (any TextMeasurer)?,
-        force: Bool = false, roomShare: Double = Policy.roomShare
-    ) {
+        force: Bool = false, roomShare: Double = Policy.roomShare, panning: Bool = false
+    ) -> Double? {
         let children = levels.nodes[focus].children
-        guard children.count > 2 else { return }
+        guard children.count > 2 else { return nil }
         let floor = LevelLayout.floorShrink(tree: levels, focus: focus, settings: settings, measurer: measurer)
         let content = settings.contentRect
         let atFloor = content.width * content.height * settings.sizes.fillFactor / (floor * floor)
         let k = settings.canvasScale, pad = settings.sizes.gap
         // No level holds more of the smallest bubbles than this: decide without measuring them.
-        let smallest = min(
-            LevelLayout.paddedArea(
-                .roundedRect(width: settings.cards.minWidth * k, height: (settings.cards.baseHeight + settings.cards.lineHeight) * k, cornerRadius: 0),
-                pad),
-            LevelLayout.paddedArea(.circle(radius: settings.sizes.categoryRadiusMin * k), pad))
-        if !force && Double(children.count) * smallest <= atFloor {
+        let smallest = smallestPaddedArea(settings)
+        // A level that may pan is measured up to the area it may pan over.
+        let reach = panning ? Policy.panMaxArea : 1
+        if !force && Double(children.count) * smallest <= atFloor * reach {
             let (labels, _) = LevelLayout.levelLabels(levels, focus)
             // Clearly too many when even their least areas need shrinking below the floor: then
             // the titles are not wrapped for a layout that would not be used.
@@ -101,9 +176,13 @@ extension LevelGrouping {
                     least += LevelLayout.leastPaddedArea(of: node, settings, measurer)
                 }
             }
-            if measurer == nil || least <= atFloor || settings.sizes.minimumShrink >= floor - 1e-9 {
-                let shrink = LevelLayout.sizes(tree: levels, focus: focus, labels: labels, settings: settings, measurer: measurer).shrink
-                if shrink >= floor - 1e-9 { return }
+            if measurer == nil || least <= atFloor * reach || settings.sizes.minimumShrink >= floor - 1e-9 {
+                let sized = LevelLayout.sizesAndArea(tree: levels, focus: focus, labels: labels, settings: settings, measurer: measurer)
+                if sized.shrink >= floor - 1e-9 { return nil }
+                if reach > 1 {
+                    let ratio = areaRatio(sized.area, floor: floor, settings: settings)
+                    if ratio <= Policy.panMaxArea { return ratio }
+                }
             }
         }
         // As many groups as fit above the floor (the circles' floor: the level will show circles),
@@ -156,7 +235,8 @@ extension LevelGrouping {
             }
             return plans
         }()
-        guard plans.count >= 2 else { return }
+        guard plans.count >= 2 else { return nil }
         levels.insertGroups(under: focus, plans)
+        return nil
     }
 }

@@ -37,6 +37,23 @@ public struct LevelLayout: Sendable {
     public let labels: [String]
     /// What the children's titles share, said once for the level ("Month-End Close Pack — …").
     public let caption: String?
+    /// How much larger than the bubble area, in each direction, the area the level is laid out in
+    /// is: 1 when the level fits the canvas, more for a level that pans (see
+    /// `LevelGrouping.Policy.panMaxArea`).
+    public let spread: Double
+    /// The area the children are laid out in (pt, canvas coordinates before any pan): the bubble
+    /// area, or for a level that pans the bubble area scaled by `spread` about its centre.
+    public var area: Rect { LevelLayout.area(spread, of: bubbleArea) }
+    /// The bubble area the level was laid out for (pt).
+    let bubbleArea: Rect
+
+    /// `rect` scaled by `spread` about its centre (`rect` itself, bit for bit, at 1).
+    static func area(_ spread: Double, of rect: Rect) -> Rect {
+        guard spread != 1 else { return rect }
+        let c = rect.center
+        let w = rect.width * spread, h = rect.height * spread
+        return Rect(x: c.x - w / 2, y: c.y - h / 2, width: w, height: h)
+    }
 
     /// Computes the layout of the level focused on `focus`, with label sizes from `measurer` (nil:
     /// the character-count estimate of `naturalShape`).
@@ -46,18 +63,28 @@ public struct LevelLayout: Sendable {
         try compute(tree: tree, focus: focus, settings: settings, measurer: measurer, givingUpBelow: 0)
     }
 
+    /// Computes the layout in the bubble area scaled by `spread` (≥ 1) about its centre: a level
+    /// that pans. `compute(tree:focus:settings:measurer:)` is `spread` 1.
+    public static func compute(
+        tree: some DashboardHierarchy, focus: Int, settings: DashboardSettings, measurer: (any TextMeasurer)? = nil, spread: Double
+    ) throws(DashboardError) -> LevelLayout {
+        try compute(tree: tree, focus: focus, settings: settings, measurer: measurer, givingUpBelow: 0, spread: spread)
+    }
+
     /// `compute(tree:focus:settings:measurer:)`, returning as soon as the shrink falls below
     /// `givingUpBelow`, before packing at that shrink: a layout the caller will not use (it
     /// groups the level instead), with no `home` positions.
     static func compute(
         tree: some DashboardHierarchy, focus: Int, settings: DashboardSettings, measurer: (any TextMeasurer)?,
-        givingUpBelow giveUp: Double
+        givingUpBelow giveUp: Double, spread: Double = 1
     ) throws(DashboardError) -> LevelLayout {
-        let content = settings.contentRect
-        let centre = content.center
+        let bubbleArea = settings.contentRect
+        let centre = bubbleArea.center
+        let content = area(spread, of: bubbleArea)
         let children = tree.nodes[focus].children
         let (labels, caption) = levelLabels(tree, focus)
-        let (shapes, focusRadius, areaShrink) = sizes(tree: tree, focus: focus, labels: labels, settings: settings, measurer: measurer)
+        let (shapes, focusRadius, areaShrink) = sizes(
+            tree: tree, focus: focus, labels: labels, settings: settings, measurer: measurer, spread: spread)
         var shrink = areaShrink
         // Lay out; if the packed level still reaches past an edge (a long narrow area), shrink a
         // little more and lay out again.
@@ -69,15 +96,17 @@ public struct LevelLayout: Sendable {
                 // packed.
                 return LevelLayout(
                     focus: focus, focusRadius: focusRadius * shrink, centre: centre, children: children, shapes: sized,
-                    home: [], shrink: shrink, settleSteps: 0, labels: labels, caption: caption)
+                    home: [], shrink: shrink, settleSteps: 0, labels: labels, caption: caption, spread: spread,
+                    bubbleArea: bubbleArea)
             }
-            let (home, steps) = try pack(shapes: sized, focusRadius: focusRadius * shrink, centre: centre, settings: settings)
+            let (home, steps) = try pack(shapes: sized, focusRadius: focusRadius * shrink, centre: centre, settings: settings, area: content)
             let fits = zip(sized, home).allSatisfy { inside($0.0, at: $0.1, content, margin: 0) }
             attempt += 1
             if fits || attempt >= 8 || shrink <= settings.sizes.minimumShrink {
                 return LevelLayout(
                     focus: focus, focusRadius: focusRadius * shrink, centre: centre, children: children, shapes: sized,
-                    home: home, shrink: shrink, settleSteps: steps, labels: labels, caption: caption)
+                    home: home, shrink: shrink, settleSteps: steps, labels: labels, caption: caption, spread: spread,
+                    bubbleArea: bubbleArea)
             }
             shrink = max(settings.sizes.minimumShrink, shrink * 0.93)
         }
@@ -131,8 +160,19 @@ public struct LevelLayout: Sendable {
     /// The children's shapes before packing, the focus radius, and the common shrink the area rule
     /// gives (before any extra shrink the packing may need).
     static func sizes(
-        tree: some DashboardHierarchy, focus: Int, labels: [String], settings: DashboardSettings, measurer: (any TextMeasurer)?
+        tree: some DashboardHierarchy, focus: Int, labels: [String], settings: DashboardSettings, measurer: (any TextMeasurer)?,
+        spread: Double = 1
     ) -> (shapes: [Shape], focusRadius: Double, shrink: Double) {
+        let (shapes, focusRadius, shrink, _) = sizesAndArea(
+            tree: tree, focus: focus, labels: labels, settings: settings, measurer: measurer, spread: spread)
+        return (shapes, focusRadius, shrink)
+    }
+
+    /// `sizes`, and the padded area of the level's bubbles at scale 1 (pt²).
+    static func sizesAndArea(
+        tree: some DashboardHierarchy, focus: Int, labels: [String], settings: DashboardSettings, measurer: (any TextMeasurer)?,
+        spread: Double = 1
+    ) -> (shapes: [Shape], focusRadius: Double, shrink: Double, area: Double) {
         let content = settings.contentRect
         let children = tree.nodes[focus].children
         var shapes: [Shape] = []
@@ -146,12 +186,12 @@ public struct LevelLayout: Sendable {
         let pad = settings.sizes.gap
         var area = paddedArea(.circle(radius: focusRadius), pad)
         for shape in shapes { area += paddedArea(shape, pad) }
-        let available = content.width * content.height * settings.sizes.fillFactor
+        let available = content.width * content.height * spread * spread * settings.sizes.fillFactor
         var shrink = 1.0
         if area > available {
             shrink = max(settings.sizes.minimumShrink, (available / area).squareRoot())
         }
-        return (shapes, focusRadius, shrink)
+        return (shapes, focusRadius, shrink, area)
     }
 
     /// The shape of a bubble showing `node.title` on this canvas, before any shrinking: measured,
@@ -192,7 +232,7 @@ public struct LevelLayout: Sendable {
     /// Packs bubbles of `shapes` around a focus of `focusRadius`: the home positions and the steps
     /// the simulation took.
     static func pack(
-        shapes: [Shape], focusRadius: Double, centre: Vector2, settings: DashboardSettings
+        shapes: [Shape], focusRadius: Double, centre: Vector2, settings: DashboardSettings, area: Rect
     ) throws(DashboardError) -> ([Vector2], Int) {
         let pad = settings.sizes.gap
         // Start on rings around the focus, in data order, beginning at the top and going clockwise.
@@ -200,7 +240,7 @@ public struct LevelLayout: Sendable {
         var bodies: [BodyID] = []
         let steps: Int
         do {
-            world = try World(settings: packWorldSettings(settings))
+            world = try World(settings: packWorldSettings(settings, area: area))
             _ = try world.createBody(
                 BodyDefinition(shape: .circle(radius: focusRadius + pad / 2), position: centre, isKinematic: true))
             let starts = ringPositions(shapes: shapes, around: centre, focusRadius: focusRadius, gap: pad)
@@ -219,7 +259,7 @@ public struct LevelLayout: Sendable {
             }
             // 1. Pack towards the focus (with the engine's contact friction, so the pile is calm).
             let packed = world.step(count: 1200, untilRest: true)
-            steps = packed + (try settle(world, bodies, settings))
+            steps = packed + (try settle(world, bodies, settings, area: area))
         } catch {
             throw .physics(error.description)
         }
@@ -228,19 +268,22 @@ public struct LevelLayout: Sendable {
     }
 
     /// Places for bubbles of `shapes` that lie near `positions`, with no overlap, inside the bubble
-    /// area and clear of the focus: where a live world holding them there comes to rest.
+    /// area (`area`: the level's, the bubble area by default) and clear of the focus: where a live
+    /// world holding them there comes to rest.
     static func relax(
-        shapes: [Shape], positions: [Vector2], focusCentre: Vector2, focusRadius: Double, settings: DashboardSettings
+        shapes: [Shape], positions: [Vector2], focusCentre: Vector2, focusRadius: Double, settings: DashboardSettings,
+        area: Rect? = nil
     ) throws(DashboardError) -> [Vector2] {
+        let area = area ?? settings.contentRect
         do {
-            let world = try World(settings: liveWorldSettings(settings))
+            let world = try World(settings: liveWorldSettings(settings, area: area))
             _ = try world.createBody(
                 BodyDefinition(shape: .circle(radius: focusRadius + settings.sizes.gap / 2), position: focusCentre, isKinematic: true))
             var bodies: [BodyID] = []
             for (shape, p) in zip(shapes, positions) {
                 bodies.append(try world.createBody(BodyDefinition(shape: padded(shape, settings.sizes.gap), position: p)))
             }
-            _ = try settle(world, bodies, settings)
+            _ = try settle(world, bodies, settings, area: area)
             return try bodies.map { (b) throws(PhysicsError) in try world.position(of: b) }
         } catch {
             throw .physics(error.description)
@@ -252,14 +295,14 @@ public struct LevelLayout: Sendable {
     static let coastingChange = 0.01
 
     /// Phases 2 and 3 of a layout: returns the steps taken.
-    private static func settle(_ world: World, _ bodies: [BodyID], _ settings: DashboardSettings) throws(PhysicsError) -> Int {
+    private static func settle(_ world: World, _ bodies: [BodyID], _ settings: DashboardSettings, area: Rect) throws(PhysicsError) -> Int {
         // 2. No springs and little friction: overlaps open up, and the soft bounds bring any
         //    bubble pressed against an edge inside. Until rest (at most 600 steps), or until
         //    nothing acts on any bubble any more: no velocity changes by more than
         //    `coastingChange` in `restSteps` steps. A bubble pushed out of a squeeze then only
         //    coasts (nothing brakes a bubble that touches nothing here), and would slide along an
         //    edge for the rest of the phase.
-        try world.updateSettings(liveWorldSettings(settings))
+        try world.updateSettings(liveWorldSettings(settings, area: area))
         for body in bodies { try world.setSpring(of: body, to: .none) }
         var relaxed = 0, unchanged = 0
         var velocities = try bodies.map { (b) throws(PhysicsError) in try world.velocity(of: b) }
@@ -284,11 +327,11 @@ public struct LevelLayout: Sendable {
         return relaxed + world.step(count: 600, untilRest: true)
     }
 
-    /// The physics settings of the layout world: the bubble area as bounds, and the engine's
-    /// default contact friction, which keeps a pile from creeping while it packs.
-    static func layoutWorldSettings(_ settings: DashboardSettings) -> WorldSettings {
+    /// The physics settings of the layout world: `area` (default: the bubble area) as bounds, and
+    /// the engine's default contact friction, which keeps a pile from creeping while it packs.
+    static func layoutWorldSettings(_ settings: DashboardSettings, area: Rect? = nil) -> WorldSettings {
         var w = WorldSettings()
-        w.bounds = settings.contentRect
+        w.bounds = area ?? settings.contentRect
         w.boundsMargin = settings.sizes.gap / 2
         w.boundsSpring = Spring(frequency: 6, dampingRatio: 1)
         // The dashboard settles its levels with its own phases (pack, relax, hold) and snaps
@@ -306,16 +349,16 @@ public struct LevelLayout: Sendable {
     /// The physics settings of a layout's packing phase: the layout world's, resting as soon as
     /// nothing moves faster than `packRestSpeed` (the relax and hold phases that follow settle the
     /// last points exactly, at the live world's rest speed).
-    static func packWorldSettings(_ settings: DashboardSettings) -> WorldSettings {
-        var w = layoutWorldSettings(settings)
+    static func packWorldSettings(_ settings: DashboardSettings, area: Rect? = nil) -> WorldSettings {
+        var w = layoutWorldSettings(settings, area: area)
         w.restSpeed = settings.layout.restSpeed
         return w
     }
 
     /// The physics settings of the live world: like the layout world but with little contact
     /// friction, so bubbles glide past each other to their own places instead of crawling.
-    static func liveWorldSettings(_ settings: DashboardSettings) -> WorldSettings {
-        var w = layoutWorldSettings(settings)
+    static func liveWorldSettings(_ settings: DashboardSettings, area: Rect? = nil) -> WorldSettings {
+        var w = layoutWorldSettings(settings, area: area)
         w.contactDamping = settings.motion.contactFriction
         return w
     }

@@ -182,6 +182,9 @@ public struct Scene: Sendable, Hashable {
     public var filter: SceneFilter? = nil
     /// A short message over the canvas, if one is showing.
     public var notice: SceneNotice? = nil
+    /// For a level larger than the bubble area, which pans: where it lies and its scroll
+    /// indicators (nil when the level fits).
+    public var pan: ScenePan? = nil
     /// With the reports table open under a filter: the table lists only matching reports.
     public var tableFiltered: Bool { filter != nil }
 
@@ -198,6 +201,24 @@ public struct Scene: Sendable, Hashable {
         self.breadcrumbs = breadcrumbs
         self.overlay = overlay
         self.overlayOpacity = overlayOpacity
+    }
+}
+
+/// A level larger than the bubble area, which pans (a drag on empty space moves it): what a
+/// renderer needs for the scroll indicators that show there is more of it, and where.
+public struct ScenePan: Sendable, Hashable {
+    /// The level's extent as drawn now (canvas pt): its bubbles at home, and the bubble area.
+    public var extent: SceneRect
+    /// The bubble area that shows it (canvas pt).
+    public var viewport: SceneRect
+    /// The scroll indicators' opacity, 0...1: 1 while the level moves, then a faint hint.
+    public var indicatorOpacity: Double
+
+    /// A pan.
+    public init(extent: SceneRect, viewport: SceneRect, indicatorOpacity: Double) {
+        self.extent = extent
+        self.viewport = viewport
+        self.indicatorOpacity = indicatorOpacity
     }
 }
 

@@ -37,6 +37,9 @@ import ReportLibrary
 /// null or `{"keywords", "matching_reports", "tokens": [{"keyword", "frame", "close"}],
 /// "empty_message"}`; a bubble under a filter has `match_count`, and a report `marked` (0–1, the
 /// ring of a report a search took the user to). `notice`, when shown, is `{"text", "opacity"}`.
+/// `pan`, only for a level larger than the bubble area (which pans), is `{"extent": [x, y, w, h],
+/// "viewport": [x, y, w, h], "indicator": a}`: the level's extent as drawn now and the bubble area
+/// showing it, in points, and the scroll indicators' opacity.
 /// Keys are always in this order and
 /// numbers are exact (shortest round-trip form), so equal scenes give equal bytes.
 public enum SceneJSON {
@@ -119,6 +122,9 @@ public enum SceneJSON {
             out += "null"
         }
         if let notice = scene.notice { out += ",\n \"notice\": {\"text\": \(s(notice.text)), \"opacity\": \(n(notice.opacity))}" }
+        if let pan = scene.pan {
+            out += ",\n \"pan\": {\"extent\": \(rect(pan.extent)), \"viewport\": \(rect(pan.viewport)), \"indicator\": \(n(pan.indicatorOpacity))}"
+        }
         out += "}\n"
         return Array(out.utf8)
     }

@@ -453,3 +453,37 @@ extension SceneRenderer {
         setColour(cr, RenderColour(hex: 0x000000, alpha: 0))
     }
 }
+
+extension SceneRenderer {
+    /// The scroll indicators of a level that pans: a thin bar along the bubble area's right edge
+    /// (vertical pan) and one along its bottom edge (horizontal pan), each as long as the share of
+    /// the level in view and where that share lies, as UIScrollView draws them.
+    func drawPanIndicators(_ pan: ScenePan, _ f: Frame) {
+        let opacity = min(1, pan.indicatorOpacity)
+        guard opacity > 0.001 else { return }
+        let cr = f.cr
+        let v = pan.viewport, e = pan.extent
+        let thickness = 3.0, inset = 3.0, minLength = 24.0
+        /// Start and length of the bar along a track of `track` pt for a view of `start...start+size`
+        /// onto an extent of `eStart...eStart+eSize`.
+        func bar(track: Double, start: Double, size: Double, eStart: Double, eSize: Double) -> (Double, Double)? {
+            guard eSize > size + 0.5, track > minLength else { return nil }
+            let a = max(start, eStart), b = min(start + size, eStart + eSize)
+            let length = min(track, max(minLength, track * max(0, b - a) / eSize))
+            let at = min(max(0, track * (a - eStart) / eSize), track - length)
+            return (at, length)
+        }
+        setColour(cr, RenderColour(hex: 0x000000, alpha: 0.35 * opacity))
+        let vTrack = v.height - 2 * inset - thickness - inset
+        if let (at, length) = bar(track: vTrack, start: v.y, size: v.height, eStart: e.y, eSize: e.height) {
+            roundedRectPath(cr, v.x + v.width - inset - thickness, v.y + inset + at, thickness, length, thickness / 2)
+            cairo_fill(cr)
+        }
+        let hTrack = v.width - 2 * inset - thickness - inset
+        if let (at, length) = bar(track: hTrack, start: v.x, size: v.width, eStart: e.x, eSize: e.width) {
+            roundedRectPath(cr, v.x + inset + at, v.y + v.height - inset - thickness, length, thickness, thickness / 2)
+            cairo_fill(cr)
+        }
+        setColour(cr, RenderColour(hex: 0x000000, alpha: 0))
+    }
+}

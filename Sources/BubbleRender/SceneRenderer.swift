@@ -220,6 +220,7 @@ public final class SceneRenderer {
             drawBubbleMarks(bubble, f)
         }
         if let filter = scene.filter { drawFilterEmpty(filter, scene: scene, f) }
+        if let pan = scene.pan { drawPanIndicators(pan, f) }
         drawTopBars(scene, f)
         drawBottomBar(scene, f)
         if let overlay = scene.overlay, scene.overlayOpacity > 0 {

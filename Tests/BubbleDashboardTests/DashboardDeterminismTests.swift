@@ -54,6 +54,12 @@ struct DashboardDeterminismTests {
             PositionPin(id: "close-2016-12", x: 0x40743dab5878cc88, y: 0x408721200c47550a),
             PositionPin(id: "monthly-close", x: 0x4078000000000000, y: 0x407fa00000000000),
         ],
+        // The Monatsberichte, panned to their top left corner, come back so after a pinch and a tap.
+        "pan": [
+            PositionPin(id: "monatsbericht-2013-01", x: 0x40800d6d62804867, y: 0x407c03a8313b9a55),
+            PositionPin(id: "monatsbericht-2015-07", x: 0x4082d90ef343c97d, y: 0x408ab32c68d18ca0),
+            PositionPin(id: "monatsberichte", x: 0x407c7895f2dbaa04, y: 0x4081ad55b631362a),
+        ],
     ]
 
     @Test(arguments: [
@@ -61,6 +67,7 @@ struct DashboardDeterminismTests {
         ("interrupts", UInt64(14_050_085_112_171_119_319), UInt64(17_848_844_994_153_397_732), 393),
         ("table-scroll", UInt64(243_021_852_674_107_406), UInt64(9_562_176_999_503_964_297), 588),
         ("search-filter", UInt64(1_810_319_045_627_655_349), UInt64(17_909_672_530_734_331_810), 688),
+        ("pan", UInt64(6_444_472_734_014_208_176), UInt64(8_416_952_802_586_221_107), 727),
     ])
     func scenarioFingerprintIsPinned(name: String, frames: UInt64, final: UInt64, restStep: Int) throws {
         let f = try Self.fingerprint(name)

@@ -3,19 +3,21 @@ import Testing
 
 @Suite("Dashboard navigation")
 struct DashboardTests {
-    /// Checks a settled level: no visible overlap, everything inside the bubble area, focus centred.
+    /// Checks a settled level: no visible overlap, everything inside the bubble area (a level that
+    /// pans: inside its extent), focus centred.
     func expectTidy(_ dashboard: Dashboard, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let scene = dashboard.scene()
         #expect(dashboard.maxOverlap() <= 0.5, "\(context): overlap \(dashboard.maxOverlap())", sourceLocation: sourceLocation)
         let area = dashboard.settings.chrome.contentRect(canvasWidth: scene.canvasWidth, canvasHeight: scene.canvasHeight)
+        let extent = scene.pan.map { (x: $0.extent.x, y: $0.extent.y, width: $0.extent.width, height: $0.extent.height) } ?? area
         for b in scene.bubbles {
             let (hw, hh): (Double, Double)
             switch b.shape {
             case .circle(let r): (hw, hh) = (r * b.scale, r * b.scale)
             case .roundedRect(let w, let h, _): (hw, hh) = (w / 2 * b.scale, h / 2 * b.scale)
             }
-            let inside = b.centre.x - hw >= area.x - 0.5 && b.centre.x + hw <= area.x + area.width + 0.5
-                && b.centre.y - hh >= area.y - 0.5 && b.centre.y + hh <= area.y + area.height + 0.5
+            let inside = b.centre.x - hw >= extent.x - 0.5 && b.centre.x + hw <= extent.x + extent.width + 0.5
+                && b.centre.y - hh >= extent.y - 0.5 && b.centre.y + hh <= extent.y + extent.height + 0.5
             #expect(inside, "\(context): \(b.id) at \(b.centre) sticks out of the bubble area", sourceLocation: sourceLocation)
             #expect(b.scale > 0.99 && b.scale < 1.01 && b.opacity > 0.99, "\(context): \(b.id) not fully shown", sourceLocation: sourceLocation)
         }

@@ -49,7 +49,7 @@ struct ScenarioRun {
 
 @Suite("Scenarios")
 struct ScenarioTests {
-    static let names = ["tour", "interrupts", "table-scroll"]
+    static let names = ["tour", "interrupts", "table-scroll", "pan"]
 
     @Test(arguments: names)
     func scenarioRunsCleanlyAndSmoothly(name: String) throws {

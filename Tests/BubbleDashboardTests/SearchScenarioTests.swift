@@ -96,7 +96,7 @@ struct SearchScenarioTests {
         }
     }
 
-    @Test("the large library: a pick inside a grouped level focuses the group that holds the report")
+    @Test("the large library: a pick lands on a level that pans with its card in view, and inside a grouped level on the group")
     func large() throws {
         let scenes = try run("large.json", [
             "\"tap\": \"large\"", "\"search\": \"m\"", "\"search\": \"ma\"", "\"search\": \"mar\"", "\"search\": \"marz\"",
@@ -113,7 +113,26 @@ struct SearchScenarioTests {
             return
         }
         #expect(report.id == first.id)
-        #expect(picked.breadcrumbs.count >= 3)
         #expect(picked.bubbles.first?.kind == .focus)
+        // The 60 Monatsberichte are only slightly over the floor: one level that pans, not groups.
+        // The pick pans it so that the card lies wholly in the bubble area.
+        #expect(picked.breadcrumbs == ["Large Library", "Monatsberichte"])
+        let pan = try #require(picked.pan)
+        let card = try #require(picked.bubble(first.id))
+        if case .roundedRect(let w, let h, _) = card.shape {
+            let v = pan.viewport
+            #expect(card.centre.x - w / 2 >= v.x && card.centre.x + w / 2 <= v.x + v.width, "\(card.centre)")
+            #expect(card.centre.y - h / 2 >= v.y && card.centre.y + h / 2 <= v.y + v.height, "\(card.centre)")
+        } else {
+            Issue.record("the picked report is not a card")
+        }
+        // A report inside a grouped level (10 000 invoices): the pick focuses the group that holds it.
+        let invoices = try run("large.json", ["\"tap\": \"large\"", "\"search\": \"INV-2016-04242\"", "\"search_pick\": 0"])
+        guard case .reportPreview(let invoice)? = invoices[2].overlay else {
+            Issue.record("no preview after the invoice pick")
+            return
+        }
+        #expect(invoice.title.contains("INV-2016-04242"))
+        #expect(invoices[2].breadcrumbs.count >= 3, "\(invoices[2].breadcrumbs)")
     }
 }
