@@ -36,7 +36,7 @@ extension LevelGrouping {
         /// A level whose children, with labels at the floor, need at most this many times the
         /// bubble area pans instead of being grouped: it is laid out in a larger area, and a drag
         /// on empty space moves it (see `Dashboard`'s panning).
-        public static let panMaxArea = 1.5
+        static let panMaxArea = 1.5
         /// The room a panning level gets beyond what its bubbles need at the floor, as a factor
         /// on each side of the area: the packing leaves gaps, so an area sized exactly would
         /// shrink the labels below the floor.

@@ -376,13 +376,20 @@ enum LevelGrouping {
     }
 
     static func byDate(_ keys: ChildKeys, maxGroups: Int) -> [GroupPlan]? {
-        // The coarsest period that splits the level (more than one run), in order.
+        // The finest period whose runs fit in `maxGroups` (twelve months of daily reports, not two
+        // halves), else the coarsest that splits the level (more than one run), merged; in order.
+        var chosen: (period: Period, runs: [(bucket: TitleKey.Date, range: Range<Int>)])? = nil
         for period in Period.allCases {
             let buckets = keys.mapKeys { $0.pointee.date.flatMap { bucket($0, period) } }
             guard buckets.allSatisfy({ $0 != nil }) || period == .year else { break }
             let r = runs(buckets)
             if r.count < 2 { continue }
-            guard ordered(r) else { return nil }
+            guard ordered(r) else { break }
+            if chosen != nil && r.count > maxGroups { break }
+            chosen = (period, r)
+            if r.count > maxGroups { break }
+        }
+        if let (period, r) = chosen {
             let merged = merge(r.map(\.range.count), maxGroups: maxGroups)
             var spans: [(TitleKey.Date, TitleKey.Date)] = []
             let plans = merged.map { g in
@@ -459,33 +466,6 @@ enum LevelGrouping {
         return sizes
     }
 
-    /// The runs of equal bins of `size` among `numbers` (nil joins the run before), and whether
-    /// they are at least 2 with none longer than `capacity`; without allocating.
-    static func binRunsFit(_ numbers: [TitleKey.NumberField?], _ bin: (Int) -> Int, capacity: Int) -> Bool {
-        var runs = 0, length = 0, last = 0
-        for field in numbers {
-            if let v = field?.value {
-                let b = bin(v)
-                if runs == 0 {
-                    // Children before the first number join the first run.
-                    runs = 1
-                    length += 1
-                    last = b
-                    continue
-                }
-                if b != last {
-                    if length > capacity { return false }
-                    runs += 1
-                    length = 1
-                    last = b
-                    continue
-                }
-            }
-            length += 1
-        }
-        return runs >= 2 && length <= capacity
-    }
-
     static func byNumber<Titles: RandomAccessCollection<String>>(
         _ numbers: [TitleKey.NumberField?], titles: Titles, maxGroups: Int, capacity: Int
     ) -> [GroupPlan]? where Titles.Index == Int {
@@ -495,20 +475,15 @@ enum LevelGrouping {
             hi = max(hi, f.value)
         }
         guard lo <= hi, hi > lo else { return nil }
-        // Round bins starting at 1 + k·size ("101 – 150"): the largest that still splits the level
-        // and keeps every bin within `capacity`, else the smallest that gives few enough bins.
+        // Round bins starting at 1 + k·size ("101 – 150"): the smallest that gives few enough bins,
+        // so the level shows as many groups as fit (twelve "Department 1 – 10", not five of 25).
         // Bins of round size from 1 ("1 – 25", "26 – 50"), or from 0 when the numbers start at 0
         // ("0 – 24": a bin never holds one number more than its size).
         let base = lo <= 0 ? 0 : 1
         func bin(_ n: Int, _ size: Int) -> Int { n - base >= 0 ? (n - base) / size : -((base - n + size - 1) / size) }
         let sizes = binSizes().filter { bin(hi, $0) - bin(lo, $0) + 1 <= maxGroups && bin(hi, $0) > bin(lo, $0) }
         guard let smallest = sizes.first else { return nil }
-        var chosen = smallest
-        for size in sizes.reversed() where binRunsFit(numbers, { bin($0, size) }, capacity: capacity) {
-            chosen = size
-            break
-        }
-        for size in [chosen] {
+        for size in [smallest] {
             let r = runs(numbers.map { $0.map { bin($0.value, size) } })
             guard r.count >= 2 else { return nil }
             guard ordered(r) else { return nil }
@@ -655,10 +630,9 @@ enum LevelGrouping {
 
     /// Runs of a round size (10, 20, 25, 50, 100, …): "1 – 50", "51 – 100".
     static func byPosition(_ n: Int, maxGroups: Int, capacity: Int, firstPosition: Int = 0) -> [GroupPlan] {
-        // The largest round size within `capacity` that still splits, else the smallest that gives
-        // few enough runs.
+        // The smallest round size that gives few enough runs: as many groups as fit.
         let sizes = binSizes().filter { $0 >= 10 && (n + $0 - 1) / $0 <= maxGroups && $0 < n }
-        let size = sizes.last { $0 <= capacity } ?? sizes.first ?? n
+        let size = sizes.first ?? n
         return stride(from: 0, to: n, by: size).map { start in
             let end = min(n, start + size)
             let a = firstPosition + start + 1, b = firstPosition + end

@@ -27,7 +27,8 @@ public struct LevelLayout: Sendable {
     /// Each child's home position.
     public let home: [Vector2]
     /// The common shrink factor applied to this level because it is crowded (1 when everything
-    /// fits); sizes are also scaled down on canvases smaller than 768 pt.
+    /// fits; above 1, up to `groupGrowth` (1.6), for a level of groups that leaves room); sizes
+    /// are also scaled down on canvases smaller than 768 pt.
     public let shrink: Double
     /// Steps the layout simulation took to come to rest.
     public let settleSteps: Int
@@ -54,6 +55,11 @@ public struct LevelLayout: Sendable {
         let w = rect.width * spread, h = rect.height * spread
         return Rect(x: c.x - w / 2, y: c.y - h / 2, width: w, height: h)
     }
+
+    /// The most a level of groups grows when it leaves room (a factor on every size, the focus
+    /// included): groups of the largest circle size then still fill about `fillFactor` of the
+    /// bubble area.
+    static let groupGrowth = 1.6
 
     /// Computes the layout of the level focused on `focus`, with label sizes from `measurer` (nil:
     /// the character-count estimate of `naturalShape`).
@@ -126,11 +132,21 @@ public struct LevelLayout: Sendable {
                 if let a = members.first { edges.append(tree.nodes[a].title) }
                 if let b = members.last, members.count > 1 { edges.append(tree.nodes[b].title) }
             }
-            return (labels, SiblingLabels.fieldCaption(edges))
+            return (labels, captionAddingTo(labels, SiblingLabels.fieldCaption(edges)))
         }
         let first = (tree as? LevelModel)?.firstPosition(of: focus) ?? 0
         let sibling = SiblingLabels(titles: children.map { tree.nodes[$0].title }, firstNumber: first + 1)
         return (sibling.labels, sibling.caption)
+    }
+
+    /// A grouped level's caption, or nil when every word of it is on every group's label already
+    /// ("Department …" over "Department 1 – 10", "Department 11 – 20", …: it would say nothing).
+    static func captionAddingTo(_ labels: [String], _ caption: String?) -> String? {
+        guard let caption, !labels.isEmpty else { return caption }
+        let words = caption.split(separator: " ").filter { $0 != "…" }
+        let names = labels.map { label in label.split(separator: "\n").first.map { $0.split(whereSeparator: { $0 == " " || $0 == "\u{00A0}" }) } ?? [] }
+        let said = words.allSatisfy { word in names.allSatisfy { $0.contains(word) } }
+        return said ? nil : caption
     }
 
     /// "2015\n12 reports", "A – F\n40 categories", "1 – 50\n50 items": the name or range, then on
@@ -190,6 +206,10 @@ public struct LevelLayout: Sendable {
         var shrink = 1.0
         if area > available {
             shrink = max(settings.sizes.minimumShrink, (available / area).squareRoot())
+        } else if !children.isEmpty && children.allSatisfy({ tree.nodes[$0].kind == .group }) {
+            // A level of groups grows to use the screen (up to `groupGrowth`): a group is a way in,
+            // not a bubble among hundreds, and a few small circles in the middle waste the canvas.
+            shrink = min(groupGrowth, (available / area).squareRoot())
         }
         return (shapes, focusRadius, shrink, area)
     }

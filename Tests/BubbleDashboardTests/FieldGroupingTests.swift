@@ -74,12 +74,21 @@ struct FieldGroupingTests {
             titles.append("Umsatz 01.\(m).2020")
         }
         titles += (1...4).map { "Sales Q\($0) 2021" }
-        let plans = Self.plan(titles, maxGroups: 12)
+        // 40 titles: a dashboard gives them at most 40 / 8 groups; with room for 3, years.
+        let plans = Self.plan(titles, maxGroups: 3)
         #expect(plans.map(\.title) == ["2020", "2021"] && plans.map(\.members.count) == [36, 4])
         let year = Array(titles.prefix(36))
-        // Inside a year, the coarsest period that splits it: halves (then months inside them).
-        #expect(Self.plan(year, maxGroups: 4).map(\.title) == ["Jan\(Self.dash)Jun 2020", "Jul\(Self.dash)Dec 2020"])
-        #expect(Self.plan(Array(year.prefix(18)), maxGroups: 6).map(\.title) == ["Jan\(Self.dash)Mar 2020", "Apr\(Self.dash)Jun 2020"])
+        // Inside a year, the finest period whose groups fit: months when twelve fit, quarters when
+        // four do (never two halves where more fit).
+        #expect(Self.plan(year, maxGroups: 12).map(\.title) == MonthNames.english.map { String($0.prefix(3)) + " 2020" })
+        #expect(Self.plan(year, maxGroups: 4).map(\.title) == ["Jan\(Self.dash)Mar 2020", "Apr\(Self.dash)Jun 2020", "Jul\(Self.dash)Sep 2020", "Oct\(Self.dash)Dec 2020"])
+        #expect(Self.plan(year, maxGroups: 3).map(\.title) == ["Jan\(Self.dash)Jun 2020", "Jul\(Self.dash)Dec 2020"])
+        #expect(Self.plan(Array(year.prefix(18)), maxGroups: 6).map(\.title) == ["Jan 2020", "Feb 2020", "Mar 2020", "Apr 2020", "May 2020", "Jun 2020"])
+        // The issue's year of daily reports: twelve months, a calendar, not two halves.
+        var days: [String] = []
+        for m in 1...12 { for d in 1...[31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] { days.append("Daily report 2020-\(m < 10 ? "0" : "")\(m)-\(d < 10 ? "0" : "")\(d)") } }
+        #expect(days.count == 366)
+        #expect(Self.plan(days, maxGroups: 16).map(\.members.count) == [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31])
     }
 
     static let vocabulary = [

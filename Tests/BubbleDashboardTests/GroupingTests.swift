@@ -46,14 +46,16 @@ struct GroupingTests {
         #expect(e.allSatisfy { $0.range.count == 12 } && e[0].key == "d2008")
         var german: [String] = []
         for y in 2016...2017 { for m in Self.monate { german.append("Monatsbericht \(m) \(y)") } }
-        // One year at a time would be two groups; halves are finer and still few.
-        #expect(Self.titles(LevelGrouping.plan(titles: german, maxGroups: 12)) == ["2016", "2017"])
+        // 24 titles: a dashboard gives them at most 24 / 8 groups, so years; with room for more,
+        // the finest period that fits (quarters of six months' reports would be groups of three).
+        #expect(Self.titles(LevelGrouping.plan(titles: german, maxGroups: 3)) == ["2016", "2017"])
         let oneYear = Self.monate.map { "Monatsbericht \($0) 2016" }
-        #expect(Self.titles(LevelGrouping.plan(titles: oneYear, maxGroups: 12)) == ["Jan\u{00A0}–\u{2060}\u{00A0}Jun 2016", "Jul\u{00A0}–\u{2060}\u{00A0}Dec 2016"])
+        #expect(Self.titles(LevelGrouping.plan(titles: oneYear, maxGroups: 2)) == ["Jan\u{00A0}–\u{2060}\u{00A0}Jun 2016", "Jul\u{00A0}–\u{2060}\u{00A0}Dec 2016"])
+        #expect(Self.titles(LevelGrouping.plan(titles: oneYear, maxGroups: 12)).count == 12)
         let iso = (1...28).map { "Daily Sales 2016-02-\($0 < 10 ? "0" : "")\($0)" } + (1...31).map { "Daily Sales 2016-03-\($0 < 10 ? "0" : "")\($0)" }
         #expect(Self.titles(LevelGrouping.plan(titles: iso, maxGroups: 12)) == ["Feb 2016", "Mar 2016"])
         let quarters = (2014...2016).flatMap { y in (1...4).map { "Q\($0) \(y) Results" } }
-        #expect(Self.titles(LevelGrouping.plan(titles: quarters, maxGroups: 12)) == ["2014", "2015", "2016"])
+        #expect(Self.titles(LevelGrouping.plan(titles: quarters, maxGroups: 3)) == ["2014", "2015", "2016"])
         // Too many years for the groups: neighbouring years share one.
         let decades = (1970...2019).map { "Annual Report \($0)" }
         let merged = LevelGrouping.plan(titles: decades, maxGroups: 10)
@@ -119,6 +121,11 @@ struct GroupingTests {
         #expect(SiblingLabels.fieldCaption(["Invoice 1 — Acme Logistics", "Invoice 9 — Globex", "Invoice 12 — Delta Foods"]) == "Invoice …")
         #expect(SiblingLabels.fieldCaption(["Budget 2016", "Budget 2016"]) == nil)
         #expect(SiblingLabels.fieldCaption(["Alpha", "Beta"]) == nil)
+        // A grouped level's caption that only repeats what every group label says is left out.
+        let dash = "\u{00A0}–\u{2060}\u{00A0}"
+        #expect(LevelLayout.captionAddingTo(["Department 1\(dash)10\n10 categories", "Department 11\(dash)20\n10 categories"], "Department …") == nil)
+        #expect(LevelLayout.captionAddingTo(["Store 101\(dash)150\n50 reports", "Store 151\(dash)200\n50 reports"], "Store … Performance Review") == "Store … Performance Review")
+        #expect(LevelLayout.captionAddingTo(["2015\n12 reports", "2016\n12 reports"], "Month-End Close Pack — …") == "Month-End Close Pack — …")
         let different = SiblingLabels(titles: ["Budget", "Cash Flow", "Headcount"])
         #expect(different.labels == ["Budget", "Cash Flow", "Headcount"] && different.caption == nil)
     }
