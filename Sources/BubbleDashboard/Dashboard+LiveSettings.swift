@@ -23,7 +23,8 @@ extension Dashboard {
     @_spi(Testbed) public func updateFeel(_ new: DashboardSettings) throws(DashboardError) {
         let new = settings.withFeel(of: new)
         try new.validate()
-        let worldSettings = LevelLayout.liveWorldSettings(new)
+        // The bounds stay the focused level's area (larger than the bubble area on a level that pans).
+        let worldSettings = LevelLayout.liveWorldSettings(new, area: world.settings.bounds)
         do {
             try world.updateSettings(worldSettings)
         } catch {

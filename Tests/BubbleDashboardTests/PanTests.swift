@@ -175,6 +175,20 @@ struct PanTests {
         }
     }
 
+    @Test func newLiveSettingsKeepAPannedLevelAsItIs() throws {
+        let d = try Self.opened(60)
+        let before = Self.centres(d)
+        var feel = d.settings
+        feel.motion.contactFriction = d.settings.motion.contactFriction * 0.5
+        try d.send(.settings(feel))
+        d.settle(limit: 3000)
+        let after = Self.centres(d)
+        for (id, p) in before {
+            let q = try #require(after[id])
+            #expect(abs(q.x - p.x) < 1e-3 && abs(q.y - p.y) < 1e-3, "\(id) moved from \(p) to \(q)")
+        }
+    }
+
     @Test func emptySpaceOfALevelThatFitsTakesNoPress() throws {
         let d = try Self.opened(12)
         let p = try #require(Self.emptyPoint(d))
