@@ -34,8 +34,7 @@ struct CanvasPan: Sendable, Hashable {
 
     /// Whether the pan is in play at all (a hash of a dashboard that never pans leaves it out).
     func isActive(at time: Double) -> Bool {
-        pans || !carryX.isFinished(at: time) || !carryY.isFinished(at: time) || carryX.to != 0 || carryY.to != 0
-            || x != TableScroll() || y != TableScroll()
+        pans || !carryX.isFinished(at: time) || !carryY.isFinished(at: time) || x != TableScroll() || y != TableScroll()
     }
 
     func isAtRest(at time: Double) -> Bool {
@@ -91,11 +90,7 @@ extension Dashboard {
         if lay.spread > 1 {
             let pad = settings.sizes.gap / 2
             for (shape, p) in zip(lay.shapes, lay.home) {
-                let (hw, hh): (Double, Double)
-                switch shape {
-                case .circle(let r): (hw, hh) = (r, r)
-                case .roundedRect(let w, let h, _): (hw, hh) = (w / 2, h / 2)
-                }
+                let (hw, hh, _) = shape.halfExtents
                 minX = min(minX, p.x - hw - pad)
                 maxX = max(maxX, p.x + hw + pad)
                 minY = min(minY, p.y - hh - pad)
@@ -116,11 +111,8 @@ extension Dashboard {
         pan.range = range
         pan.home = home
         pan.level = level
-        let base = pan.scrollShift
+        carryShift(from: shown, at: now)
         let d = settings.motion.focusDuration
-        pan.carryX = shown.x == base.x ? .constant(0) : Tween(from: shown.x - base.x, to: 0, start: now, duration: d, curve: .inOut)
-        pan.carryY = shown.y == base.y ? .constant(0) : Tween(from: shown.y - base.y, to: 0, start: now, duration: d, curve: .inOut)
-        previousPanShift = base
         if pan.pans {
             // Flashed once the level has come in, then a faint hint that there is more.
             let s = settings.tableScroll
@@ -178,14 +170,13 @@ extension Dashboard {
 
     /// Stops a gliding pan where it is (past an edge it still goes back): a finger touched a bubble.
     func stopPan() {
-        for axis in [\CanvasPan.x, \CanvasPan.y] {
-            let range = axis == \CanvasPan.x ? pan.range.x : pan.range.y
-            if case .fling = pan[keyPath: axis].phase {
-                pan[keyPath: axis].velocity = 0
-                let o = pan[keyPath: axis].offset
-                pan[keyPath: axis].phase = o < 0 || o > range ? .bounce : .idle
-            }
+        func stop(_ s: inout TableScroll, range: Double) {
+            guard case .fling = s.phase else { return }
+            s.velocity = 0
+            s.phase = s.offset < 0 || s.offset > range ? .bounce : .idle
         }
+        stop(&pan.x, range: pan.range.x)
+        stop(&pan.y, range: pan.range.y)
     }
 
     /// Re-centre: the level glides back to its home offset, as the bubbles glide home.
@@ -199,22 +190,29 @@ extension Dashboard {
     func glidePan(to target: Vector2) {
         let now = time
         let shown = panShift(at: now)
-        for axis in [\CanvasPan.x, \CanvasPan.y] {
-            pan[keyPath: axis].phase = .idle
-            pan[keyPath: axis].velocity = 0
-        }
+        pan.x.phase = .idle
+        pan.y.phase = .idle
+        pan.x.velocity = 0
+        pan.y.velocity = 0
         pan.x.offset = target.x
         pan.y.offset = target.y
+        carryShift(from: shown, at: now)
+        if shown != pan.scrollShift {
+            let d = settings.motion.focusDuration
+            pan.indicator = .constant(1)
+            let s = settings.tableScroll
+            pan.indicator = pan.indicator.retarget(PanIndicator.restOpacity, at: now, delay: d + s.indicatorFadeDelay, duration: s.indicatorFadeDuration, curve: .out)
+        }
+    }
+
+    /// Eases the drawn shift from `shown` to the scroll's own over `focusDuration` (the `carry`), so
+    /// a change of offsets or of level never makes the view jump.
+    func carryShift(from shown: Vector2, at now: Double) {
         let base = pan.scrollShift
         let d = settings.motion.focusDuration
         pan.carryX = shown.x == base.x ? .constant(0) : Tween(from: shown.x - base.x, to: 0, start: now, duration: d, curve: .inOut)
         pan.carryY = shown.y == base.y ? .constant(0) : Tween(from: shown.y - base.y, to: 0, start: now, duration: d, curve: .inOut)
         previousPanShift = base
-        if shown != base {
-            pan.indicator = .constant(1)
-            let s = settings.tableScroll
-            pan.indicator = pan.indicator.retarget(PanIndicator.restOpacity, at: now, delay: d + s.indicatorFadeDelay, duration: s.indicatorFadeDuration, curve: .out)
-        }
     }
 
     /// Stops an eased change of pan where it is drawn now (a finger took the level): what is left
@@ -276,11 +274,8 @@ extension Dashboard {
     func panToShow(_ node: Int, margin: Double = 12) {
         guard pan.pans, let lay = layouts[focus], let k = lay.children.firstIndex(of: node) else { return }
         let place = (places[focus] ?? lay.home)[k]
-        let (hw, hh): (Double, Double)
-        switch lay.shapes[k] {
-        case .circle(let r): (hw, hh) = (r + margin, r + margin)
-        case .roundedRect(let w, let h, _): (hw, hh) = (w / 2 + margin, h / 2 + margin)
-        }
+        let e = lay.shapes[k].halfExtents
+        let hw = e.hw + margin, hh = e.hh + margin
         let c = settings.contentRect
         // The offsets at which the child's near and far edges meet the bubble area's.
         func target(_ o: Double, place p: Double, home: Double, half: Double, lo: Double, hi: Double, range: Double) -> Double {

@@ -21,18 +21,19 @@ extension Dashboard {
         // A level that pans is drawn shifted by its pan (level coordinates to canvas points).
         let shift = panShift(at: now, alpha)
         let shifted = shift != .zero
+        func drawn(_ p: Vector2) -> Vector2 { shifted ? p + shift : p }
         for g in ghosts where g.role == .focus {
-            bubbles.append(sceneBubble(node: g.node, role: .focus, shape: g.shape, centre: shifted ? g.position(at: now) + shift : g.position(at: now),
+            bubbles.append(sceneBubble(node: g.node, role: .focus, shape: g.shape, centre: drawn(g.position(at: now)),
                                        scale: g.scale.value(at: now), opacity: g.opacity.value(at: now), blur: g.blur, now: now))
         }
         for b in live where b.role == .focus {
-            var bubble = sceneBubble(node: b.node, role: .focus, shape: shape(of: b, at: now), centre: shifted ? centre(of: b, at: now, alpha) + shift : centre(of: b, at: now, alpha),
+            var bubble = sceneBubble(node: b.node, role: .focus, shape: shape(of: b, at: now), centre: drawn(centre(of: b, at: now, alpha)),
                                      scale: b.scale.value(at: now), opacity: b.opacity.value(at: now), blur: b.blur.value(at: now), now: now)
             bubble.labelRadius = landingRadius(of: b, shape: bubble.shape)
             bubbles.append(bubble)
         }
         for g in ghosts where g.role == .child {
-            bubbles.append(sceneBubble(node: g.node, role: .child, shape: g.shape, centre: shifted ? g.position(at: now) + shift : g.position(at: now),
+            bubbles.append(sceneBubble(node: g.node, role: .child, shape: g.shape, centre: drawn(g.position(at: now)),
                                        scale: g.scale.value(at: now), opacity: g.opacity.value(at: now), blur: g.blur, now: now))
         }
         // Children in data order, whatever order they (re)appeared in.
@@ -41,7 +42,7 @@ extension Dashboard {
             (order.firstIndex(of: $0.node) ?? Int.max, $0.node) < (order.firstIndex(of: $1.node) ?? Int.max, $1.node)
         }
         for b in children {
-            var bubble = sceneBubble(node: b.node, role: .child, shape: shape(of: b, at: now), centre: shifted ? centre(of: b, at: now, alpha) + shift : centre(of: b, at: now, alpha),
+            var bubble = sceneBubble(node: b.node, role: .child, shape: shape(of: b, at: now), centre: drawn(centre(of: b, at: now, alpha)),
                                      scale: b.scale.value(at: now), opacity: b.opacity.value(at: now), blur: b.blur.value(at: now), now: now)
             bubble.labelRadius = landingRadius(of: b, shape: bubble.shape)
             bubbles.append(bubble)

@@ -297,12 +297,12 @@ enum LevelGrouping {
                 if let plan = byDate(keys, maxGroups: maxGroups) { return plan }
             case .number(let place):
                 let chosen = keys.mapKeys { $0.pointee.number(at: place) }
-                if let plan = byNumber(chosen, titles: titles, maxGroups: maxGroups, capacity: capacity) { return plan }
+                if let plan = byNumber(chosen, titles: titles, maxGroups: maxGroups) { return plan }
             }
         }
         if alphabet == nil { alphabet = AlphabetOrder(titles: titles, keys: keys, collation: collation) }
         if let plan = byAlphabet(titles, maxGroups: maxGroups, capacity: capacity, order: alphabet) { return plan }
-        return byPosition(n, maxGroups: maxGroups, capacity: capacity, firstPosition: firstPosition)
+        return byPosition(n, maxGroups: maxGroups, firstPosition: firstPosition)
     }
 
     // MARK: Runs
@@ -467,7 +467,7 @@ enum LevelGrouping {
     }
 
     static func byNumber<Titles: RandomAccessCollection<String>>(
-        _ numbers: [TitleKey.NumberField?], titles: Titles, maxGroups: Int, capacity: Int
+        _ numbers: [TitleKey.NumberField?], titles: Titles, maxGroups: Int
     ) -> [GroupPlan]? where Titles.Index == Int {
         var lo = Int.max, hi = Int.min
         for case let f? in numbers {
@@ -482,41 +482,38 @@ enum LevelGrouping {
         let base = lo <= 0 ? 0 : 1
         func bin(_ n: Int, _ size: Int) -> Int { n - base >= 0 ? (n - base) / size : -((base - n + size - 1) / size) }
         let sizes = binSizes().filter { bin(hi, $0) - bin(lo, $0) + 1 <= maxGroups && bin(hi, $0) > bin(lo, $0) }
-        guard let smallest = sizes.first else { return nil }
-        for size in [smallest] {
-            let r = runs(numbers.map { $0.map { bin($0.value, size) } })
-            guard r.count >= 2 else { return nil }
-            guard ordered(r) else { return nil }
-            let merged = merge(r.map(\.range.count), maxGroups: maxGroups)
-            var spans: [(Int, Int)] = []
-            // The word before the number when every title has the same one ("Store 101 – 150").
-            let plans = merged.map { g in
-                let range = r[g.lowerBound].range.lowerBound..<r[g.upperBound - 1].range.upperBound
-                var a = Int.max, b = Int.min
-                for case let f? in numbers[range] {
-                    a = min(a, f.value)
-                    b = max(b, f.value)
-                }
-                let firstIndex = range.first { numbers[$0] != nil }!, lastIndex = range.last { numbers[$0] != nil }!
-                spans.append((a, b))
-                let fromToken = numbers[firstIndex].map { TitleKey.token(titles[firstIndex], $0.token) }
-                let toToken = numbers[lastIndex].map { TitleKey.token(titles[lastIndex], $0.token) }
-                let lead = fromToken.map(isPlainNumber) == true ? wordBefore(fromToken, in: titles[firstIndex]) : nil
-                let from = fromToken.map(String.init) ?? "\(a)"
-                var to = toToken.map(String.init) ?? "\(b)"
-                // "INV-2016-00001 – 01000": the second token without what it shares with the first.
-                if let digits = to.lastIndex(where: { !$0.isNumber }).map({ to.index(after: $0) }),
-                   from.hasPrefix(to[..<digits]), from.count == to.count {
-                    to = String(to[digits...])
-                }
-                let text = a == b || from == to ? from : "\(from)\(dash)\(to)"
-                return GroupPlan(key: "n\(a)-\(b)", title: lead.map { "\($0) \(text)" } ?? text, range: range)
+        guard let size = sizes.first else { return nil }
+        let r = runs(numbers.map { $0.map { bin($0.value, size) } })
+        guard r.count >= 2 else { return nil }
+        guard ordered(r) else { return nil }
+        let merged = merge(r.map(\.range.count), maxGroups: maxGroups)
+        var spans: [(Int, Int)] = []
+        // The word before the number when every title has the same one ("Store 101 – 150").
+        let plans = merged.map { g in
+            let range = r[g.lowerBound].range.lowerBound..<r[g.upperBound - 1].range.upperBound
+            var a = Int.max, b = Int.min
+            for case let f? in numbers[range] {
+                a = min(a, f.value)
+                b = max(b, f.value)
             }
-            // A number met in two runs would give two groups of the same name.
-            guard disjoint(spans) else { return nil }
-            return plans
+            let firstIndex = range.first { numbers[$0] != nil }!, lastIndex = range.last { numbers[$0] != nil }!
+            spans.append((a, b))
+            let fromToken = numbers[firstIndex].map { TitleKey.token(titles[firstIndex], $0.token) }
+            let toToken = numbers[lastIndex].map { TitleKey.token(titles[lastIndex], $0.token) }
+            let lead = fromToken.map(isPlainNumber) == true ? wordBefore(fromToken, in: titles[firstIndex]) : nil
+            let from = fromToken.map(String.init) ?? "\(a)"
+            var to = toToken.map(String.init) ?? "\(b)"
+            // "INV-2016-00001 – 01000": the second token without what it shares with the first.
+            if let digits = to.lastIndex(where: { !$0.isNumber }).map({ to.index(after: $0) }),
+               from.hasPrefix(to[..<digits]), from.count == to.count {
+                to = String(to[digits...])
+            }
+            let text = a == b || from == to ? from : "\(from)\(dash)\(to)"
+            return GroupPlan(key: "n\(a)-\(b)", title: lead.map { "\($0) \(text)" } ?? text, range: range)
         }
-        return nil
+        // A number met in two runs would give two groups of the same name.
+        guard disjoint(spans) else { return nil }
+        return plans
     }
 
     /// Whether `token` is digits, perhaps after "#" or "№" ("101", "#101", "0100"): a number that
@@ -629,7 +626,7 @@ enum LevelGrouping {
     }
 
     /// Runs of a round size (10, 20, 25, 50, 100, …): "1 – 50", "51 – 100".
-    static func byPosition(_ n: Int, maxGroups: Int, capacity: Int, firstPosition: Int = 0) -> [GroupPlan] {
+    static func byPosition(_ n: Int, maxGroups: Int, firstPosition: Int = 0) -> [GroupPlan] {
         // The smallest round size that gives few enough runs: as many groups as fit.
         let sizes = binSizes().filter { $0 >= 10 && (n + $0 - 1) / $0 <= maxGroups && $0 < n }
         let size = sizes.first ?? n

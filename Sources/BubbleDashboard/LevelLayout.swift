@@ -69,14 +69,6 @@ public struct LevelLayout: Sendable {
         try compute(tree: tree, focus: focus, settings: settings, measurer: measurer, givingUpBelow: 0)
     }
 
-    /// Computes the layout in the bubble area scaled by `spread` (≥ 1) about its centre: a level
-    /// that pans. `compute(tree:focus:settings:measurer:)` is `spread` 1.
-    public static func compute(
-        tree: some DashboardHierarchy, focus: Int, settings: DashboardSettings, measurer: (any TextMeasurer)? = nil, spread: Double
-    ) throws(DashboardError) -> LevelLayout {
-        try compute(tree: tree, focus: focus, settings: settings, measurer: measurer, givingUpBelow: 0, spread: spread)
-    }
-
     /// `compute(tree:focus:settings:measurer:)`, returning as soon as the shrink falls below
     /// `givingUpBelow`, before packing at that shrink: a layout the caller will not use (it
     /// groups the level instead), with no `home` positions.
@@ -240,11 +232,7 @@ public struct LevelLayout: Sendable {
 
     /// Whether `shape` centred at `p` lies inside `rect`, `margin` points in from its edges.
     static func inside(_ shape: Shape, at p: Vector2, _ rect: Rect, margin: Double) -> Bool {
-        let (hw, hh): (Double, Double)
-        switch shape {
-        case .circle(let r): (hw, hh) = (r, r)
-        case .roundedRect(let w, let h, _): (hw, hh) = (w / 2, h / 2)
-        }
+        let (hw, hh, _) = shape.halfExtents
         return p.x - hw >= rect.minX + margin - 0.25 && p.x + hw <= rect.maxX - margin + 0.25
             && p.y - hh >= rect.minY + margin - 0.25 && p.y + hh <= rect.maxY - margin + 0.25
     }

@@ -10,8 +10,9 @@ public enum Shape: Hashable, Sendable {
     /// `cornerRadius` is `0...min(width, height) / 2` (0 gives sharp corners).
     case roundedRect(width: Double, height: Double, cornerRadius: Double)
 
-    /// Half width, half height and corner radius (a circle is a rounded square with corner = radius).
-    var halfExtents: (hw: Double, hh: Double, corner: Double) {
+    /// Half width, half height and corner radius, pt (a circle is a rounded square with corner =
+    /// radius).
+    public var halfExtents: (hw: Double, hh: Double, corner: Double) {
         switch self {
         case let .circle(r): return (r, r, r)
         case let .roundedRect(w, h, c): return (w * 0.5, h * 0.5, c)
