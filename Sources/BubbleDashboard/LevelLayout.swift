@@ -97,8 +97,9 @@ public struct LevelLayout: Sendable {
                     home: [], shrink: shrink, settleSteps: 0, labels: labels, caption: caption, spread: spread,
                     bubbleArea: bubbleArea)
             }
-            let (home, steps) = try pack(shapes: sized, focusRadius: focusRadius * shrink, centre: centre, settings: settings, area: content)
-            let fits = zip(sized, home).allSatisfy { inside($0.0, at: $0.1, content, margin: 0) }
+            let (home, steps, pressed) = try pack(shapes: sized, focusRadius: focusRadius * shrink, centre: centre, settings: settings, area: content)
+            let within = zip(sized, home).allSatisfy { inside($0.0, at: $0.1, content, margin: 0) }
+            let fits = within && !pressed
             attempt += 1
             if fits || attempt >= 8 || shrink <= settings.sizes.minimumShrink {
                 return LevelLayout(
@@ -106,7 +107,9 @@ public struct LevelLayout: Sendable {
                     home: home, shrink: shrink, settleSteps: steps, labels: labels, caption: caption, spread: spread,
                     bubbleArea: bubbleArea)
             }
-            shrink = max(settings.sizes.minimumShrink, shrink * 0.93)
+            // A pile inside the area but pressed against its edges is a few points too large:
+            // shrink it a little.
+            shrink = max(settings.sizes.minimumShrink, shrink * (within ? 0.98 : 0.93))
         }
     }
 
@@ -237,19 +240,25 @@ public struct LevelLayout: Sendable {
             && p.y - hh >= rect.minY + margin - 0.25 && p.y + hh <= rect.maxY - margin + 0.25
     }
 
-    /// Packs bubbles of `shapes` around a focus of `focusRadius`: the home positions and the steps
-    /// the simulation took.
+    /// Packs bubbles of `shapes` around a focus of `focusRadius`: the home positions, the steps
+    /// the simulation took, and whether the pile is pressed against the bounds. A home is a rest
+    /// of the live world with every bubble on its place: no bubble overlaps another or lies
+    /// where the soft bounds pull it in, so a bubble snapped onto its home stays there. A pile
+    /// pressed against the bounds has no such rest.
     static func pack(
         shapes: [Shape], focusRadius: Double, centre: Vector2, settings: DashboardSettings, area: Rect
-    ) throws(DashboardError) -> ([Vector2], Int) {
+    ) throws(DashboardError) -> ([Vector2], Int, pressed: Bool) {
         let pad = settings.sizes.gap
-        // Start on rings around the focus, in data order, beginning at the top and going clockwise.
+        // Start on rings around the focus, in data order: a spiral from twelve o'clock, clockwise.
         let world: World
         var bodies: [BodyID] = []
         let steps: Int
+        let pressed: Bool
         do {
-            world = try World(settings: packWorldSettings(settings, area: area))
-            _ = try world.createBody(
+            var packing = packWorldSettings(settings, area: area)
+            packing.boundsMargin += edgeRoom
+            world = try World(settings: packing)
+            let focus = try world.createBody(
                 BodyDefinition(shape: .circle(radius: focusRadius + pad / 2), position: centre, isKinematic: true))
             let starts = ringPositions(shapes: shapes, around: centre, focusRadius: focusRadius, gap: pad)
             bodies.reserveCapacity(shapes.count)
@@ -267,12 +276,14 @@ public struct LevelLayout: Sendable {
             }
             // 1. Pack towards the focus (with the engine's contact friction, so the pile is calm).
             let packed = world.step(count: 1200, untilRest: true)
-            steps = packed + (try settle(world, bodies, settings, area: area))
+            let (settled, moved) = try settle(world, focus, bodies, settings, area: area, room: edgeRoom)
+            steps = packed + settled
+            pressed = !moved.isFinite
         } catch {
             throw .physics(error.description)
         }
         let home = bodies.map { (try? world.position(of: $0)) ?? centre }
-        return (home, steps)
+        return (home, steps, pressed)
     }
 
     /// Places for bubbles of `shapes` that lie near `positions`, with no overlap, inside the bubble
@@ -285,13 +296,13 @@ public struct LevelLayout: Sendable {
         let area = area ?? settings.contentRect
         do {
             let world = try World(settings: liveWorldSettings(settings, area: area))
-            _ = try world.createBody(
+            let focus = try world.createBody(
                 BodyDefinition(shape: .circle(radius: focusRadius + settings.sizes.gap / 2), position: focusCentre, isKinematic: true))
             var bodies: [BodyID] = []
             for (shape, p) in zip(shapes, positions) {
                 bodies.append(try world.createBody(BodyDefinition(shape: padded(shape, settings.sizes.gap), position: p)))
             }
-            _ = try settle(world, bodies, settings, area: area)
+            _ = try settle(world, focus, bodies, settings, area: area, room: 0)
             return try bodies.map { (b) throws(PhysicsError) in try world.position(of: b) }
         } catch {
             throw .physics(error.description)
@@ -302,15 +313,21 @@ public struct LevelLayout: Sendable {
     /// layout counts as nothing acting on it: the tail of the soft bounds' spring, for one.
     static let coastingChange = 0.01
 
-    /// Phases 2 and 3 of a layout: returns the steps taken.
-    private static func settle(_ world: World, _ bodies: [BodyID], _ settings: DashboardSettings, area: Rect) throws(PhysicsError) -> Int {
+    /// Phases 2 to 4 of a layout: returns the steps taken and how far phase 4 moved a bubble
+    /// (pt; infinity when the pile is pressed together and cannot be moved apart).
+    private static func settle(
+        _ world: World, _ focus: BodyID, _ bodies: [BodyID], _ settings: DashboardSettings, area: Rect, room: Double
+    ) throws(PhysicsError) -> (steps: Int, moved: Double) {
         // 2. No springs and little friction: overlaps open up, and the soft bounds bring any
         //    bubble pressed against an edge inside. Until rest (at most 600 steps), or until
         //    nothing acts on any bubble any more: no velocity changes by more than
         //    `coastingChange` in `restSteps` steps. A bubble pushed out of a squeeze then only
         //    coasts (nothing brakes a bubble that touches nothing here), and would slide along an
         //    edge for the rest of the phase.
-        try world.updateSettings(liveWorldSettings(settings, area: area))
+        let live = liveWorldSettings(settings, area: area)
+        var kept = live
+        kept.boundsMargin += room
+        try world.updateSettings(kept)
         for body in bodies { try world.setSpring(of: body, to: .none) }
         var relaxed = 0, unchanged = 0
         var velocities = try bodies.map { (b) throws(PhysicsError) in try world.velocity(of: b) }
@@ -326,13 +343,125 @@ public struct LevelLayout: Sendable {
             }
             unchanged = same ? unchanged + 1 : 0
         }
-        // 3. Hold every bubble where it lies with the live world's spring and let it find its
-        //    equilibrium: a live world holding the same places comes to rest exactly there.
+        // 3. Hold every bubble where it lies (or on the edge of the region the soft bounds leave
+        //    alone) with the live world's spring and let it find its equilibrium.
         for body in bodies {
-            try world.setTarget(of: body, to: try world.position(of: body))
+            try world.setTarget(of: body, to: heldInside(try world.shape(of: body), at: try world.position(of: body), world.settings))
             try world.setSpring(of: body, to: settings.motion.placeSpring)
         }
-        return relaxed + world.step(count: 600, untilRest: true)
+        let held = world.step(count: 600, untilRest: true)
+        // 4. Where the hold came to rest, springs may still hold two bubbles pressed together by
+        //    a thousandth of a point, or a bubble a little into the bounds' pull; a live world
+        //    would push them apart every time they arrive. Move them apart and inside.
+        let moved = try separate(world, focus, bodies, within: live)
+        return (relaxed + held, moved)
+    }
+
+    /// Moves the bubbles of `world` apart until none overlaps another or the focus and none lies
+    /// where the soft bounds pull it in (at most `separateRounds` rounds), so that a live world
+    /// with every bubble on its place has nothing to do. Returns the farthest a bubble moved (pt),
+    /// or infinity, leaving every bubble where it was, if overlaps remain or a bubble would move
+    /// farther than `separateReach`.
+    static func separate(_ world: World, _ focus: BodyID, _ bodies: [BodyID], within live: WorldSettings) throws(PhysicsError) -> Double {
+        var start: [Vector2] = []
+        start.reserveCapacity(bodies.count)
+        for b in bodies { start.append(try world.position(of: b)) }
+        for round in 0...separateRounds {
+            for b in bodies {
+                let p = try world.position(of: b)
+                let q = heldInside(try world.shape(of: b), at: p, live)
+                if q != p { try world.setPosition(of: b, to: q) }
+            }
+            let contacts = world.contacts()
+            if !contacts.contains(where: { $0.depth > 0 }) { break }
+            if round == separateRounds {
+                // Pressed together: the hold's rest, as it was.
+                for (b, p) in zip(bodies, start) { try world.setPosition(of: b, to: p) }
+                return .infinity
+            }
+            for c in contacts where c.depth > 0 {
+                let pa = try world.position(of: c.a), pb = try world.position(of: c.b)
+                let sa = try world.shape(of: c.a), sb = try world.shape(of: c.b)
+                let (n, depth) = separation(sa, pa, sb, pb)
+                guard depth > 0 else { continue }
+                // A hair more than the depth, so the pair ends apart.
+                let push = depth + separationSlack
+                // Each moves half the way, unless it is the focus or that would take it into the
+                // bounds' pull: then the other moves all the way.
+                let ha = pa - n * (push / 2), hb = pb + n * (push / 2)
+                let aFixed = c.a == focus || heldInside(sa, at: ha, live) != ha
+                let bFixed = c.b == focus || heldInside(sb, at: hb, live) != hb
+                if aFixed && !bFixed {
+                    try world.setPosition(of: c.b, to: pb + n * push)
+                } else if bFixed && !aFixed {
+                    try world.setPosition(of: c.a, to: pa - n * push)
+                } else {
+                    try world.setPosition(of: c.a, to: ha)
+                    try world.setPosition(of: c.b, to: hb)
+                }
+            }
+        }
+        var moved = 0.0
+        for (b, p) in zip(bodies, start) { moved = max(moved, (try world.position(of: b) - p).length) }
+        if moved > separateReach {
+            // Not the last fraction of a point but a pile that does not fit: as it was.
+            for (b, p) in zip(bodies, start) { try world.setPosition(of: b, to: p) }
+            return .infinity
+        }
+        for b in bodies { try world.setVelocity(of: b, to: .zero) }
+        return moved
+    }
+
+    /// The farthest `separate` moves a bubble (pt): it closes the last fractions of a point a
+    /// hold leaves, and the room the relax phase kept from the edges.
+    static let separateReach = 2 * edgeRoom
+
+    /// How much farther from the edges than the live world's bounds a layout's relax and hold
+    /// phases keep the bubbles (pt): room for the last phase to push apart a pile the bounds
+    /// press together, without pushing a bubble into the live world's bounds.
+    static let edgeRoom = 2.0
+
+    /// The most rounds of `separate`.
+    static let separateRounds = 32
+
+    /// The gap `separate` leaves between two bubbles it pushes apart (pt): far below anything
+    /// drawn, and enough that the engine sees no overlap.
+    static let separationSlack = 1e-7
+
+    /// The direction (unit) in which `b` at `pb` leaves `a` at `pa` fastest, as the engine's
+    /// contacts push (between the nearest points of the two shapes' straight cores), and how deep
+    /// they overlap (pt; the engine's measure, at scale 1).
+    static func separation(_ a: Shape, _ pa: Vector2, _ b: Shape, _ pb: Vector2) -> (Vector2, Double) {
+        let (hwa, hha, ra) = a.halfExtents
+        let (hwb, hhb, rb) = b.halfExtents
+        let dx = pb.x - pa.x, dy = pb.y - pa.y
+        let gx = abs(dx) - ((hwa - ra) + (hwb - rb))
+        let gy = abs(dy) - ((hha - ra) + (hhb - rb))
+        let r = ra + rb
+        let sx: Double = dx < 0 ? -1 : 1, sy: Double = dy < 0 ? -1 : 1
+        if gx > 0 && gy > 0 {
+            let d = (gx * gx + gy * gy).squareRoot()
+            return (Vector2(sx * gx / d, sy * gy / d), r - d)
+        }
+        if gx > 0 { return (Vector2(sx, 0), r - gx) }
+        if gy > 0 { return (Vector2(0, sy), r - gy) }
+        // The cores overlap: out along the axis of least penetration.
+        let px = r - gx, py = r - gy
+        if dx == 0 && dy == 0 { return (Vector2(0, -1), min(px, py)) }
+        return px <= py ? (Vector2(sx, 0), px) : (Vector2(0, sy), py)
+    }
+
+    /// `p` moved onto the edge of the region where the world's soft bounds leave a body of
+    /// `shape` alone, if it lies past it (the engine's bounds arithmetic, at scale 1).
+    static func heldInside(_ shape: Shape, at p: Vector2, _ w: WorldSettings) -> Vector2 {
+        guard let b = w.bounds else { return p }
+        let (hw, hh, _) = shape.halfExtents
+        func clamp(_ v: Double, _ minV: Double, _ maxV: Double, _ e: Double) -> Double {
+            var lo = minV + e, hi = maxV - e
+            if lo > hi { let mid = (minV + maxV) * 0.5; lo = mid; hi = mid }
+            return v < lo ? lo : (v > hi ? hi : v)
+        }
+        return Vector2(clamp(p.x, b.minX, b.maxX, hw + w.boundsMargin), clamp(p.y, b.minY, b.maxY, hh + w.boundsMargin))
     }
 
     /// The physics settings of the layout world: `area` (default: the bubble area) as bounds, and
@@ -526,12 +655,19 @@ public struct LevelLayout: Sendable {
         }
     }
 
-    /// Start positions on concentric rings, in data order.
+    /// Start positions on concentric rings, in data order, read as a spiral: the first bubble
+    /// centred at twelve o'clock, the rest clockwise; each ring after the first begins on the ray
+    /// of the last bubble of the ring inside it, so every bubble starts beside the one before it.
+    /// The last ring, when it is not full, keeps its bubbles side by side instead of spreading
+    /// them round the focus, so its neighbours in the order stay neighbours.
     static func ringPositions(shapes: [Shape], around centre: Vector2, focusRadius: Double, gap: Double) -> [Vector2] {
         var positions: [Vector2] = []
         positions.reserveCapacity(shapes.count)
         var i = 0
         var ringInner = focusRadius + gap
+        // The angle of the bubble placed last: a ring's first bubble is centred on it (before
+        // the first ring, twelve o'clock, −y).
+        var mid = -DeterministicMath.halfPi
         while i < shapes.count {
             // Fill a ring with as many bubbles as fit on its circumference.
             var widest = 0.0
@@ -547,16 +683,20 @@ public struct LevelLayout: Sendable {
             }
             let ringRadius = ringInner + widest
             let circumference = DeterministicMath.twoPi * ringRadius
-            // Spread the ring's bubbles evenly, starting at the top (−y) and going clockwise.
-            var angle = -DeterministicMath.halfPi
-            let spare = max(0, circumference - used) / Double(j - i)
+            // Spread the ring's bubbles evenly round it, clockwise; the last ring of several at
+            // most a gap apart.
+            var spare = max(0, circumference - used) / Double(j - i)
+            if i > 0 && j == shapes.count { spare = min(spare, gap) }
+            var angle = mid - ((2 * reach(shapes[i]) + gap + spare) / 2) / ringRadius
             for k in i..<j {
                 let size = 2 * reach(shapes[k]) + gap + spare
-                let mid = angle + (size / 2) / ringRadius
+                mid = angle + (size / 2) / ringRadius
                 let (s, c) = DeterministicMath.sinCos(mid)
                 positions.append(Vector2(centre.x + ringRadius * c, centre.y + ringRadius * s))
                 angle += size / ringRadius
             }
+            // Keep the angles within a turn of twelve o'clock.
+            if mid > 3 * DeterministicMath.halfPi { mid -= DeterministicMath.twoPi }
             ringInner += 2 * widest + gap
             i = j
         }

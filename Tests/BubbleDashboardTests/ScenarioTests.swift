@@ -101,10 +101,9 @@ struct ScenarioTests {
     }
 }
 
-/// A scenario's datasource as `bubbles export` loads it, through a library index built in a
-/// scratch folder, and the `IndexReportFinder` over that index.
-func indexed(_ scenario: Scenario) throws -> (tree: DashboardTree, finder: IndexReportFinder) {
-    let scratch = try Scratch("bubbles-finder")
+/// A scenario's datasource as `bubbles export` loads it, through a library index built in
+/// `scratch` (the caller removes it), and the `IndexReportFinder` over that index.
+func indexed(_ scenario: Scenario, in scratch: Scratch) throws -> (tree: DashboardTree, finder: IndexReportFinder) {
     let path = scratch.path + "/index.sqlite"
     let details = LibraryBridge.details(for: scenario.library, source: .index(path: path))
     let tree = try LibraryBridge.dashboardTree(scenario.library, details: details)

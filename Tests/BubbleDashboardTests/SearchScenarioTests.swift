@@ -16,7 +16,7 @@ struct SearchScenarioTests {
         text += events.enumerated().map { "{\"at\": \(Double($0.offset) * 3 + 0.5), \($0.element)}" }.joined(separator: ", ")
         text += "]}"
         let scenario = try Scenario.load(try scratch.write(text, "scenario.json"))
-        let (tree, finder) = try indexed(scenario)
+        let (tree, finder) = try indexed(scenario, in: scratch)
         let d = try Dashboard(tree: tree, finder: finder)
         let player = ScenarioPlayer(dashboard: d, script: scenario.script)
         var scenes: [Scene] = []
