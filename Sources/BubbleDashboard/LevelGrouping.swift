@@ -26,10 +26,11 @@ struct SiblingLabels: Sendable, Hashable {
             var p = 0
             while p < min(prefix, w.count) && w[p] == first[p] { p += 1 }
             prefix = p
-            // Shared words at the end go too, but not a number or date ("March 2017" keeps its year).
+            // Shared words at the end go too, but not a bare number ("March 2017" keeps its
+            // year); a code with letters in it does ("wk 12 FY2021" → "12", "… FY2021").
             var s = 0
             while s < min(suffix, w.count) && w[w.count - 1 - s] == first[first.count - 1 - s]
-                && !first[first.count - 1 - s].contains(where: \.isNumber) { s += 1 }
+                && !Self.isBareNumber(first[first.count - 1 - s]) { s += 1 }
             suffix = s
             if prefix == 0 && suffix == 0 { return }
         }
@@ -49,6 +50,12 @@ struct SiblingLabels: Sendable, Hashable {
         let head = first[0..<prefix].joined(separator: " ")
         let tail = first[first.count - suffix ..< first.count].joined(separator: " ")
         caption = [head, "…", tail].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// Whether `word` has digits and no letters ("2017", "12.5", "(3)"): a value that belongs to
+    /// the label, not to the shared caption.
+    static func isBareNumber(_ word: Substring) -> Bool {
+        word.contains(where: \.isNumber) && !word.contains(where: \.isLetter)
     }
 
     /// What `titles` share, word by word, with "…" where they differ ("Store … weekly P&L wk …

@@ -126,6 +126,11 @@ struct GroupingTests {
         #expect(LevelLayout.captionAddingTo(["Department 1\(dash)10\n10 categories", "Department 11\(dash)20\n10 categories"], "Department …") == nil)
         #expect(LevelLayout.captionAddingTo(["Store 101\(dash)150\n50 reports", "Store 151\(dash)200\n50 reports"], "Store … Performance Review") == "Store … Performance Review")
         #expect(LevelLayout.captionAddingTo(["2015\n12 reports", "2016\n12 reports"], "Month-End Close Pack — …") == "Month-End Close Pack — …")
+        // A shared code with letters in it goes to the caption; a bare number stays on the card.
+        let weeks = SiblingLabels(titles: (1...3).map { "Store #101 weekly P&L wk \($0) FY2021" })
+        #expect(weeks.labels == ["1", "2", "3"] && weeks.caption == "Store #101 weekly P&L wk … FY2021")
+        let months = SiblingLabels(titles: ["Close — March 2017", "Close — April 2017", "Close — May 2017"])
+        #expect(months.labels == ["March 2017", "April 2017", "May 2017"] && months.caption == "Close — …")
         let different = SiblingLabels(titles: ["Budget", "Cash Flow", "Headcount"])
         #expect(different.labels == ["Budget", "Cash Flow", "Headcount"] && different.caption == nil)
     }
