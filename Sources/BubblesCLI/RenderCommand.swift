@@ -22,7 +22,7 @@ struct Render: ParsableCommand {
     @Option(help: "The id of the category to focus (default: the root, i.e. the first level).")
     var focus: String?
 
-    @Option(help: "Ids from the root down to the category to focus, separated by '/' (e.g. finance/monthly-close).")
+    @Option(help: "Ids from the root down to the category to focus, separated by '/' (e.g. finance/monthly-close); a large category's groups, as the dashboard shows them, by their ids (e.g. store-pnl/store-pnl~n101-101).")
     var path: String?
 
     @Option(help: "An overlay: 'preview:REPORT-ID', 'reports' (the level's reports table), 'search:TEXT' (the search with TEXT typed) or 'filter' (the keyword sheet).")
@@ -117,7 +117,7 @@ struct Render: ParsableCommand {
         if (searchText != nil || showFilterSheet || !filter.isEmpty) && finder == nil {
             throw CLIError("search and filters need the library index: drop --no-pdf/--no-index (the index is made beside \(data))")
         }
-        var chain = try focusChain(tree: tree, library: library)
+        var (chain, groups) = try focusChain(tree: tree, library: library)
         if let previewID {
             guard let report = tree.index(of: previewID) else {
                 throw CLIError("--overlay preview:\(previewID): unknown report id '\(previewID)' in \(data) (nearest: \(tree.suggestions(for: previewID).joined(separator: ", ")))")
@@ -145,6 +145,19 @@ struct Render: ParsableCommand {
             try dashboard.send(.tapBubble(tree.nodes[node].id))
             dashboard.settle(limit: 3000)
         }
+        // Groups exist once the dashboard has laid out the level they divide.
+        for id in groups {
+            let level = dashboard.levels
+            let shown = level.nodes[dashboard.focus].children.filter { level.nodes[$0].kind == .group }
+            guard let next = shown.first(where: { level.nodes[$0].id == id }) else {
+                let ids = shown.map { level.nodes[$0].id }
+                throw CLIError(
+                    "--path \(path ?? ""): '\(id)' is not a group of '\(level.nodes[dashboard.focus].id)' in \(data) "
+                        + (ids.isEmpty ? "(that level is not grouped)" : "(its groups: \(ids.prefix(5).joined(separator: ", "))\(ids.count > 5 ? ", …" : ""))"))
+            }
+            try dashboard.send(.tapBubble(level.nodes[next].id))
+            dashboard.settle(limit: 3000)
+        }
         if let previewID { try dashboard.send(.tapBubble(previewID)) }
         if showReports { try dashboard.send(.showReports) }
         if let searchText { try dashboard.send(.search(searchText)) }
@@ -154,7 +167,9 @@ struct Render: ParsableCommand {
         var pngPath = png
         var svgPath = svg
         if pngPath == nil && svgPath == nil && labels == nil {
-            let name = defaultName(tree: tree, focus: chain.last ?? 0, preview: previewID, reports: showReports, canvas: canvas)
+            let name = defaultName(
+                id: groups.last ?? tree.nodes[chain.last ?? 0].id, root: chain.isEmpty && groups.isEmpty, preview: previewID,
+                reports: showReports, canvas: canvas)
             try FileManager.default.createDirectory(atPath: "Renders", withIntermediateDirectories: true)
             pngPath = "Renders/\(name).png"
             svgPath = "Renders/\(name).svg"
@@ -178,8 +193,9 @@ struct Render: ParsableCommand {
         }
     }
 
-    /// The categories to tap after the root, from `--focus` or `--path`.
-    func focusChain(tree: DashboardTree, library: ReportTree) throws -> [Int] {
+    /// The categories to tap after the root, from `--focus` or `--path`, and the ids of groups to
+    /// tap after them (the end of a `--path` that names groups, which the library does not hold).
+    func focusChain(tree: DashboardTree, library: ReportTree) throws -> (categories: [Int], groups: [String]) {
         if let focus {
             guard let index = tree.index(of: focus) else {
                 throw CLIError("--focus \(focus): unknown id '\(focus)' in \(data) (nearest: \(tree.suggestions(for: focus).joined(separator: ", ")))")
@@ -187,14 +203,17 @@ struct Render: ParsableCommand {
             guard tree.nodes[index].kind == .category else {
                 throw CLIError("--focus \(focus): '\(focus)' is a report; use --overlay preview:\(focus) to show it")
             }
-            return Array(tree.path(to: index).dropFirst())
+            return (Array(tree.path(to: index).dropFirst()), [])
         }
-        guard let path else { return [] }
+        guard let path else { return ([], []) }
         var chain: [Int] = []
         var current = 0
-        for id in path.split(separator: "/").map(String.init) where !(chain.isEmpty && id == tree.nodes[0].id) {
+        let ids = path.split(separator: "/").map(String.init)
+        for (k, id) in ids.enumerated() where !(chain.isEmpty && id == tree.nodes[0].id) {
             let children = tree.nodes[current].children
             guard let next = children.first(where: { tree.nodes[$0].id == id }) else {
+                // A group's id is its category's id, "~" and a key: the rest of the path is groups.
+                if id.hasPrefix(tree.nodes[current].id + "~") { return (chain, Array(ids[k...])) }
                 let valid = children.filter { tree.nodes[$0].kind == .category }
                 let nearest = tree.suggestions(for: id, among: valid, limit: 5)
                 throw CLIError(
@@ -206,11 +225,11 @@ struct Render: ParsableCommand {
             chain.append(next)
             current = next
         }
-        return chain
+        return (chain, [])
     }
 
-    func defaultName(tree: DashboardTree, focus: Int, preview: String?, reports: Bool, canvas: (width: Double, height: Double)) -> String {
-        var name = focus == 0 ? "first-level" : "level-\(tree.nodes[focus].id)"
+    func defaultName(id: String, root: Bool, preview: String?, reports: Bool, canvas: (width: Double, height: Double)) -> String {
+        var name = root ? "first-level" : "level-" + id.replacingOccurrences(of: "~", with: "-")
         if let preview { name += "-preview-\(preview)" }
         if reports { name += "-reports" }
         if canvas.width != 768 || canvas.height != 1024 { name += "-\(Int(canvas.width))x\(Int(canvas.height))" }

@@ -66,6 +66,9 @@ struct RenderCommandTests {
         (["--focus", "q1-2016"], "'q1-2016' is a report; use --overlay preview:q1-2016"),
         (["--overlay", "preview:q1-2016", "--focus", "finance"], "report 'q1-2016' is not on the focused level"),
         (["--overlay", "table"], "--overlay must be 'preview:REPORT-ID', 'reports', 'search:TEXT' or 'filter'"),
+        (["--data", "Data/large.json", "--path", "stores/stores~n1-50"],
+         "'stores~n1-50' is not a group of 'stores' in Data/large.json (its groups: stores~n101-150, "),
+        (["--path", "finance/finance~x"], "'finance~x' is not a group of 'finance' in Data/reports.json (that level is not grouped)"),
     ])
     func badArgumentsGiveOneClearLine(arguments: [String], expected: String) throws {
         let folder = try scratch()
@@ -75,6 +78,22 @@ struct RenderCommandTests {
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(result.stderr.contains(expected), "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
+    /// A path may go on into a large category's groups, by the ids the dashboard gives them; the
+    /// default file name is the group's id.
+    @Test func aPathIntoAGroup() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try CLIRunner.run([
+            "render", "--no-pdf", "--data", "Data/large.json", "--path", "store-pnl/store-pnl~n101-101", "--scale", "0.5",
+            "--labels", folder + "/l.json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let labels = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/l.json"))) as? [[String: Any]])
+        // Store #101's 52 weeks: the cards show the week, the caption the rest.
+        let texts = labels.compactMap { $0["text"] as? String }
+        #expect(texts.contains("52") && texts.contains("Store #101 weekly P&L wk … FY2021"), "\(texts.prefix(8))")
     }
 
     @Test func unwritableOutputIsAnErrorAndLeavesNothing() throws {
