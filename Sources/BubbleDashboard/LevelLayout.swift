@@ -84,6 +84,29 @@ public struct LevelLayout: Sendable {
         let (shapes, focusRadius, areaShrink) = sizes(
             tree: tree, focus: focus, labels: labels, settings: settings, measurer: measurer, spread: spread)
         var shrink = areaShrink
+        // Many cards read in rows, when rows fit on the canvas at this size or a little smaller
+        // (a level that pans keeps the spiral).
+        if spread == 1 && children.count >= rowMinimum && children.allSatisfy({ tree.nodes[$0].kind == .report }) {
+            let floor = max(giveUp, settings.sizes.minimumShrink, floorShrink(tree: tree, focus: focus, settings: settings, measurer: measurer))
+            var tried: [Double] = []
+            for k in rowShrinks {
+                // Never below the legibility floor: a level at the floor tries rows at that size.
+                let s = min(shrink, max(floor, shrink * k))
+                guard !tried.contains(s) else { continue }
+                tried.append(s)
+                let sized = shapes.map { scaled($0, s) }
+                guard let starts = rowPositions(
+                    shapes: sized, around: centre, focusRadius: focusRadius * s, gap: settings.sizes.gap, area: content)
+                else { continue }
+                let (home, steps, pressed) = try place(
+                    shapes: sized, at: starts, focusRadius: focusRadius * s, centre: centre, settings: settings, area: content)
+                guard !pressed else { continue }
+                return LevelLayout(
+                    focus: focus, focusRadius: focusRadius * s, centre: centre, children: children, shapes: sized,
+                    home: home, shrink: s, settleSteps: steps, labels: labels, caption: caption, spread: spread,
+                    bubbleArea: bubbleArea)
+            }
+        }
         // Lay out; if the packed level still reaches past an edge (a long narrow area), shrink a
         // little more and lay out again.
         var attempt = 0
@@ -284,6 +307,109 @@ public struct LevelLayout: Sendable {
         }
         let home = bodies.map { (try? world.position(of: $0)) ?? centre }
         return (home, steps, pressed)
+    }
+
+    /// The fewest cards on a level (and nothing but cards) that are laid out in rows.
+    static let rowMinimum = 16
+
+    /// The sizes rows are tried at, as factors on the size the level's area allows (never below
+    /// the legibility floor): rows leave a little room between the cards, so that a level dragged
+    /// into a corner still fits there and comes apart at once when let go.
+    static let rowShrinks = [0.9, 0.85, 0.8]
+
+    /// Start positions in rows, read left to right and top to bottom, in data order: rows of the
+    /// tallest card's height, a gap apart, as few as hold every card, centred on the focus, each
+    /// row broken round the focus where it crosses it. A row's cards are spaced out over its
+    /// width, the last row's kept together, so that a dragged card has room to pass. Nil when the
+    /// rows do not fit in `area`, a gap and `edgeRoom` in from its edges.
+    static func rowPositions(shapes: [Shape], around centre: Vector2, focusRadius: Double, gap: Double, area: Rect) -> [Vector2]? {
+        guard !shapes.isEmpty else { return [] }
+        var height = 0.0
+        for s in shapes { height = max(height, 2 * s.halfExtents.hh) }
+        let inset = gap + edgeRoom
+        let pitch = height + gap
+        let maxRows = Int((area.height - 2 * inset + gap) / pitch)
+        guard maxRows >= 1 else { return nil }
+        for rows in 1...maxRows {
+            if let p = rowPositions(shapes, rows: rows, pitch: pitch, height: height, centre: centre,
+                                    hole: focusRadius + gap, gap: gap, left: area.minX + inset, right: area.maxX - inset) {
+                return p
+            }
+        }
+        return nil
+    }
+
+    /// `rowPositions` for `rows` rows `pitch` apart: nil when the cards do not all fit.
+    private static func rowPositions(
+        _ shapes: [Shape], rows: Int, pitch: Double, height: Double, centre: Vector2, hole: Double, gap: Double,
+        left: Double, right: Double
+    ) -> [Vector2]? {
+        let top = centre.y - (Double(rows - 1) * pitch + height) / 2
+        // The parts of each row clear of the focus, left to right.
+        var parts: [(lo: Double, hi: Double, y: Double)] = []
+        for r in 0..<rows {
+            let y0 = top + Double(r) * pitch, y1 = y0 + height
+            let dy = centre.y < y0 ? y0 - centre.y : (centre.y > y1 ? centre.y - y1 : 0)
+            let y = (y0 + y1) / 2
+            if dy >= hole {
+                parts.append((left, right, y))
+            } else {
+                let w = (hole * hole - dy * dy).squareRoot()
+                parts.append((left, centre.x - w, y))
+                parts.append((centre.x + w, right, y))
+            }
+        }
+        var positions: [Vector2] = []
+        positions.reserveCapacity(shapes.count)
+        var i = 0
+        for part in parts where i < shapes.count {
+            let width = part.hi - part.lo
+            var used = 0.0, j = i
+            while j < shapes.count {
+                let w = 2 * shapes[j].halfExtents.hw
+                if used + w > width { break }
+                used += w + gap
+                j += 1
+            }
+            guard j > i else { continue }
+            let count = Double(j - i)
+            // The spare width evenly round the cards of a full part; the last part's cards
+            // together, centred.
+            let spare = width - (used - gap)
+            let between = j < shapes.count ? spare / (count + 1) : 0
+            var x = part.lo + (j < shapes.count ? between : spare / 2)
+            for k in i..<j {
+                let w = 2 * shapes[k].halfExtents.hw
+                positions.append(Vector2(x + w / 2, part.y))
+                x += w + gap + between
+            }
+            i = j
+        }
+        return i == shapes.count ? positions : nil
+    }
+
+    /// Home positions for bubbles of `shapes` that start at `starts`, clear of each other and the
+    /// focus: the relax, hold and separate phases of `pack` without its packing, and whether the
+    /// level is pressed against the bounds (as `pack`).
+    static func place(
+        shapes: [Shape], at starts: [Vector2], focusRadius: Double, centre: Vector2, settings: DashboardSettings, area: Rect
+    ) throws(DashboardError) -> ([Vector2], Int, pressed: Bool) {
+        let pad = settings.sizes.gap
+        do {
+            let world = try World(settings: packWorldSettings(settings, area: area))
+            let focus = try world.createBody(
+                BodyDefinition(shape: .circle(radius: focusRadius + pad / 2), position: centre, isKinematic: true))
+            var bodies: [BodyID] = []
+            bodies.reserveCapacity(shapes.count)
+            for (shape, p) in zip(shapes, starts) {
+                bodies.append(try world.createBody(BodyDefinition(shape: padded(shape, pad), position: p)))
+            }
+            let (steps, moved) = try settle(world, focus, bodies, settings, area: area, room: edgeRoom)
+            let home = try bodies.map { (b) throws(PhysicsError) in try world.position(of: b) }
+            return (home, steps, !moved.isFinite)
+        } catch {
+            throw .physics(error.description)
+        }
     }
 
     /// Places for bubbles of `shapes` that lie near `positions`, with no overlap, inside the bubble

@@ -88,4 +88,26 @@ struct ReadingOrderTests {
         let library = try LibraryLoader.load(packageRoot + "/Data/large.json", options: LibraryLoadOptions(checkFiles: false))
         try Self.check(try LibraryBridge.dashboardTree(library), ["miscellaneous"], slack: 1.3)
     }
+
+    /// Many cards read in rows, left to right and top to bottom, broken round the focus: the
+    /// sample's Monthly Close (27 cards, October 2015 to December 2017) at rest.
+    @Test func manyCardsReadInRows() throws {
+        let (centres, _, focus) = try Self.homes(sampleTree, ["finance", "monthly-close"])
+        try #require(centres.count == 27)
+        var rows = 1
+        for i in 0..<(centres.count - 1) {
+            let a = centres[i], b = centres[i + 1]
+            if abs(b.y - a.y) < 1 {
+                #expect(b.x > a.x, "card \(i + 1) is left of card \(i) in their row")
+            } else {
+                #expect(b.y > a.y, "card \(i + 1) is above card \(i)")
+                rows += 1
+            }
+        }
+        #expect(rows >= 4 && rows <= 10, "\(rows) rows")
+        // The first card opens the top row, above the focus; a row that crosses the focus is
+        // broken round it.
+        #expect(centres.allSatisfy { $0.y >= centres[0].y - 1 } && centres[0].y < focus.y)
+        #expect(centres.contains { abs($0.y - focus.y) < 60 && $0.x < focus.x } && centres.contains { abs($0.y - focus.y) < 60 && $0.x > focus.x })
+    }
 }
