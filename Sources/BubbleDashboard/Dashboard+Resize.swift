@@ -67,6 +67,7 @@ extension Dashboard {
         places[focus] = lay.home
         savedPans = [:]
         panLevel(focus, layout: lay)
+        let reflows = LevelLayout.mayUseRows(levels, focus)
         for i in live.indices {
             switch live[i].role {
             case .focus:
@@ -76,6 +77,14 @@ extension Dashboard {
             case .child:
                 guard let k = lay.children.firstIndex(of: live[i].node) else { continue }
                 moveChild(i, to: lay.home[k], shape: lay.shapes[k], duration: duration, rescaleEqual: true)
+                if reflows {
+                    // Rows reflow (into rows, out of them, or to other rows): cards cross each
+                    // other's way, so each fades out while it travels and comes back where it
+                    // lands (text is never drawn over text).
+                    let o = live[i].opacity
+                    // A little longer than the glide, so it is back only once the card has landed.
+                    live[i].opacity = Tween(from: o.value(at: now), to: o.to, start: now, duration: duration * 1.2, curve: .dip)
+                }
             }
         }
         world.wake()

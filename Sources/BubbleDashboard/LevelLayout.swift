@@ -86,7 +86,7 @@ public struct LevelLayout: Sendable {
         var shrink = areaShrink
         // Many cards read in rows, when rows fit on the canvas at this size or a little smaller
         // (a level that pans keeps the spiral).
-        if spread == 1 && children.count >= rowMinimum && children.allSatisfy({ tree.nodes[$0].kind == .report }) {
+        if spread == 1 && mayUseRows(tree, focus) {
             let floor = max(giveUp, settings.sizes.minimumShrink, floorShrink(tree: tree, focus: focus, settings: settings, measurer: measurer))
             var tried: [Double] = []
             for k in rowShrinks {
@@ -311,6 +311,13 @@ public struct LevelLayout: Sendable {
 
     /// The fewest cards on a level (and nothing but cards) that are laid out in rows.
     static let rowMinimum = 16
+
+    /// Whether the level focused on `focus` is laid out in rows where they fit: at least
+    /// `rowMinimum` children, all cards.
+    static func mayUseRows(_ tree: some DashboardHierarchy, _ focus: Int) -> Bool {
+        let children = tree.nodes[focus].children
+        return children.count >= rowMinimum && children.allSatisfy { tree.nodes[$0].kind == .report }
+    }
 
     /// The sizes rows are tried at, as factors on the size the level's area allows (never below
     /// the legibility floor): rows leave a little room between the cards, so that a level dragged
