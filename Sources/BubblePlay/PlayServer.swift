@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
+import ServiceLifecycle
 import NIOCore
 
 /// How `bubbles play` serves: address, limits and where the recording goes.
@@ -178,11 +179,20 @@ public final class PlayServer: Sendable {
                 onRunning(port)
             },
             logger: logger)
-        if handleSignals {
-            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
-        } else {
-            try await app.runService(gracefulShutdownSignals: [])
-        }
+        let group = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [], logger: logger))
+        serviceGroup.withLock { $0 = group }
+        try await group.run()
+    }
+
+    /// The running server's service group (nil before `run` has started it).
+    private let serviceGroup = Locked<ServiceGroup?>(nil)
+
+    /// Stops a running server as SIGTERM does: it stops listening, lets its connections finish,
+    /// and `run` returns. Does nothing before `run` has reported its port. Prefer it to cancelling
+    /// the task that runs the server: cancellation reaches every connection's tasks at once.
+    public func shutdown() async {
+        await serviceGroup.withLock { $0 }?.triggerGracefulShutdown()
     }
 
     static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {

@@ -29,9 +29,19 @@ final class RunningServer: Sendable {
         self.port = p
     }
 
+    /// Stops the server gracefully (`PlayServer.shutdown`), and cancels it if it has not stopped
+    /// within 10 s (a page that keeps its WebSocket open). Cancelling first could hang: the
+    /// cancellation of the server's task tree met a lock of the service group's merged streams
+    /// held by a child task finishing at that moment, and both waited for good.
     func stop() async {
-        task.cancel()
-        await task.value
+        await server.shutdown()
+        let task = self.task
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await task.value; return true }
+            group.addTask { (try? await Task.sleep(for: .seconds(10))) != nil ? false : true }
+            if await group.next() == false { task.cancel() }
+            group.cancelAll()
+        }
     }
 
     var origin: String { "http://127.0.0.1:\(port)" }
