@@ -513,10 +513,10 @@ public struct LevelLayout: Sendable {
                 return .infinity
             }
             for c in contacts where c.depth > 0 {
+                let (n, depth) = try world.separation(of: c.b, from: c.a)
+                guard depth > 0 else { continue }
                 let pa = try world.position(of: c.a), pb = try world.position(of: c.b)
                 let sa = try world.shape(of: c.a), sb = try world.shape(of: c.b)
-                let (n, depth) = separation(sa, pa, sb, pb)
-                guard depth > 0 else { continue }
                 // A hair more than the depth, so the pair ends apart.
                 let push = depth + separationSlack
                 // Each moves half the way, unless it is the focus or that would take it into the
@@ -560,29 +560,6 @@ public struct LevelLayout: Sendable {
     /// The gap `separate` leaves between two bubbles it pushes apart (pt): far below anything
     /// drawn, and enough that the engine sees no overlap.
     static let separationSlack = 1e-7
-
-    /// The direction (unit) in which `b` at `pb` leaves `a` at `pa` fastest, as the engine's
-    /// contacts push (between the nearest points of the two shapes' straight cores), and how deep
-    /// they overlap (pt; the engine's measure, at scale 1).
-    static func separation(_ a: Shape, _ pa: Vector2, _ b: Shape, _ pb: Vector2) -> (Vector2, Double) {
-        let (hwa, hha, ra) = a.halfExtents
-        let (hwb, hhb, rb) = b.halfExtents
-        let dx = pb.x - pa.x, dy = pb.y - pa.y
-        let gx = abs(dx) - ((hwa - ra) + (hwb - rb))
-        let gy = abs(dy) - ((hha - ra) + (hhb - rb))
-        let r = ra + rb
-        let sx: Double = dx < 0 ? -1 : 1, sy: Double = dy < 0 ? -1 : 1
-        if gx > 0 && gy > 0 {
-            let d = (gx * gx + gy * gy).squareRoot()
-            return (Vector2(sx * gx / d, sy * gy / d), r - d)
-        }
-        if gx > 0 { return (Vector2(sx, 0), r - gx) }
-        if gy > 0 { return (Vector2(0, sy), r - gy) }
-        // The cores overlap: out along the axis of least penetration.
-        let px = r - gx, py = r - gy
-        if dx == 0 && dy == 0 { return (Vector2(0, -1), min(px, py)) }
-        return px <= py ? (Vector2(sx, 0), px) : (Vector2(0, sy), py)
-    }
 
     /// `p` moved onto the edge of the region where the world's soft bounds leave a body of
     /// `shape` alone, if it lies past it (the engine's bounds arithmetic, at scale 1).

@@ -38,9 +38,10 @@ struct Tween: Sendable, Hashable {
     var curve: Curve
 
     enum Curve: Sendable, Hashable {
-        /// `dip`: from `from` to `to` (smoothstep) while dipping to 0 in between, below 0.3 of
-        /// the way for the middle 82 % of the time: a bubble that crosses others on its way.
-        case out, inOut, outBack, dip
+        case out, inOut, outBack
+        /// From `from` to `to` (smoothstep) while dipping to 0 in between, below 0.3 of the way
+        /// for the middle 82 % of the time: a bubble that crosses others on its way.
+        case dip
     }
 
     static func constant(_ value: Double) -> Tween {

@@ -76,7 +76,13 @@ extension World {
     }
 
     /// Penetration depth of two slots (positive when they overlap), with the solver's geometry.
-    func penetration(_ i: Int, _ j: Int) -> Double {
+    func penetration(_ i: Int, _ j: Int) -> Double { overlap(i, j).depth }
+
+    /// How slot `j` overlaps slot `i`, with the solver's geometry at their scales: the unit
+    /// direction in which `j` leaves `i` fastest (between the nearest points of the two straight
+    /// cores; where the cores overlap, along the axis the solver pushes on) and the penetration
+    /// depth (positive when they overlap).
+    func overlap(_ i: Int, _ j: Int) -> (nx: Double, ny: Double, depth: Double) {
         let c = col
         let si = c.scale[i], sj = c.scale[j]
         let ri = c.cr[i] * si, rj = c.cr[j] * sj
@@ -84,11 +90,28 @@ extension World {
         let gx = (dx < 0 ? -dx : dx) - ((c.hw[i] * si - ri) + (c.hw[j] * sj - rj))
         let gy = (dy < 0 ? -dy : dy) - ((c.hh[i] * si - ri) + (c.hh[j] * sj - rj))
         let r = ri + rj
-        if gx > 0 && gy > 0 { return r - (gx * gx + gy * gy).squareRoot() }
-        if gx > 0 { return r - gx }
-        if gy > 0 { return r - gy }
+        let sx: Double = dx < 0 ? -1 : 1, sy: Double = dy < 0 ? -1 : 1
+        if gx > 0 && gy > 0 {
+            let d = (gx * gx + gy * gy).squareRoot()
+            return (sx * gx / d, sy * gy / d, r - d)
+        }
+        if gx > 0 { return (sx, 0, r - gx) }
+        if gy > 0 { return (0, sy, r - gy) }
         let px = r - gx, py = r - gy
-        return px < py ? px : py
+        let depth = px < py ? px : py
+        // Coincident centres: the solver draws a seeded direction; a query says "up".
+        if dx == 0 && dy == 0 { return (0, -1, depth) }
+        return px <= py && dx != 0 || dy == 0 ? (sx, 0, depth) : (0, sy, depth)
+    }
+
+    /// How body `b` overlaps body `a`, with the contact solver's geometry at their current
+    /// scales: the unit direction in which `b` leaves `a` fastest, and the penetration depth in
+    /// pt (positive when they overlap; minus the gap between them when they do not). Moving `b`
+    /// by `depth` along `normal`, or each by half of it, makes them touch. Reads only; changes
+    /// nothing.
+    public func separation(of b: BodyID, from a: BodyID) throws(PhysicsError) -> (normal: Vector2, depth: Double) {
+        let o = overlap(try slot(a), try slot(b))
+        return (Vector2(o.nx, o.ny), o.depth)
     }
 
     /// Every enabled body of non-zero scale as its extent along x, sorted by its left edge (then

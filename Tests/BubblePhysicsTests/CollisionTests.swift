@@ -13,6 +13,27 @@ import Testing
         try pair(a, pa, b, pb).0.maxOverlap().depth
     }
 
+    /// `separation(of:from:)`: the direction the solver pushes and the depth it pushes by;
+    /// moving the second body by that much along it makes the pair touch.
+    @Test func separationGivesTheSolversNormalAndDepth() throws {
+        let eps = 1e-9
+        // circle–circle, centres (0, 0) and (9, 12): 5 deep along (0.6, 0.8).
+        let (w, a, b) = try pair(.circle(radius: 10), .zero, .circle(radius: 10), Vector2(9, 12))
+        let (n, d) = try w.separation(of: b, from: a)
+        #expect(abs(n.x - 0.6) < eps && abs(n.y - 0.8) < eps && abs(d - 5) < eps)
+        #expect(d == w.maxOverlap().depth)
+        try w.setPosition(of: b, to: Vector2(9, 12) + n * d)
+        #expect(abs(try w.separation(of: b, from: a).depth) < eps)
+        // A rectangle's face, from the other side: the circle leaves to the left, 2 deep.
+        let rect = Shape.roundedRect(width: 40, height: 20, cornerRadius: 0)
+        let (w2, r, c) = try pair(rect, .zero, .circle(radius: 5), Vector2(-23, 3))
+        let (n2, d2) = try w2.separation(of: c, from: r)
+        #expect(n2 == Vector2(-1, 0) && abs(d2 - 2) < eps)
+        // Apart: a negative depth, the gap.
+        let (w3, p, q) = try pair(.circle(radius: 10), .zero, .circle(radius: 10), Vector2(0, 25))
+        #expect(abs(try w3.separation(of: q, from: p).depth + 5) < eps)
+    }
+
     @Test func exactOverlapDepths() throws {
         let eps = 1e-9
         // circle–circle: centres 15 apart, radii 10 + 10.
