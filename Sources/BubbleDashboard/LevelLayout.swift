@@ -401,22 +401,10 @@ public struct LevelLayout: Sendable {
     static func place(
         shapes: [Shape], at starts: [Vector2], focusRadius: Double, centre: Vector2, settings: DashboardSettings, area: Rect
     ) throws(DashboardError) -> ([Vector2], Int, pressed: Bool) {
-        let pad = settings.sizes.gap
-        do {
-            let world = try World(settings: packWorldSettings(settings, area: area))
-            let focus = try world.createBody(
-                BodyDefinition(shape: .circle(radius: focusRadius + pad / 2), position: centre, isKinematic: true))
-            var bodies: [BodyID] = []
-            bodies.reserveCapacity(shapes.count)
-            for (shape, p) in zip(shapes, starts) {
-                bodies.append(try world.createBody(BodyDefinition(shape: padded(shape, pad), position: p)))
-            }
-            let (steps, moved) = try settle(world, focus, bodies, settings, area: area, room: edgeRoom)
-            let home = try bodies.map { (b) throws(PhysicsError) in try world.position(of: b) }
-            return (home, steps, !moved.isFinite)
-        } catch {
-            throw .physics(error.description)
-        }
+        let (home, steps, moved) = try settled(
+            shapes: shapes, at: starts, focusRadius: focusRadius, centre: centre, settings: settings,
+            world: packWorldSettings(settings, area: area), area: area, room: edgeRoom)
+        return (home, steps, !moved.isFinite)
     }
 
     /// Places for bubbles of `shapes` that lie near `positions`, with no overlap, inside the bubble
@@ -427,16 +415,31 @@ public struct LevelLayout: Sendable {
         area: Rect? = nil
     ) throws(DashboardError) -> [Vector2] {
         let area = area ?? settings.contentRect
+        return try settled(
+            shapes: shapes, at: positions, focusRadius: focusRadius, centre: focusCentre, settings: settings,
+            world: liveWorldSettings(settings, area: area), area: area, room: 0
+        ).home
+    }
+
+    /// Bubbles of `shapes` put at `positions` in a world of `ws` with the focus, then `settle`d
+    /// with `room`: where they rest, the steps taken and how far the last phase moved one.
+    private static func settled(
+        shapes: [Shape], at positions: [Vector2], focusRadius: Double, centre: Vector2, settings: DashboardSettings,
+        world ws: WorldSettings, area: Rect, room: Double
+    ) throws(DashboardError) -> (home: [Vector2], steps: Int, moved: Double) {
+        let pad = settings.sizes.gap
         do {
-            let world = try World(settings: liveWorldSettings(settings, area: area))
+            let world = try World(settings: ws)
             let focus = try world.createBody(
-                BodyDefinition(shape: .circle(radius: focusRadius + settings.sizes.gap / 2), position: focusCentre, isKinematic: true))
+                BodyDefinition(shape: .circle(radius: focusRadius + pad / 2), position: centre, isKinematic: true))
             var bodies: [BodyID] = []
+            bodies.reserveCapacity(shapes.count)
             for (shape, p) in zip(shapes, positions) {
-                bodies.append(try world.createBody(BodyDefinition(shape: padded(shape, settings.sizes.gap), position: p)))
+                bodies.append(try world.createBody(BodyDefinition(shape: padded(shape, pad), position: p)))
             }
-            _ = try settle(world, focus, bodies, settings, area: area, room: 0)
-            return try bodies.map { (b) throws(PhysicsError) in try world.position(of: b) }
+            let (steps, moved) = try settle(world, focus, bodies, settings, area: area, room: room)
+            let home = try bodies.map { (b) throws(PhysicsError) in try world.position(of: b) }
+            return (home, steps, moved)
         } catch {
             throw .physics(error.description)
         }
