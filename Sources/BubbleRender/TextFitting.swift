@@ -68,8 +68,9 @@ struct FittedText {
 /// wrapped at word boundaries (Unicode's line-breaking rules: CJK may break between ideographs,
 /// "Q1 2016" never breaks) into a width; in a circle, several widths are tried, and every line
 /// must fit the chord at its box's farther edge. The first arrangement that fits wins. From 85 %
-/// of the largest size down, a word too long for its line is broken with a hyphen, but next to a
-/// digit only at the minimum size (a number or an identifier such as "INV-2016-00001" shrinks
+/// of the largest size down, a word too long for its line is broken with a hyphen (in a circle only
+/// when the title cannot fit with whole words even at the minimum size: a short name such as
+/// "Copenhagen" shrinks instead), but next to a digit only at the minimum size (a number or an identifier such as "INV-2016-00001" shrinks
 /// rather than break); only when the title still does not fit is it shortened, with Pango's
 /// ellipsis at grapheme boundaries: at the end in circles, in the middle on cards (so the words
 /// that tell apart titles that share a beginning stay readable: "Month-End Close … March 2017").
@@ -95,10 +96,20 @@ struct TextFitter {
         let blank = text.allSatisfy { $0.isWhitespace }
         if blank || radius <= 0 { return .empty(FontKey(bold: bold, size: minSize), truncated: !blank) }
         var size = maxSize
+        // A title whose words all fit whole at the minimum size shrinks rather than break a word
+        // ("Copenhag-en"); only a word too long for the circle at any size is hyphenated, at
+        // `hyphenationSize` or below.
+        var wholeAtMinimum: Bool? = nil
+        func fitsWholeAtMinimum() -> Bool {
+            if let known = wholeAtMinimum { return known }
+            let fits = circleFit(text, radius: radius, font: FontKey(bold: bold, size: minSize), wrap: .word, maxLines: maxLines) != nil
+            wholeAtMinimum = fits
+            return fits
+        }
         while size >= minSize - 1e-9 {
             let font = FontKey(bold: bold, size: size)
             if let f = circleFit(text, radius: radius, font: font, wrap: .word, maxLines: maxLines) { return f }
-            if size <= TextFitter.hyphenationSize(maxSize: maxSize, minSize: minSize),
+            if size <= TextFitter.hyphenationSize(maxSize: maxSize, minSize: minSize), !fitsWholeAtMinimum(),
                TextFitter.hasOverlongWord(engine.layout(LayoutKey(text: text, font: font, width: 2 * radius - 1, wrap: .word, align: .centre))),
                let f = circleFit(text, radius: radius, font: font, wrap: .wordChar, maxLines: maxLines, cutsNumbers: size <= minSize + 1e-9) {
                 return f
