@@ -24,7 +24,9 @@ bin="$(swift build -c release --show-bin-path)/bubbles"
 "$bin" render --data Data/large.json --focus store-pnl --png Renders/level-store-weeks.png --svg Renders/level-store-weeks.svg
 "$bin" render --data Data/large.json --focus miscellaneous --png Renders/level-unstructured.png --svg Renders/level-unstructured.svg
 # A level slightly over the legibility floor, which pans instead of being grouped (indicators at the edges).
-"$bin" render --data Data/large.json --focus monatsberichte --png Renders/level-pans.png --svg Renders/level-pans.svg
+"$bin" render --data Data/large.json --focus branches --png Renders/level-pans.png --svg Renders/level-pans.svg
+# Five years of months: cards slightly over the canvas by area, which fit it in rows at the floor.
+"$bin" render --data Data/large.json --focus monatsberichte --png Renders/level-rows.png --svg Renders/level-rows.svg
 # Search (a query in progress, typed without its accent) and a level under a two-keyword filter.
 "$bin" render --overlay "search:zur" --png Renders/search.png --svg Renders/search.svg
 "$bin" render --filter 2016 --filter "management accounts" --png Renders/filter.png --svg Renders/filter.svg

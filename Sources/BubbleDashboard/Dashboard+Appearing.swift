@@ -6,8 +6,12 @@ import BubbleSupport
 extension Dashboard {
     /// Shows the children of `focus` at their places, growing out of the focus one after another.
     /// A child still fading out is caught where it is and brought back; a child already live
-    /// (the focus coming back as a child) is left alone.
-    func showChildren(of focus: Int, delay: Double) throws(DashboardError) {
+    /// (the focus coming back as a child) is left alone. A child whose place lies on the way of
+    /// `passing` (a bubble on its glide, its radius going from `radii.from` to `radii.to` pt as it
+    /// travels) waits until that bubble has passed, so that it never grows in under it.
+    func showChildren(
+        of focus: Int, delay: Double, passing: (transit: Transit, radii: (from: Double, to: Double))? = nil
+    ) throws(DashboardError) {
         let lay = try layout(of: focus)
         let targets = places[focus] ?? lay.home
         places[focus] = targets
@@ -51,7 +55,10 @@ extension Dashboard {
                     shape: LevelLayout.padded(lay.shapes[k], settings.sizes.gap), position: start, target: target,
                     spring: settings.motion.placeSpring, scale: max(0, min(scale0, 2)), opacity: max(0, min(opacity0, 1)),
                     isKinematic: true))
-            let wait = delay + min(Double(k) * settings.motion.appearStagger, settings.motion.appearStaggerTotal)
+            var wait = delay + min(Double(k) * settings.motion.appearStagger, settings.motion.appearStaggerTotal)
+            if let p = passing, let passed = Self.passed(p.transit, radii: p.radii, clearOf: target, reach: LevelLayout.reach(lay.shapes[k])) {
+                wait = max(wait, passed - now)
+            }
             let glide = caught
                 ? glide(from: start, to: target, radius: .constant(lay.shapes[k].radius ?? 0), endsDynamic: true)
                 : Transit(
@@ -64,6 +71,31 @@ extension Dashboard {
                 blur: .constant(0), transit: glide)
             live.append(bubble)
         }
+    }
+
+    /// The time (s) after which a bubble on `transit`, its radius going from `radii.from` to
+    /// `radii.to` as it travels, no longer covers any of a bubble of `reach` pt at `place`; nil when
+    /// it never does. The way is checked at 64 points.
+    static func passed(_ transit: Transit, radii: (from: Double, to: Double), clearOf place: Vector2, reach: Double) -> Double? {
+        let samples = 64
+        var last: Double? = nil
+        for i in stride(from: samples, through: 0, by: -1) {
+            let f = Double(i) / Double(samples)
+            let at = transit.from + (transit.to - transit.from) * f
+            let radius = radii.from + (radii.to - radii.from) * f
+            if (at - place).length < radius + reach {
+                last = f
+                break
+            }
+        }
+        guard let f = last else { return nil }
+        // The moment the glide (a smoothstep) is that far along: bisection.
+        var lo = 0.0, hi = 1.0
+        for _ in 0..<30 {
+            let mid = (lo + hi) / 2
+            if Ease.inOut(mid) < f { lo = mid } else { hi = mid }
+        }
+        return transit.start + transit.duration * hi
     }
 
     /// Brings `node` back as the blurred focus in the middle (fading in, or caught from its fade-out).

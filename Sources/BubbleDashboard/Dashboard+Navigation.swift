@@ -79,10 +79,15 @@ extension Dashboard {
 
         // The focus goes back to being a child, to the exact place it had.
         let parentPlaces = places[parent] ?? lay.home
+        var passing: (transit: Transit, radii: (from: Double, to: Double))? = nil
         if let li = liveIndex(of: leaving), let k = lay.children.firstIndex(of: leaving) {
             ghosts.removeAll { $0.node == leaving && $0.role == .child }
             live[li].role = .child
-            live[li].transit = glide(from: position(of: live[li]), to: parentPlaces[k], radius: live[li].radiusTween(to: lay.shapes[k].radius ?? lay.focusRadius, at: now, duration: settings.motion.focusDuration), endsDynamic: true)
+            let radius = live[li].radiusTween(to: lay.shapes[k].radius ?? lay.focusRadius, at: now, duration: settings.motion.focusDuration)
+            let transit = glide(from: position(of: live[li]), to: parentPlaces[k], radius: radius, endsDynamic: true)
+            live[li].transit = transit
+            // Siblings whose places it crosses on its way grow in once it has passed.
+            passing = (transit, (radius.from, LevelLayout.reach(lay.shapes[k])))
             live[li].blur = live[li].blur.retarget(0, at: now, duration: settings.motion.focusDuration, curve: .inOut)
         } else if let li = liveIndex(of: leaving) {
             // Not a child of the parent in this view (a filter hides it): it fades where it is.
@@ -90,7 +95,7 @@ extension Dashboard {
             live.remove(at: li)
         }
         let travel = try showFocus(parent, layout: lay)
-        try showChildren(of: parent, delay: max(settings.motion.focusDuration * 0.2, travel))
+        try showChildren(of: parent, delay: max(settings.motion.focusDuration * 0.2, travel), passing: passing)
     }
 
     func goTop() throws(DashboardError) {

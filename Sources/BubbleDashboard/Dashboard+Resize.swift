@@ -82,8 +82,10 @@ extension Dashboard {
                     // other's way, so each fades out while it travels and comes back where it
                     // lands (text is never drawn over text).
                     let o = live[i].opacity
-                    // A little longer than the glide, so it is back only once the card has landed.
-                    live[i].opacity = Tween(from: o.value(at: now), to: o.to, start: now, duration: duration * 1.2, curve: .dip)
+                    // A little longer than the glide (a far one takes longer than `duration`), so
+                    // it is back only once the card has landed.
+                    let glideEnd = live[i].transit.map { $0.start + $0.duration } ?? now + duration
+                    live[i].opacity = Tween(from: o.value(at: now), to: o.to, start: now, duration: (glideEnd - now) * 1.2, curve: .dip)
                 }
             }
         }

@@ -65,6 +65,10 @@ extension LevelGrouping {
             ratio = areaRatio(need, floor: floor, settings: settings)
         }
         guard ratio <= Policy.panMaxArea else { return nil }
+        // Cards that fit the canvas in rows with their labels at the floor need no pan.
+        if let rows = try LevelLayout.inRows(tree: levels, focus: focus, settings: settings, measurer: measurer, at: floor) {
+            return rows
+        }
         // The packing leaves gaps, so the area rule alone may not be room enough: widen once more.
         var spread = max(1, ratio.squareRoot()) * Policy.panSlack
         for _ in 0..<2 {

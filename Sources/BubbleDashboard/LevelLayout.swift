@@ -88,23 +88,12 @@ public struct LevelLayout: Sendable {
         // (a level that pans keeps the spiral).
         if spread == 1 && mayUseRows(tree, focus) {
             let floor = max(giveUp, settings.sizes.minimumShrink, floorShrink(tree: tree, focus: focus, settings: settings, measurer: measurer))
-            var tried: [Double] = []
-            for k in rowShrinks {
-                // Never below the legibility floor: a level at the floor tries rows at that size.
-                let s = min(shrink, max(floor, shrink * k))
-                guard !tried.contains(s) else { continue }
-                tried.append(s)
-                let sized = shapes.map { scaled($0, s) }
-                guard let starts = rowPositions(
-                    shapes: sized, around: centre, focusRadius: focusRadius * s, gap: settings.sizes.gap, area: content)
-                else { continue }
-                let (home, steps, pressed) = try place(
-                    shapes: sized, at: starts, focusRadius: focusRadius * s, centre: centre, settings: settings, area: content)
-                guard !pressed else { continue }
-                return LevelLayout(
-                    focus: focus, focusRadius: focusRadius * s, centre: centre, children: children, shapes: sized,
-                    home: home, shrink: s, settleSteps: steps, labels: labels, caption: caption, spread: spread,
-                    bubbleArea: bubbleArea)
+            // Never below the legibility floor: a level at the floor tries rows at that size.
+            let tried = rowShrinks.map { min(shrink, max(floor, shrink * $0)) }
+            if let rows = try inRows(
+                tree: tree, focus: focus, settings: settings, shapes: shapes, focusRadius: focusRadius, labels: labels,
+                caption: caption, shrinks: tried) {
+                return rows
             }
         }
         // Lay out; if the packed level still reaches past an edge (a long narrow area), shrink a
@@ -132,7 +121,10 @@ public struct LevelLayout: Sendable {
             }
             // A pile inside the area but pressed against its edges is a few points too large:
             // shrink it a little.
-            shrink = max(settings.sizes.minimumShrink, shrink * (within ? 0.98 : 0.93))
+            let next = max(settings.sizes.minimumShrink, shrink * (within ? 0.98 : 0.93))
+            // A step that would cross the point of giving up (the legibility floor) tries that
+            // point itself first: a level that fits there is not grouped nor panned.
+            shrink = next < giveUp && shrink > giveUp + 2e-9 ? giveUp + 1e-9 : next
         }
     }
 
@@ -319,6 +311,47 @@ public struct LevelLayout: Sendable {
         return children.count >= rowMinimum && children.allSatisfy { tree.nodes[$0].kind == .report }
     }
 
+    /// The level in rows on the bubble area at the first of `shrinks` (scales of `shapes` and
+    /// `focusRadius`) at which rows fit and the placed cards are not pressed against the edges;
+    /// nil when none does.
+    static func inRows(
+        tree: some DashboardHierarchy, focus: Int, settings: DashboardSettings, shapes: [Shape], focusRadius: Double,
+        labels: [String], caption: String?, shrinks: [Double]
+    ) throws(DashboardError) -> LevelLayout? {
+        let bubbleArea = settings.contentRect
+        let centre = bubbleArea.center
+        var tried: [Double] = []
+        for s in shrinks where !tried.contains(s) {
+            tried.append(s)
+            let sized = shapes.map { scaled($0, s) }
+            guard let starts = rowPositions(
+                shapes: sized, around: centre, focusRadius: focusRadius * s, gap: settings.sizes.gap, area: bubbleArea)
+            else { continue }
+            let (home, steps, pressed) = try place(
+                shapes: sized, at: starts, focusRadius: focusRadius * s, centre: centre, settings: settings, area: bubbleArea)
+            guard !pressed else { continue }
+            return LevelLayout(
+                focus: focus, focusRadius: focusRadius * s, centre: centre, children: tree.nodes[focus].children,
+                shapes: sized, home: home, shrink: s, settleSteps: steps, labels: labels, caption: caption, spread: 1,
+                bubbleArea: bubbleArea)
+        }
+        return nil
+    }
+
+    /// The level focused on `focus` in rows on the bubble area with its labels at `shrink` (the
+    /// legibility floor, for a level that would otherwise pan), or nil when it is not a level of
+    /// cards that may use rows or the rows do not fit.
+    static func inRows(
+        tree: some DashboardHierarchy, focus: Int, settings: DashboardSettings, measurer: (any TextMeasurer)?, at shrink: Double
+    ) throws(DashboardError) -> LevelLayout? {
+        guard mayUseRows(tree, focus) else { return nil }
+        let (labels, caption) = levelLabels(tree, focus)
+        let (shapes, focusRadius, _) = sizes(tree: tree, focus: focus, labels: labels, settings: settings, measurer: measurer)
+        return try inRows(
+            tree: tree, focus: focus, settings: settings, shapes: shapes, focusRadius: focusRadius, labels: labels,
+            caption: caption, shrinks: [shrink])
+    }
+
     /// The sizes rows are tried at, as factors on the size the level's area allows (never below
     /// the legibility floor): rows leave a little room between the cards, so that a level dragged
     /// into a corner still fits there and comes apart at once when let go.
@@ -352,47 +385,77 @@ public struct LevelLayout: Sendable {
         left: Double, right: Double
     ) -> [Vector2]? {
         let top = centre.y - (Double(rows - 1) * pitch + height) / 2
-        // The parts of each row clear of the focus, left to right.
-        var parts: [(lo: Double, hi: Double, y: Double)] = []
-        for r in 0..<rows {
-            let y0 = top + Double(r) * pitch, y1 = y0 + height
-            let dy = centre.y < y0 ? y0 - centre.y : (centre.y > y1 ? centre.y - y1 : 0)
-            let y = (y0 + y1) / 2
-            if dy >= hole {
-                parts.append((left, right, y))
-            } else {
-                let w = (hole * hole - dy * dy).squareRoot()
-                parts.append((left, centre.x - w, y))
-                parts.append((centre.x + w, right, y))
-            }
-        }
         var positions: [Vector2] = []
         positions.reserveCapacity(shapes.count)
         var i = 0
-        for part in parts where i < shapes.count {
-            let width = part.hi - part.lo
-            var used = 0.0, j = i
-            while j < shapes.count {
-                let w = 2 * shapes[j].halfExtents.hw
-                if used + w > width { break }
-                used += w + gap
-                j += 1
+        for r in 0..<rows where i < shapes.count {
+            let y0 = top + Double(r) * pitch, y1 = y0 + height
+            let dy = centre.y < y0 ? y0 - centre.y : (centre.y > y1 ? centre.y - y1 : 0)
+            let y = (y0 + y1) / 2
+            guard dy < hole else {
+                let j = fitting(shapes, from: i, width: right - left, gap: gap)
+                lay(shapes, i..<j, lo: left, hi: right, y: y, gap: gap, last: j == shapes.count, into: &positions)
+                i = j
+                continue
             }
-            guard j > i else { continue }
-            let count = Double(j - i)
-            // The spare width evenly round the cards of a full part; the last part's cards
-            // together, centred.
-            let spare = width - (used - gap)
-            let between = j < shapes.count ? spare / (count + 1) : 0
-            var x = part.lo + (j < shapes.count ? between : spare / 2)
-            for k in i..<j {
-                let w = 2 * shapes[k].halfExtents.hw
-                positions.append(Vector2(x + w / 2, part.y))
-                x += w + gap + between
+            // A row broken round the focus: as many cards as its two parts hold, split between
+            // them so that they are about as full as each other.
+            let w = (hole * hole - dy * dy).squareRoot()
+            let leftWidth = centre.x - w - left, rightWidth = right - (centre.x + w)
+            let l = fitting(shapes, from: i, width: leftWidth, gap: gap)
+            let j = fitting(shapes, from: l, width: rightWidth, gap: gap)
+            var split = l, best = Double.infinity
+            var k = l
+            while k >= i {
+                let usedLeft = span(shapes, i..<k, gap: gap), usedRight = span(shapes, k..<j, gap: gap)
+                if usedRight > rightWidth { break }
+                let imbalance = abs((leftWidth - usedLeft) - (rightWidth - usedRight))
+                if imbalance < best { best = imbalance; split = k }
+                k -= 1
             }
+            let last = j == shapes.count
+            lay(shapes, i..<split, lo: left, hi: centre.x - w, y: y, gap: gap, last: last, into: &positions)
+            lay(shapes, split..<j, lo: centre.x + w, hi: right, y: y, gap: gap, last: last, into: &positions)
             i = j
         }
         return i == shapes.count ? positions : nil
+    }
+
+    /// The end of the run of cards from `from` that fits side by side, `gap` apart, in `width`.
+    private static func fitting(_ shapes: [Shape], from start: Int, width: Double, gap: Double) -> Int {
+        var used = 0.0, j = start
+        while j < shapes.count {
+            let w = 2 * shapes[j].halfExtents.hw
+            if used + w > width { break }
+            used += w + gap
+            j += 1
+        }
+        return j
+    }
+
+    /// The width of `range`'s cards side by side, `gap` apart (0 for none).
+    private static func span(_ shapes: [Shape], _ range: Range<Int>, gap: Double) -> Double {
+        guard !range.isEmpty else { return 0 }
+        var used = -gap
+        for k in range { used += 2 * shapes[k].halfExtents.hw + gap }
+        return used
+    }
+
+    /// Centres for `range`'s cards on the line `y` between `lo` and `hi`: the spare width evenly
+    /// round them, or, on the `last` row, the cards together in the middle.
+    private static func lay(
+        _ shapes: [Shape], _ range: Range<Int>, lo: Double, hi: Double, y: Double, gap: Double, last: Bool,
+        into positions: inout [Vector2]
+    ) {
+        guard !range.isEmpty else { return }
+        let spare = hi - lo - span(shapes, range, gap: gap)
+        let between = last ? 0 : spare / Double(range.count + 1)
+        var x = lo + (last ? spare / 2 : between)
+        for k in range {
+            let w = 2 * shapes[k].halfExtents.hw
+            positions.append(Vector2(x + w / 2, y))
+            x += w + gap + between
+        }
     }
 
     /// Home positions for bubbles of `shapes` that start at `starts`, clear of each other and the
@@ -630,7 +693,8 @@ public struct LevelLayout: Sendable {
 
     /// A node's size before any shrinking, from its measured title: a card as narrow as its title
     /// allows without taking more lines (at most `cardMaxLines`, within `cardMinWidth...cardMaxWidth`),
-    /// a circle grown from its report-count size (up to `categoryRadiusMax`) until its title fits.
+    /// a circle grown from its report-count size (up to `categoryRadiusMax`) until its title fits
+    /// without breaking a word.
     static func measuredShape(_ node: DashboardNode, _ s: DashboardSettings, _ measurer: any TextMeasurer) -> Shape {
         switch node.kind {
         case .category, .group:
@@ -641,9 +705,11 @@ public struct LevelLayout: Sendable {
             // wider, for the word breaks): the smallest circle around any of those blocks, with the
             // renderer's inset.
             let line = measurer.measure(node.title, role: .categoryTitle, width: unwrapped)
+            // No line is narrower than the longest word ("Copenhagen" is not broken inside).
+            let word = measurer.lineBreaks(node.title, role: .categoryTitle)?.longestWord ?? 0
             var needed = Double.infinity
             for k in 1...5 {
-                let w = line.width / Double(k) * (k == 1 ? 1 : 1.15), h = line.height * Double(k)
+                let w = max(word, line.width / Double(k) * (k == 1 ? 1 : 1.15)), h = line.height * Double(k)
                 needed = min(needed, ((w / 2) * (w / 2) + (h / 2) * (h / 2)).squareRoot() / (1 - s.sizes.categoryTitleInset))
             }
             return .circle(radius: min(s.sizes.categoryRadiusMax, max(base, needed)))

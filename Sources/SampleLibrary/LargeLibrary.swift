@@ -1,7 +1,7 @@
 // The large sample datasource (Data/large.json): categories of the sizes and title shapes real
 // report libraries have (ten years of monthly packs, every invoice of a year, a daily report for
 // five years, 600 stores, 120 departments, identical titles, titles with no common structure, a
-// weekly P&L per store with two varying fields), on
+// weekly P&L per store with two varying fields, branches a little too many for one screen), on
 // the sample library's PDFs (reports share files). The level tests, `bubbles bench levels` and
 // `Renders/level-large.png` use it.
 
@@ -20,6 +20,14 @@ enum LargeLibrary {
         "Acme Logistics", "Bergmann AG", "Café Lumière", "Delta Foods", "Eriksson & Co", "Fjord Marine", "Globex", "Hanse Textil",
         "Iberia Solar", "Jura Uhren", "Kaizen Parts", "Lumen Labs", "Møller Bygg", "Nordwind Energie", "Orion Retail",
         "Pacific Rim Trading", "Quanta Health", "Rhein Chemie", "Sakura Foods", "Tessin Bank",
+    ]
+    static let cities = [
+        "Amsterdam", "Athens", "Barcelona", "Berlin", "Bordeaux", "Bratislava", "Brussels", "Bucharest", "Budapest",
+        "Copenhagen", "Dublin", "Düsseldorf", "Edinburgh", "Frankfurt", "Gdańsk", "Geneva", "Genoa", "Göteborg",
+        "Hamburg", "Helsinki", "Istanbul", "Kraków", "Köln", "Lisbon", "Ljubljana", "London", "Lyon", "Madrid",
+        "Malmö", "Marseille", "Milan", "Munich", "Nantes", "Naples", "Oslo", "Paris", "Porto", "Prague", "Riga",
+        "Rotterdam", "Salzburg", "Sevilla", "Sofia", "Stockholm", "Tallinn", "Turin", "València", "Vienna", "Vilnius",
+        "Warsaw", "Zagreb", "Zürich",
     ]
     static let words = [
         "Strategic", "Supplier", "Review", "Pricing", "Forecast", "Liquidity", "Warehouse", "Audit", "Brand", "Customer",
@@ -102,6 +110,23 @@ enum LargeLibrary {
         let storeWeeks = (101...106).flatMap { store in
             (1...52).map { week in report("store-\(store)-pnl-wk-\(pad(week, 2))", "Store #\(store) weekly P&L wk \(week) FY2021") }
         }
+        // 52 branches, each a category with two reports: a level of circles and cards a little
+        // over the screen, which pans.
+        var branches = cities.map { city -> DatasourceNode in
+            let plain: [Character: String] = ["ü": "u", "ń": "n", "ö": "o", "ó": "o", "è": "e"]
+            let id = city.lowercased().map { plain[$0] ?? String($0) }.joined()
+            return category("branch-\(id)", city, nil, [
+                report("branch-\(id)-sales", "\(city) branch sales 2017"),
+                report("branch-\(id)-costs", "\(city) branch costs 2017"),
+            ])
+        }
+        // ... and the network's own reports beside them.
+        for (id, title) in [
+            ("network-overview", "Branch network overview 2017"), ("openings", "Branch openings and closures 2017"),
+            ("staffing", "Branch staffing 2017"), ("rents", "Branch rent review 2017"),
+        ] {
+            branches.append(report("branches-\(id)", title))
+        }
         return category("large", "Large Library", nil, [
             category("monthly-close-packs", "Monthly Close Packs", "#1E6FD9", monthly),
             category("monatsberichte", "Monatsberichte", "#129A8A", german),
@@ -113,6 +138,7 @@ enum LargeLibrary {
             category("weekly-updates", "Weekly Updates", "#C45CA8", identical),
             category("miscellaneous", "Miscellaneous", "#2F6FDB", unstructured),
             category("store-pnl", "Store P&L", "#B8722C", storeWeeks),
+            category("branches", "Branches", "#0F8B8D", branches),
         ])
     }
 }

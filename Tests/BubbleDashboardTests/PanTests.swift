@@ -65,10 +65,17 @@ struct PanTests {
         let small = try Self.opened(12)
         #expect(small.scene().pan == nil)
         #expect(try small.layout(of: small.focus).spread == 1)
-        // Slightly over: every card on one level, laid out larger than the canvas, above the floor.
-        let d = try Self.opened(60)
+        // Sixty cards are slightly over by area, but fit the canvas in rows with their labels at
+        // the floor: no pan.
+        let rows = try Self.opened(60)
+        #expect(Self.children(rows).count == 60 && rows.scene().pan == nil)
+        let inRows = try rows.layout(of: rows.focus)
+        #expect(inRows.spread == 1)
+        #expect(inRows.shrink >= LevelLayout.floorShrink(tree: rows.levels, focus: rows.focus, settings: rows.settings, measurer: nil) - 1e-9)
+        // Slightly over: every circle on one level, laid out larger than the canvas, above the floor.
+        let d = try Self.opened(60, categories: true)
         let kids = Self.children(d)
-        #expect(kids.count == 60 && kids.allSatisfy { d.levels.nodes[$0].kind == .report })
+        #expect(kids.count == 60 && kids.allSatisfy { d.levels.nodes[$0].kind == .category })
         let lay = try d.layout(of: d.focus)
         #expect(lay.spread > 1)
         #expect(lay.shrink >= LevelLayout.floorShrink(tree: d.levels, focus: d.focus, settings: d.settings, measurer: nil) - 1e-9)
@@ -77,13 +84,13 @@ struct PanTests {
         // At rest the indicators are a faint hint.
         #expect(abs(pan.indicatorOpacity - PanIndicator.restOpacity) < 1e-12)
         // Far over: grouped, as before.
-        let big = try Self.opened(400)
+        let big = try Self.opened(400, categories: true)
         #expect(Self.children(big).allSatisfy { big.levels.nodes[$0].kind == .group })
         #expect(big.scene().pan == nil)
     }
 
     @Test func aDragOnEmptySpaceMovesTheWholeLevelRubberBandedAtTheEdges() throws {
-        let d = try Self.opened(60)
+        let d = try Self.opened(60, categories: true)
         let before = Self.centres(d)
         let start = try #require(Self.emptyPoint(d))
         let pan0 = try #require(d.scene().pan)
@@ -121,7 +128,7 @@ struct PanTests {
     }
 
     @Test func tapsFindBubblesWhereTheyAreDrawnAndReCentreBringsTheLevelHome() throws {
-        let d = try Self.opened(60)
+        let d = try Self.opened(60, categories: true)
         let home = Self.centres(d)
         let start = try #require(Self.emptyPoint(d))
         try d.send(.press(at: start))
@@ -129,13 +136,15 @@ struct PanTests {
         d.step()
         try d.send(.release)
         d.settle(limit: 3000)
-        // A card where it is drawn now takes the tap.
-        let card = try #require(d.scene().bubbles.first { $0.kind == .report && $0.id == "n1" })
-        #expect(card.centre != home["n1"])
-        try d.send(.tap(at: card.centre))
+        // A circle where it is drawn now takes the tap, and a pinch comes back to the panned level.
+        let circle = try #require(d.scene().bubbles.first { $0.id == "c1" })
+        #expect(circle.centre != home["c1"])
+        try d.send(.tap(at: circle.centre))
         d.settle(limit: 3000)
-        #expect(d.scene().overlay == .reportPreview(d.sceneReport(d.levels.index(of: "n1")!)))
-        try d.send(.closeOverlay)
+        #expect(d.focus == d.levels.index(of: "c1"))
+        try d.send(.pinch)
+        d.settle(limit: 3000)
+        #expect(d.focus == d.levels.index(of: "big"))
         // Re-centre: the level glides back to exactly where it was laid out.
         try d.send(.recenter)
         d.settle(limit: 3000)
@@ -176,7 +185,7 @@ struct PanTests {
     }
 
     @Test func newLiveSettingsKeepAPannedLevelAsItIs() throws {
-        let d = try Self.opened(60)
+        let d = try Self.opened(60, categories: true)
         let before = Self.centres(d)
         var feel = d.settings
         feel.motion.contactFriction = d.settings.motion.contactFriction * 0.5
@@ -197,7 +206,7 @@ struct PanTests {
 
     @Test func panningIsDeterministicAndInTheStateHash() throws {
         func run() throws -> (Dashboard, UInt64) {
-            let d = try Self.opened(60)
+            let d = try Self.opened(60, categories: true)
             let before = d.stateHash
             let start = try #require(Self.emptyPoint(d))
             try d.send(.press(at: start))
