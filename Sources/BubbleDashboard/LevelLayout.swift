@@ -99,6 +99,11 @@ public struct LevelLayout: Sendable {
         // Lay out; if the packed level still reaches past an edge (a long narrow area), shrink a
         // little more and lay out again.
         var attempt = 0
+        // The spiral's last ring keeps its bubbles together where the level fits so; where it
+        // does not, that ring spread round the focus is tried at the same size before shrinking
+        // (a ring kept together on one side makes the pile lopsided). A level that pans keeps it
+        // together: its pile may reach past the screen anyway.
+        var together = true
         while true {
             let sized = shapes.map { scaled($0, shrink) }
             if shrink < giveUp {
@@ -109,9 +114,16 @@ public struct LevelLayout: Sendable {
                     home: [], shrink: shrink, settleSteps: 0, labels: labels, caption: caption, spread: spread,
                     bubbleArea: bubbleArea)
             }
-            let (home, steps, pressed) = try pack(shapes: sized, focusRadius: focusRadius * shrink, centre: centre, settings: settings, area: content)
+            let (home, steps, pressed) = try pack(
+                shapes: sized, focusRadius: focusRadius * shrink, centre: centre, settings: settings, area: content,
+                lastRingTogether: together)
             let within = zip(sized, home).allSatisfy { inside($0.0, at: $0.1, content, margin: 0) }
             let fits = within && !pressed
+            if !fits && together && spread == 1 && hasPartialLastRing(sized, focusRadius: focusRadius * shrink, gap: settings.sizes.gap) {
+                together = false
+                continue
+            }
+            together = true
             attempt += 1
             if fits || attempt >= 8 || shrink <= settings.sizes.minimumShrink {
                 return LevelLayout(
@@ -261,7 +273,8 @@ public struct LevelLayout: Sendable {
     /// where the soft bounds pull it in, so a bubble snapped onto its home stays there. A pile
     /// pressed against the bounds has no such rest.
     static func pack(
-        shapes: [Shape], focusRadius: Double, centre: Vector2, settings: DashboardSettings, area: Rect
+        shapes: [Shape], focusRadius: Double, centre: Vector2, settings: DashboardSettings, area: Rect,
+        lastRingTogether: Bool = true
     ) throws(DashboardError) -> ([Vector2], Int, pressed: Bool) {
         let pad = settings.sizes.gap
         // Start on rings around the focus, in data order: a spiral from twelve o'clock, clockwise.
@@ -275,7 +288,8 @@ public struct LevelLayout: Sendable {
             world = try World(settings: packing)
             let focus = try world.createBody(
                 BodyDefinition(shape: .circle(radius: focusRadius + pad / 2), position: centre, isKinematic: true))
-            let starts = ringPositions(shapes: shapes, around: centre, focusRadius: focusRadius, gap: pad)
+            let starts = ringPositions(
+                shapes: shapes, around: centre, focusRadius: focusRadius, gap: pad, lastRingTogether: lastRingTogether)
             bodies.reserveCapacity(shapes.count)
             for (i, shape) in shapes.enumerated() {
                 // Each child is pulled along its own ray to where it would just touch the focus, so
@@ -834,12 +848,49 @@ public struct LevelLayout: Sendable {
         }
     }
 
+    /// A ring of the spiral whose inside is `inner` pt from the centre, filled from `start` with as
+    /// many bubbles as fit on its circumference: the end of its run of `shapes`, the largest reach
+    /// among them and the length of circumference they take (pt).
+    private static func ring(_ shapes: [Shape], from start: Int, inner: Double, gap: Double) -> (end: Int, widest: Double, used: Double) {
+        var widest = 0.0, used = 0.0
+        var j = start
+        while j < shapes.count {
+            let size = 2 * reach(shapes[j]) + gap
+            let ringRadius = inner + max(widest, reach(shapes[j]))
+            if j > start && used + size > DeterministicMath.twoPi * ringRadius { break }
+            used += size
+            widest = max(widest, reach(shapes[j]))
+            j += 1
+        }
+        return (j, widest, used)
+    }
+
+    /// Whether the spiral of `ringPositions` ends on a ring of more than one ring that is less
+    /// than two-thirds full (where keeping its bubbles together leaves one side of the pile bare).
+    static func hasPartialLastRing(_ shapes: [Shape], focusRadius: Double, gap: Double) -> Bool {
+        var i = 0, rings = 0
+        var ringInner = focusRadius + gap
+        while i < shapes.count {
+            let (j, widest, used) = ring(shapes, from: i, inner: ringInner, gap: gap)
+            rings += 1
+            if j == shapes.count {
+                return rings > 1 && used < DeterministicMath.twoPi * (ringInner + widest) * 2 / 3
+            }
+            ringInner += 2 * widest + gap
+            i = j
+        }
+        return false
+    }
+
     /// Start positions on concentric rings, in data order, read as a spiral: the first bubble
     /// centred at twelve o'clock, the rest clockwise; each ring after the first begins on the ray
     /// of the last bubble of the ring inside it, so every bubble starts beside the one before it.
     /// The last ring, when it is not full, keeps its bubbles side by side instead of spreading
-    /// them round the focus, so its neighbours in the order stay neighbours.
-    static func ringPositions(shapes: [Shape], around centre: Vector2, focusRadius: Double, gap: Double) -> [Vector2] {
+    /// them round the focus, so its neighbours in the order stay neighbours (unless
+    /// `lastRingTogether` is false).
+    static func ringPositions(
+        shapes: [Shape], around centre: Vector2, focusRadius: Double, gap: Double, lastRingTogether: Bool = true
+    ) -> [Vector2] {
         var positions: [Vector2] = []
         positions.reserveCapacity(shapes.count)
         var i = 0
@@ -848,24 +899,13 @@ public struct LevelLayout: Sendable {
         // the first ring, twelve o'clock, −y).
         var mid = -DeterministicMath.halfPi
         while i < shapes.count {
-            // Fill a ring with as many bubbles as fit on its circumference.
-            var widest = 0.0
-            var used = 0.0
-            var j = i
-            while j < shapes.count {
-                let size = 2 * reach(shapes[j]) + gap
-                let ringRadius = ringInner + max(widest, reach(shapes[j]))
-                if j > i && used + size > DeterministicMath.twoPi * ringRadius { break }
-                used += size
-                widest = max(widest, reach(shapes[j]))
-                j += 1
-            }
+            let (j, widest, used) = ring(shapes, from: i, inner: ringInner, gap: gap)
             let ringRadius = ringInner + widest
             let circumference = DeterministicMath.twoPi * ringRadius
             // Spread the ring's bubbles evenly round it, clockwise; the last ring of several at
             // most a gap apart.
             var spare = max(0, circumference - used) / Double(j - i)
-            if i > 0 && j == shapes.count { spare = min(spare, gap) }
+            if lastRingTogether && i > 0 && j == shapes.count { spare = min(spare, gap) }
             var angle = mid - ((2 * reach(shapes[i]) + gap + spare) / 2) / ringRadius
             for k in i..<j {
                 let size = 2 * reach(shapes[k]) + gap + spare

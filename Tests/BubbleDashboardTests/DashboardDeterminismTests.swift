@@ -69,7 +69,7 @@ struct DashboardDeterminismTests {
         ("interrupts", UInt64(13_644_091_823_539_875_257), UInt64(4_658_071_419_447_505_598), 397),
         ("table-scroll", UInt64(7_461_930_103_714_283_248), UInt64(14_668_529_780_940_908_169), 588),
         ("search-filter", UInt64(16_152_475_174_294_107_083), UInt64(8_802_805_754_745_012_713), 686),
-        ("pan", UInt64(6_704_633_831_774_616_089), UInt64(957_766_047_217_491_593), 727),
+        ("pan", UInt64(11_973_443_387_215_726_185), UInt64(957_766_047_217_491_593), 727),
     ])
     func scenarioFingerprintIsPinned(name: String, frames: UInt64, final: UInt64, restStep: Int) throws {
         let f = try Self.fingerprint(name)

@@ -1,4 +1,4 @@
-@_spi(Testbed) import BubbleDashboard
+@testable @_spi(Testbed) import BubbleDashboard
 import BubbleRender
 import Testing
 
@@ -57,5 +57,25 @@ struct ScreenUseTests {
             }
         }
         #expect(checked >= 8)
+    }
+
+    /// The large sample's root, eleven circles: a spiral whose last ring (five of eleven) kept
+    /// together sits on one side and needs the labels shrunk to the floor; that ring spread round
+    /// the focus fits at the size the area allows. Not panned, and bubbles on every side.
+    @Test func elevenCirclesAreNotLopsided() throws {
+        let tree = try LabelPropertiesTests.tree("large.json")
+        let measurer = PangoTextMeasurer()
+        let d = try Dashboard(tree: tree, measurer: measurer)
+        try d.send(.tapBubble(tree.nodes[0].id))
+        d.settle(limit: 3000)
+        let scene = d.scene()
+        #expect(scene.pan == nil)
+        let lay = try d.layout(of: d.focus)
+        let floor = LevelLayout.floorShrink(tree: d.levels, focus: d.focus, settings: d.settings, measurer: measurer)
+        #expect(lay.children.count == 11)
+        #expect(lay.shrink > floor * 1.05, "shrink \(lay.shrink), floor \(floor)")
+        let below = lay.home.filter { $0.y > lay.centre.y + lay.focusRadius }.count
+        let above = lay.home.filter { $0.y < lay.centre.y - lay.focusRadius }.count
+        #expect(below >= 3 && above >= 3, "\(above) above the focus, \(below) below")
     }
 }
