@@ -146,7 +146,11 @@ extension Dashboard {
             opacity: clamp01(opacity), label: role == .focus ? levels.nodes[node].title : (labels[node] ?? levels.nodes[node].title),
             colour: levels.nodes[node].colour, pageCount: levels.nodes[node].pageCount, blur: clamp01(blur), count: levels.nodes[node].count)
         if role == .child, nodeKind != .report, let counts = levels.matchCounts, node < counts.count { bubble.matchCount = counts[node] }
-        if nodeKind == .report { bubble.marked = marked(node, at: now) }
+        if nodeKind == .report {
+            bubble.marked = marked(node, at: now)
+            let parent = node < levels.parents.count ? levels.parents[node] : -1
+            if role == .child, parent >= 0, let lay = layouts[parent] { bubble.titleScale = settings.canvasScale * lay.shrink }
+        }
         return bubble
     }
 

@@ -6,6 +6,7 @@ struct BubbleTextKey: Hashable {
     var shape: SceneShape
     var kind: SceneBubbleKind
     var pageCount: Int?
+    var titleScale: Double?
 }
 
 /// A bubble's text, laid out once per (label, shape, kind) in unscaled coordinates relative to the
@@ -40,6 +41,7 @@ struct BodyKey: Hashable {
     var label: String
     var shape: SceneShape
     var labelRadius: Double?
+    var titleScale: Double?
     var kind: SceneBubbleKind
     var colour: SceneColour?
     var pageCount: Int?
@@ -128,7 +130,9 @@ extension SceneRenderer {
         // A circle changing size is laid out once, for the radius it lands at.
         var layoutShape = b.shape
         if case .circle = b.shape, let target = b.labelRadius, target > 0 { layoutShape = .circle(radius: target) }
-        let key = BubbleTextKey(label: b.label, shape: layoutShape, kind: b.kind, pageCount: b.kind == .report ? b.pageCount : nil)
+        let key = BubbleTextKey(
+            label: b.label, shape: layoutShape, kind: b.kind, pageCount: b.kind == .report ? b.pageCount : nil,
+            titleScale: b.kind == .report ? b.titleScale : nil)
         if let t = bubbleTexts[key] { return t }
         let t: BubbleText
         switch layoutShape {
@@ -192,7 +196,12 @@ extension SceneRenderer {
             }
             let areaW = w - padX - padRight
             let areaH = h - 2 * padY - footerHeight
-            let fitted = fitter.fitRect(b.label, width: areaW, height: areaH, maxSize: style.cardTitleFontSize,
+            // A card's title at most at the size its level was laid out for (one size per level).
+            var maxSize = style.cardTitleFontSize
+            if b.kind == .report, let k = b.titleScale, k > 0 {
+                maxSize = max(style.minimumCardTitleFontSize, min(maxSize, (style.cardTitleFontSize * k * 2).rounded(.down) / 2))
+            }
+            let fitted = fitter.fitRect(b.label, width: areaW, height: areaH, maxSize: maxSize,
                                         minSize: style.minimumCardTitleFontSize, bold: true)
             // Without a footer the title block is centred vertically.
             let blockHeight = fitted.layout?.height ?? 0
@@ -386,7 +395,7 @@ extension SceneRenderer {
 
     /// The bubble at scale 1 with its shadow, drawn once into an image at the pixel scale.
     func bodySprite(_ b: SceneBubble) -> Sprite {
-        let key = BodyKey(label: b.label, shape: b.shape, labelRadius: b.labelRadius, kind: b.kind, colour: b.colour,
+        let key = BodyKey(label: b.label, shape: b.shape, labelRadius: b.labelRadius, titleScale: b.kind == .report ? b.titleScale : nil, kind: b.kind, colour: b.colour,
                           pageCount: b.kind == .report ? b.pageCount : nil)
         if let s = bodySprites[key] { return s }
         let shadow = shadowSprite(b.shape)

@@ -91,7 +91,9 @@ public struct RenderStyle: Sendable, Hashable {
     public var measuredCircleTitleFontSize = 14.0
     /// Largest title size inside the focus circle.
     public var focusTitleFontSize = 26.0
-    /// Largest and smallest title size inside report cards.
+    /// Largest and smallest title size inside report cards (pt; defaults 14 and 10). A card whose
+    /// scene bubble has a `titleScale` starts at `cardTitleFontSize` times that (never below the
+    /// smallest), so every card of a level shows one title size.
     public var cardTitleFontSize = 14.0
     public var minimumCardTitleFontSize = 10.0
     /// The page count ("12 pp") on cards.

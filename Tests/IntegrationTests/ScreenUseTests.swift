@@ -78,4 +78,21 @@ struct ScreenUseTests {
         let above = lay.home.filter { $0.y < lay.centre.y - lay.focusRadius }.count
         #expect(below >= 3 && above >= 3, "\(above) above the focus, \(below) below")
     }
+
+    /// Every card of a level in rows draws its title at one size: the size the level was laid out
+    /// for, not larger on a card of the least width with room to spare ("Mai 2013" beside
+    /// "September 2013").
+    @Test func cardsOfALevelShareOneTitleSize() throws {
+        let tree = try LabelPropertiesTests.tree("large.json")
+        let d = try Dashboard(tree: tree, measurer: PangoTextMeasurer())
+        for id in [tree.nodes[0].id, "monatsberichte"] {
+            try d.send(.tapBubble(id))
+            d.settle(limit: 3000)
+        }
+        let scene = d.scene()
+        let cards = Set(scene.bubbles.filter { $0.kind == .report }.map(\.id))
+        #expect(cards.count == 60)
+        let sizes = Set(SceneRenderer(pixelScale: 1).layoutLabels(scene).filter { $0.role == .bubbleTitle && cards.contains($0.owner) }.map(\.fontSize))
+        #expect(sizes.count == 1, "title sizes: \(sizes.sorted())")
+    }
 }
