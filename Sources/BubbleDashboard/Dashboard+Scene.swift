@@ -148,8 +148,7 @@ extension Dashboard {
         if role == .child, nodeKind != .report, let counts = levels.matchCounts, node < counts.count { bubble.matchCount = counts[node] }
         if nodeKind == .report {
             bubble.marked = marked(node, at: now)
-            let parent = node < levels.parents.count ? levels.parents[node] : -1
-            if role == .child, parent >= 0, let lay = layouts[parent] { bubble.titleScale = settings.canvasScale * lay.shrink }
+            if role == .child, let lay = layouts[levels.parents[node]] { bubble.titleScale = settings.canvasScale * lay.shrink }
         }
         return bubble
     }

@@ -70,10 +70,11 @@ struct FittedText {
 /// must fit the chord at its box's farther edge. The first arrangement that fits wins. From 85 %
 /// of the largest size down, a word too long for its line is broken with a hyphen (in a circle only
 /// when the title cannot fit with whole words even at the minimum size: a short name such as
-/// "Copenhagen" shrinks instead), but next to a digit only at the minimum size (a number or an identifier such as "INV-2016-00001" shrinks
-/// rather than break); only when the title still does not fit is it shortened, with Pango's
-/// ellipsis at grapheme boundaries: at the end in circles, in the middle on cards (so the words
-/// that tell apart titles that share a beginning stay readable: "Month-End Close … March 2017").
+/// "Copenhagen" shrinks instead), but next to a digit only at the minimum size (a number or an
+/// identifier such as "INV-2016-00001" shrinks rather than break); only when the title still does
+/// not fit is it shortened, with Pango's ellipsis at grapheme boundaries: at the end in circles,
+/// in the middle on cards (so the words that tell apart titles that share a beginning stay
+/// readable: "Month-End Close … March 2017").
 struct TextFitter {
     let engine: TextEngine
 

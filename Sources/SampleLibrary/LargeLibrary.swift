@@ -112,8 +112,9 @@ enum LargeLibrary {
         }
         // 52 branches, each a category with two reports: a level of circles and cards a little
         // over the screen, which pans.
+        // Ids in ASCII: the cities' accented letters without their marks.
+        let plain: [Character: String] = ["ü": "u", "ń": "n", "ö": "o", "ó": "o", "è": "e"]
         var branches = cities.map { city -> DatasourceNode in
-            let plain: [Character: String] = ["ü": "u", "ń": "n", "ö": "o", "ó": "o", "è": "e"]
             let id = city.lowercased().map { plain[$0] ?? String($0) }.joined()
             return category("branch-\(id)", city, nil, [
                 report("branch-\(id)-sales", "\(city) branch sales 2017"),
