@@ -19,7 +19,9 @@ import PDFMetadata
 /// Each read is also timed in CPU time (the thread's, `CLOCK_THREAD_CPUTIME_ID`, less the median
 /// cost of the two clock reads themselves, measured before the first pass), and the files
 /// are reported by size class (under 16 KiB, 16–64 KiB, 64 KiB–1 MiB, over 1 MiB): files, median
-/// CPU and wall time per file in µs, files/s on CPU time. With `pikepdfPython` (a Python that
+/// CPU and wall time per file in µs, files/s on CPU time, and the CPU time of the system calls
+/// alone (``systemCalls(_:)``, timed right after each read: the floor under any reader in this
+/// kernel). With `pikepdfPython` (a Python that
 /// has pikepdf), pikepdf reads the same files the same number of times right after ours, timed
 /// the same way in its own process (open, `/Title`, `/Keywords`, page count, close), and each
 /// class shows two ratios: pikepdf's median CPU time ÷ ours (the typical file), and our files/s
@@ -35,6 +37,7 @@ enum PDFBench {
         var path: String
         var times: [Double] = []  // ms, one per repeat
         var cpuTimes: [Double] = []  // ms of the thread's CPU time, one per repeat
+        var floorTimes: [Double] = []  // ms of CPU time of the system calls alone, one per repeat
         var bytesRead = 0
         var fileSize = 0
         var error: String?
@@ -42,6 +45,7 @@ enum PDFBench {
 
         var median: Double { BenchStatistics.median(times) }
         var cpuMedian: Double { BenchStatistics.median(cpuTimes) }
+        var floorMedian: Double { BenchStatistics.median(floorTimes) }
     }
 
     /// One size class of the report: ours, and pikepdf's when it ran.
@@ -50,6 +54,8 @@ enum PDFBench {
         var files = 0
         var cpuMicrosMedian = 0.0
         var wallMicrosMedian = 0.0
+        /// The median CPU time, in µs, of the system calls alone (``PDFBench/systemCalls(_:)``).
+        var floorMicrosMedian = 0.0
         /// Files ÷ the sum of the per-file CPU medians.
         var filesPerCPUSecond = 0.0
         var peerFiles = 0
@@ -221,6 +227,10 @@ enum PDFBench {
                 let c1 = threadCPUms()
                 results[i].times.append(Double(t1 &- t0) / 1e6)
                 results[i].cpuTimes.append(max(0, c1 - c0 - clockCost))
+                let f0 = threadCPUms()
+                systemCalls(results[i].path)
+                let f1 = threadCPUms()
+                results[i].floorTimes.append(max(0, f1 - f0 - clockCost))
                 if pass == 1 {
                     switch outcome {
                     case .success(let m):
@@ -237,6 +247,27 @@ enum PDFBench {
             progress("pass \(pass)/\(repeats): \(results.count) files in \(String(format: "%.3f", passSeconds.last!)) s")
         }
         return summarize(results, passSeconds: passSeconds, directories: directories, repeats: repeats)
+    }
+
+    /// The system calls that any reader of the file makes, and nothing else: open it, learn its
+    /// size, read it (a file up to 16 KiB whole, in one `pread`, as the reader does; a larger one
+    /// its first and its last KiB, the header and `startxref`), close it. Its CPU time is the
+    /// floor under a read in this kernel, whatever the parsing costs.
+    static func systemCalls(_ path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return }
+        let size = Int(st.st_size)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16 << 10) { buf in
+            if size <= 16 << 10 {
+                _ = pread(fd, buf.baseAddress, size, 0)
+            } else {
+                _ = pread(fd, buf.baseAddress, 1024, 0)
+                _ = pread(fd, buf.baseAddress, 1024, off_t(size - 1024))
+            }
+        }
     }
 
     /// Every `*.pdf` under the given paths, each directory's files in sorted order. A directory
@@ -295,6 +326,7 @@ enum PDFBench {
             if !members.isEmpty {
                 c.cpuMicrosMedian = BenchStatistics.median(members.map(\.cpuMedian)) * 1e3
                 c.wallMicrosMedian = BenchStatistics.median(members.map(\.median)) * 1e3
+                c.floorMicrosMedian = BenchStatistics.median(members.map(\.floorMedian)) * 1e3
                 let sum = members.reduce(0) { $0 + $1.cpuMedian }
                 c.filesPerCPUSecond = sum > 0 ? Double(members.count) / (sum / 1e3) : 0
             }
@@ -347,15 +379,18 @@ enum PDFBench {
         out += "failures:               \(s.failures.count)\n"
         for (file, error) in s.failures { out += "  \(file): \(error)\n" }
         out += "by size (medians per file; files/s on CPU time)" + (s.peer.map { ", against pikepdf \($0) in the same run" } ?? "") + ":\n"
-        out += "  class          files   CPU µs  wall µs   files/s" + (s.peer == nil ? "" : "   pikepdf CPU µs   files/s   ×, median   ×, files/s") + "\n"
+        out += "  class          files   CPU µs  wall µs   files/s  calls µs" + (s.peer == nil ? "" : "   pikepdf CPU µs   files/s   ×, median   ×, files/s   ÷ 10") + "\n"
         for c in s.sizeClasses where c.files > 0 {
             var line = "  " + c.name.padding(toLength: 13, withPad: " ", startingAt: 0)
-                + String(format: "%6d %8.1f %8.1f %9.0f", c.files, c.cpuMicrosMedian, c.wallMicrosMedian, c.filesPerCPUSecond)
+                + String(format: "%6d %8.1f %8.1f %9.0f %9.1f", c.files, c.cpuMicrosMedian, c.wallMicrosMedian, c.filesPerCPUSecond,
+                         c.floorMicrosMedian)
             if s.peer != nil, let pm = c.peerCPUMicrosMedian, let pf = c.peerFilesPerCPUSecond {
-                line += String(format: " %16.1f %9.0f %11.1f %11.1f", pm, pf, c.medianRatio ?? 0, c.ratio ?? 0)
+                line += String(format: " %16.1f %9.0f %11.1f %11.1f %7.1f", pm, pf, c.medianRatio ?? 0, c.ratio ?? 0, pm / 10)
             }
             out += line + "\n"
         }
+        out += "  (calls µs: open, fstat, one read of a file up to 16 KiB or of the first and last KiB, close, and nothing else"
+            + (s.peer == nil ? ")\n" : "; ÷ 10: pikepdf's median ÷ 10, the most a read may take for 10×)\n")
         return out
     }
 
@@ -387,6 +422,7 @@ enum PDFBench {
             "size_classes": s.sizeClasses.map { c -> [String: Any] in
                 [
                     "class": c.name, "files": c.files, "cpu_us_median": c.cpuMicrosMedian, "wall_us_median": c.wallMicrosMedian,
+                    "system_calls_cpu_us_median": c.floorMicrosMedian,
                     "files_per_cpu_second": c.filesPerCPUSecond,
                     "pikepdf_cpu_us_median": c.peerCPUMicrosMedian.map { $0 as Any } ?? NSNull(),
                     "pikepdf_files_per_cpu_second": c.peerFilesPerCPUSecond.map { $0 as Any } ?? NSNull(),

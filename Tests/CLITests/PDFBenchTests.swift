@@ -15,6 +15,7 @@ import Testing
         #expect(obj["peer"] is NSNull)
         for c in classes where (c["files"] as? Int ?? 0) > 0 {
             #expect((c["cpu_us_median"] as? Double ?? -1) >= 0)
+            #expect((c["system_calls_cpu_us_median"] as? Double ?? -1) >= 0)
             #expect(c["ratio_median"] is NSNull)
         }
     }
