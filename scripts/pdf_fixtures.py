@@ -948,9 +948,51 @@ def peers_suites():
         expect(name, title="Large object stream", keywords=["objstm", "large"], pages=1)
 
 
+def page_tree_damage():
+    """Page trees as damaged files in pdf.js's and qpdf's test suites have them: a /Kids that is
+    a reference to the one page instead of an array, and kids that cannot be read at all."""
+    def doc(name, root, objs, title):
+        w = Writer()
+        w.obj(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+        w.obj(2, root)
+        for n, body in objs:
+            w.obj(n, body)
+        w.obj(20, info_dict(title=title, keywords="tree"))
+        w.startxref(w.xref(b"<< /Size 21 /Root 1 0 R /Info 20 0 R /ID " + FIXED_ID + b" >>"))
+        save(name, w.bytes())
+
+    page = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"
+    # /Kids 3 0 R: the one page, where [3 0 R] was meant (pdf.js's poppler-937-0-fuzzed has it).
+    doc("hand-kids-not-array.pdf", b"<< /Type /Pages /Kids 3 0 R /Count 1 >>", [(3, page)], "Kids not an array")
+    expect("hand-kids-not-array.pdf", title="Kids not an array", keywords=["tree"], pages=1, warnings=["pageCount"],
+           pdfinfo="agree")
+
+    # Pages with a brace where a value belongs (fuzzed files have them): the brace reads as null,
+    # as qpdf reads it, and the pages count.
+    brace = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font { >> >>"
+    doc("hand-kids-brace.pdf", b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>", [(3, brace), (4, brace)],
+        "Kids with a brace")
+    expect("hand-kids-brace.pdf", title="Kids with a brace", keywords=["tree"], pages=2,
+           warnings=["other"], pdfinfo="agree")
+
+    # Two kids whose objects are gone (their headers damaged, so neither the cross-reference
+    # offsets nor the repair scan find them): no page can be read, which is not a document
+    # without pages. With a /Count it is kept (poppler, pdf.js); without one the count is unknown.
+    def gone(name, root, title):
+        doc(name, root, [(3, page), (4, page)], title)
+        data = open(path(name), "rb").read()
+        save(name, data.replace(b"\n3 0 obj", b"\n3 0 ob%").replace(b"\n4 0 obj", b"\n4 0 ob%"))
+    gone("hand-kids-unreadable.pdf", b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>", "Kids unreadable")
+    expect("hand-kids-unreadable.pdf", title="Kids unreadable", keywords=["tree"], pages=2,
+           warnings=["xrefRebuilt", "pageCount"], pdfinfo="agree")
+    gone("hand-kids-unreadable-no-count.pdf", b"<< /Type /Pages /Kids [3 0 R 4 0 R] >>", "Kids unreadable, no count")
+    expect("hand-kids-unreadable-no-count.pdf", title="Kids unreadable, no count", keywords=["tree"], pages=None,
+           warnings=["xrefRebuilt", "pageCount"], pdfinfo="skip")
+
+
 GROUPS = ["cairo", "base_with_xmp", "qpdf_encrypted", "aes256", "second_producer", "incremental", "damaged",
           "strings", "hostile", "xref_streams", "xmp_cases", "junk_prefix", "page_counts",
-          "incremental_without_info", "xmp_bag_order", "peers_suites"]
+          "incremental_without_info", "xmp_bag_order", "peers_suites", "page_tree_damage"]
 
 
 def main():

@@ -60,7 +60,12 @@ def blank(s):
 
 
 def by_pdfinfo(f):
-    r = subprocess.run(["pdfinfo", "-enc", "UTF-8", f], capture_output=True)
+    # poppler 22.12 loops forever on some damaged files (qpdf's shared-unnamed-field.pdf): a peer
+    # that does not answer in 30 s does not vote.
+    try:
+        r = subprocess.run(["pdfinfo", "-enc", "UTF-8", f], capture_output=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        return None
     if r.returncode != 0:
         return None
     fields = {}

@@ -289,6 +289,7 @@ final class Document {
     }
 
     func readXrefTable(at offset: Int) throws -> XrefSection {
+        var stray: Int? = nil
         var section = try parseAt(offset, initial: 4096) { p -> XrefSection in
             try p.skipWhitespace()
             p.pos += 4
@@ -301,6 +302,7 @@ final class Document {
                     guard case .dict(let d) = try p.parseObject() else {
                         throw p.fail(.syntax, "trailer is not a dictionary")
                     }
+                    stray = p.strayAt
                     return XrefSection(entries: entries, trailer: d)
                 }
                 guard let start = p.unsignedInt() else { throw p.fail(.syntax, "bad cross-reference subsection header") }
@@ -337,6 +339,10 @@ final class Document {
                     }
                 }
             }
+        }
+        if let stray {
+            try warn(.other, "the trailer: a stray delimiter or brace is skipped (a brace where a value belongs reads as null)",
+                     offset: stray)
         }
         // Hybrid file: the table's companion xref stream fills in objects in object streams.
         if let raw = section.trailer["XRefStm"]?.intValue, raw > 0 {
@@ -401,12 +407,14 @@ final class Document {
     /// Parses `N G obj …` at an absolute offset.
     func parseIndirect(at offset: Int, maxBytes: Int? = nil) throws -> (ObjectID, PDFObject) {
         var cut: Int? = nil
+        var stray: Int? = nil
         let result: (ObjectID, PDFObject) = try parseAt(offset, initial: objectWindow, maxBytes: maxBytes) { p in
             guard let id = try p.indirectHeader() else {
                 throw PDFError(.badObject, "no `N G obj` header", offset: offset)
             }
             let obj = try p.parseObject(allowStream: true)
             cut = p.closedAtEndobj
+            stray = p.strayAt
             if case .stream(var s) = obj {
                 s.id = id
                 return (id, .stream(s))
@@ -416,6 +424,10 @@ final class Document {
         if let cut {
             try warn(.unterminatedObject, "object \(result.0.num): a dictionary or array not closed before endobj is read up to it",
                      offset: cut)
+        }
+        if let stray {
+            try warn(.other, "object \(result.0.num): a stray delimiter or brace is skipped (a brace where a value belongs reads as null)",
+                     offset: stray)
         }
         return result
     }

@@ -1250,7 +1250,8 @@ struct LeanReader {
         if root.typeName.page || (!root.typeName.present && !root.isNode && (root.contents || root.mediaBox)) { throw .bail }
         guard let c = root.count, c.kind == .int, c.number >= 0 else { throw .bail }
         let declared = c.number
-        if root.kids?.kind == .ref { throw .bail }
+        // A /Kids that is not an array (a reference, one dictionary) is for the full reader.
+        if let k = root.kids, k.kind != .array { throw .bail }
         let kids = root.kids?.kind == .array ? root.kidNums : LeanKids(filler: 0)
         func kidCount(_ num: Int) throws(LeanStop) -> Int {
             // Page objects are read with the full reader's 256-byte first window.

@@ -5,7 +5,8 @@ extension Document {
     /// Beside a normal tree (see ``pageCount(root:rootRef:declared:)``): `/Pages` pointing
     /// straight at a page is 1 page (poppler, qpdf); a root without a usable `/Count` (missing,
     /// not a number, negative) is walked and its leaves counted (qpdf, pikepdf), with a
-    /// `pageCount` warning either way.
+    /// `pageCount` warning either way; when none of its kids can be read, the count is unknown
+    /// (nil), not 0.
     func pageCount(catalog: PDFDict) throws -> Int? {
         let rootRef = catalog["Pages"]
         let hint = rootRef?.refValue.flatMap { offsetHint($0.num) }
@@ -21,13 +22,38 @@ extension Document {
         if let n = try resolve(root["Count"]).intValue, n >= 0 {
             return try pageCount(root: root, rootRef: rootRef, declared: n)
         }
-        guard let leaves = try countLeaves(root: root, rootRef: rootRef) else {
+        guard let walk = try countLeaves(root: root, rootRef: rootRef) else {
             try warn(.pageCount, "the page tree root has no usable /Count, and the tree has more than "
                      + "\(options.maxPageTreeNodes) nodes", offset: hint)
             return nil
         }
-        try warn(.pageCount, "the page tree root has no usable /Count; the tree has \(leaves) pages", offset: hint)
-        return leaves
+        if walk.leaves == 0 && walk.unreadable > 0 {
+            try warn(.pageCount, "the page tree root has no usable /Count, and no page of the tree can be read "
+                     + "(\(Self.kids(walk.unreadable)) unreadable)", offset: hint)
+            return nil
+        }
+        try warn(.pageCount, "the page tree root has no usable /Count; the tree has \(walk.leaves) pages", offset: hint)
+        return walk.leaves
+    }
+
+    /// A node's kids: the items of its `/Kids` array, or, when `/Kids` is a dictionary (most
+    /// often a reference to the one page, where an array of it was meant), that one kid, with a
+    /// `pageCount` warning (poppler and pdf.js count such a tree by its `/Count`, which this
+    /// agrees with). A `/Kids` reference that cannot be read, or leads to no object, is one
+    /// unreadable kid; anything else gives no kids.
+    func kidList(_ node: PDFDict, hint: Int?) throws -> [PDFObject] {
+        guard let value = node["Kids"] else { return [] }
+        let resolved: PDFObject
+        do {
+            resolved = try resolve(value)
+        } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .io && e.kind != .passwordRequired {
+            return value.refValue == nil ? [] : [value]
+        }
+        if let items = resolved.arrayValue { return items }
+        if case .null = resolved, value.refValue != nil { return [value] } // leads to no object: one unreadable kid
+        guard resolved.dict != nil else { return [] }
+        try warn(.pageCount, "a page tree node's /Kids is one dictionary, not an array: read as its one kid", offset: hint)
+        return [value]
     }
 
     /// The page count: the page tree root's `/Count` when its kids bear it out, else the number
@@ -40,14 +66,15 @@ extension Document {
     /// node, and appended kids come last), so a flat tree of thousands of pages costs two
     /// objects. Only a disagreement starts the walk, which is bounded by
     /// ``PDFReadOptions/maxPageTreeNodes`` and visits each object once (loops and shared kids
-    /// are counted once).
-    func pageCount(root: PDFDict, rootRef: PDFObject?, declared: Int) throws -> Int {
+    /// are counted once). A walk that finds no page because no kid can be read keeps `/Count`
+    /// (as poppler and pdf.js do) when the file has that many objects, else gives nil.
+    func pageCount(root: PDFDict, rootRef: PDFObject?, declared: Int) throws -> Int? {
         // Page objects are small: a first window of one block keeps each to about 1 KB read.
         let window = objectWindow
         objectWindow = 256
         defer { objectWindow = window }
-        let kids = try resolve(root["Kids"]).arrayValue ?? []
         let hint = rootRef?.refValue.flatMap { offsetHint($0.num) }
+        let kids = try kidList(root, hint: hint)
         var agrees: Bool
         if kids.count > declared {
             agrees = false
@@ -69,15 +96,29 @@ extension Document {
             }
         }
         if agrees { return declared }
-        guard let leaves = try countLeaves(root: root, rootRef: rootRef) else {
+        guard let walk = try countLeaves(root: root, rootRef: rootRef) else {
             try warn(.pageCount, "the page tree root's /Count \(declared) disagrees with its kids, and the tree has more than "
                      + "\(options.maxPageTreeNodes) nodes: /Count is kept", offset: hint)
             return declared
         }
-        if leaves != declared {
-            try warn(.pageCount, "the page tree root's /Count is \(declared); the tree has \(leaves) pages", offset: hint)
+        if walk.leaves == 0 && walk.unreadable > 0 && declared > 0 {
+            // No page found because none could be read is not a document without pages: /Count
+            // is kept (poppler, pdf.js), when the file has an object for every page it claims
+            // (poppler's bound; a damaged /Count can be any number).
+            guard declared <= xref.count else {
+                try warn(.pageCount, "the page tree root's /Count is \(declared), more than the file's \(xref.count) objects, "
+                         + "and no page of the tree can be read (\(Self.kids(walk.unreadable)) unreadable): no page count",
+                         offset: hint)
+                return nil
+            }
+            try warn(.pageCount, "the page tree root's /Count is \(declared), and no page of the tree can be read "
+                     + "(\(Self.kids(walk.unreadable)) unreadable): /Count is kept", offset: hint)
+            return declared
         }
-        return leaves
+        if walk.leaves != declared {
+            try warn(.pageCount, "the page tree root's /Count is \(declared); the tree has \(walk.leaves) pages", offset: hint)
+        }
+        return walk.leaves
     }
 
     /// The pages a kid of the root claims: 1 for a page, `/Count` for an intermediate node, 0 for
@@ -106,16 +147,21 @@ extension Document {
         return false
     }
 
-    /// The number of pages under `root`, each object visited once; nil past
-    /// ``PDFReadOptions/maxPageTreeNodes`` nodes. Kids that cannot be read are skipped.
-    func countLeaves(root: PDFDict, rootRef: PDFObject?) throws -> Int? {
+    /// "1 kid", "2 kids".
+    static func kids(_ n: Int) -> String { n == 1 ? "1 kid" : "\(n) kids" }
+
+    /// The number of pages under `root`, each object visited once, and the number of kid
+    /// references that could not be read or lead to no object (skipped); nil past
+    /// ``PDFReadOptions/maxPageTreeNodes`` nodes.
+    func countLeaves(root: PDFDict, rootRef: PDFObject?) throws -> (leaves: Int, unreadable: Int)? {
         var seen = Set<ObjectID>()
         if let id = rootRef?.refValue { seen.insert(id) }
-        var stack: [PDFObject] = [(try? resolve(root["Kids"])) ?? .null]
+        let hint = rootRef?.refValue.flatMap { offsetHint($0.num) }
+        var stack: [[PDFObject]] = [try kidList(root, hint: hint)]
         var leaves = 0
+        var unreadable = 0
         var nodes = 1
-        while let top = stack.popLast() {
-            guard case .array(let kids) = top else { continue }
+        while let kids = stack.popLast() {
             for kid in kids.reversed() {
                 if case .ref(let id) = kid, !seen.insert(id).inserted { continue }
                 nodes += 1
@@ -124,16 +170,22 @@ extension Document {
                 do {
                     obj = try resolve(kid)
                 } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .io && e.kind != .passwordRequired {
+                    unreadable += 1
                     continue
                 }
-                guard let d = obj.dict else { continue }
+                guard let d = obj.dict else {
+                    // A reference to an object that is not there is a damaged tree, not a
+                    // document with fewer pages.
+                    if kid.refValue != nil, case .null = obj { unreadable += 1 }
+                    continue
+                }
                 if isNode(d) {
-                    stack.append((try? resolve(d["Kids"])) ?? .null)
+                    stack.append(try kidList(d, hint: kid.refValue.flatMap { offsetHint($0.num) }))
                 } else {
                     leaves += 1
                 }
             }
         }
-        return leaves
+        return (leaves, unreadable)
     }
 }

@@ -43,6 +43,10 @@ struct Parser {
     /// Where a dictionary or array that `endobj` cut short was taken as closed (poppler, pdf.js
     /// and pypdf read such objects up to the damage), if one was: the caller records a warning.
     var closedAtEndobj: Int? = nil
+    /// Where a stray token was first tolerated, if one was: a closing delimiter skipped where a
+    /// dictionary key or an array item belongs, or a brace read as `null` (qpdf reads such
+    /// tokens so; pdf.js keeps them as commands). The caller records a warning.
+    var strayAt: Int? = nil
 
     init(_ buf: [UInt8], base: Int, atEOF: Bool, maxDepth: Int = 64, pos: Int = 0) {
         self.buf = buf
@@ -156,6 +160,7 @@ struct Parser {
                 guard pos < buf.count else { throw endOfData("an array") }
                 if buf[pos] == UInt8(ascii: "]") { pos += 1; break }
                 if buf[pos] == UInt8(ascii: ")") || buf[pos] == UInt8(ascii: ">") || buf[pos] == UInt8(ascii: "}") {
+                    strayAt = strayAt ?? offset
                     pos += 1 // stray closing delimiter: skip it (lenient)
                     continue
                 }
@@ -176,7 +181,12 @@ struct Parser {
                 return .string(try parseHexString())
             }
             throw endOfData("a string or dictionary")
-        case UInt8(ascii: "]"), UInt8(ascii: ">"), UInt8(ascii: ")"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+        case UInt8(ascii: "{"), UInt8(ascii: "}"):
+            // A brace (PostScript calculator syntax) where a PDF object belongs: null, as qpdf reads it.
+            strayAt = strayAt ?? offset
+            pos += 1
+            return .null
+        case UInt8(ascii: "]"), UInt8(ascii: ">"), UInt8(ascii: ")"):
             throw fail(.syntax, "unexpected '\(Character(Unicode.Scalar(b)))'")
         default:
             return try parseNumberOrKeyword()
@@ -228,6 +238,7 @@ struct Parser {
                     throw fail(.syntax, "unterminated dictionary")
                 }
                 if c == UInt8(ascii: "]") || c == UInt8(ascii: ")") || c == UInt8(ascii: "}") {
+                    strayAt = strayAt ?? offset
                     pos += 1 // stray closing delimiter: skip it (lenient, as in arrays)
                     continue
                 }
