@@ -221,6 +221,14 @@ final class Document {
             if xref.isEmpty {
                 guard section.entries.count <= options.maxXrefEntries else { throw tooMany() }
                 xref = section.entries // the newest section: taken whole, without rehashing
+            } else if section.entries.count > xref.count {
+                // An older section larger than what is merged so far (a linearized file's main
+                // table under its first-page section, an update of a few objects): the newer
+                // entries go over it, so the larger table is not hashed again.
+                var merged = section.entries
+                for (num, entry) in xref { merged[num] = entry }
+                guard merged.count <= options.maxXrefEntries else { throw tooMany() }
+                xref = merged
             } else {
                 xref.reserveCapacity(min(xref.count + section.entries.count, options.maxXrefEntries))
                 // Whatever the order of this loop, it throws exactly when the sections hold more
@@ -383,8 +391,20 @@ final class Document {
         var ix = 1
         while ix < index.count { if index[ix] > 0 { declared = declared &+ index[ix] }; ix += 2 }
         entries.reserveCapacity(min(max(0, declared), data.count / entrySize, options.maxXrefEntries))
+        // Subsections that do not overlap (as writers make them) give each number once: no need
+        // to look a number up before it is inserted.
+        var ranges: [(Int, Int)] = []
+        ix = 0
+        while ix + 1 < index.count { ranges.append((index[ix], index[ix + 1])); ix += 2 }
+        ranges.sort { $0.0 < $1.0 }
+        var overlapping = false
+        for k in ranges.indices.dropFirst() {
+            let (end, ovf) = ranges[k - 1].0.addingReportingOverflow(max(0, ranges[k - 1].1))
+            if ovf || end > ranges[k].0 { overlapping = true }
+        }
         try forEachXrefStreamEntry(data, widths: w, index: index) { (number, type, f2, f3) throws(PDFError) in
-            guard let num = number, entries[num] == nil else { return }
+            guard let num = number else { return }
+            if overlapping && entries[num] != nil { return }
             if entries.count >= options.maxXrefEntries {
                 throw PDFError(.limitExceeded, "more than \(options.maxXrefEntries) cross-reference entries", offset: offset)
             }

@@ -142,44 +142,56 @@ public enum PDFStreamDecoder {
         guard p.predictor >= 10 else {
             throw PDFError(.unsupportedFilter, "unknown predictor \(p.predictor)")
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(data.count)
-        var prior = [UInt8](repeating: 0, count: rowLength)
-        var row = [UInt8](repeating: 0, count: rowLength)
-        var i = 0
-        while i < data.count {
-            let tag = data[i]
-            i += 1
-            let n = min(rowLength, data.count - i)
-            for k in 0 ..< rowLength { row[k] = k < n ? data[i + k] : 0 }
-            i += n
-            switch tag {
-            case 0:
-                break
-            case 1:
-                for k in bpp ..< max(bpp, rowLength) { row[k] = row[k] &+ row[k - bpp] }
-            case 2:
-                for k in 0 ..< rowLength { row[k] = row[k] &+ prior[k] }
-            case 3:
-                for k in 0 ..< rowLength {
-                    let left = k >= bpp ? Int(row[k - bpp]) : 0
-                    row[k] = row[k] &+ UInt8((left + Int(prior[k])) / 2)
+        // Rows are decoded in place in the output: the row above is the output's previous row
+        // (zeros above the first). A short last row is decoded as far as it goes.
+        let rows = data.count / (rowLength + 1)
+        let rest = data.count % (rowLength + 1)
+        var out = [UInt8](repeating: 0, count: rows * rowLength + max(0, rest - 1))
+        var badTag: UInt8?
+        out.withUnsafeMutableBufferPointer { o in
+            data.withUnsafeBufferPointer { d in
+                var i = 0
+                var w = 0
+                var above = -1 // where the previous row starts in the output
+                while i < d.count {
+                    let tag = d[i]
+                    i += 1
+                    let n = min(rowLength, d.count - i)
+                    for k in 0 ..< n { o[w + k] = d[i + k] }
+                    i += n
+                    switch tag {
+                    case 0:
+                        break
+                    case 1:
+                        var k = bpp
+                        while k < n { o[w + k] = o[w + k] &+ o[w + k - bpp]; k += 1 }
+                    case 2:
+                        if above >= 0 { for k in 0 ..< n { o[w + k] = o[w + k] &+ o[above + k] } }
+                    case 3:
+                        for k in 0 ..< n {
+                            let left = k >= bpp ? Int(o[w + k - bpp]) : 0
+                            let up = above >= 0 ? Int(o[above + k]) : 0
+                            o[w + k] = o[w + k] &+ UInt8((left + up) / 2)
+                        }
+                    case 4:
+                        for k in 0 ..< n {
+                            let a = k >= bpp ? Int(o[w + k - bpp]) : 0
+                            let b = above >= 0 ? Int(o[above + k]) : 0
+                            let c = k >= bpp && above >= 0 ? Int(o[above + k - bpp]) : 0
+                            let pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c)
+                            let pred = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c)
+                            o[w + k] = o[w + k] &+ UInt8(pred)
+                        }
+                    default:
+                        badTag = tag
+                        return
+                    }
+                    above = w
+                    w += n
                 }
-            case 4:
-                for k in 0 ..< rowLength {
-                    let a = k >= bpp ? Int(row[k - bpp]) : 0
-                    let b = Int(prior[k])
-                    let c = k >= bpp ? Int(prior[k - bpp]) : 0
-                    let pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c)
-                    let pred = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c)
-                    row[k] = row[k] &+ UInt8(pred)
-                }
-            default:
-                throw PDFError(.syntax, "bad PNG predictor tag \(tag)")
             }
-            out.append(contentsOf: row[0 ..< n])
-            swap(&prior, &row)
         }
+        if let tag = badTag { throw PDFError(.syntax, "bad PNG predictor tag \(tag)") }
         return out
     }
 

@@ -142,6 +142,65 @@ struct PredictorTests {
         #expect(try PDFStreamDecoder.unpredict([1, 1, 2], p) == [1, 2]) // short row
     }
 
+    /// The PNG predictors as the PDF and PNG specifications describe them, one padded row
+    /// buffer at a time: the reference that the in-place decoder is compared with.
+    static func referencePNG(_ data: [UInt8], rowLength: Int, bpp: Int) -> [UInt8]? {
+        var out: [UInt8] = []
+        var prior = [UInt8](repeating: 0, count: rowLength)
+        var i = 0
+        while i < data.count {
+            let tag = data[i]
+            i += 1
+            let n = min(rowLength, data.count - i)
+            var row = [UInt8](repeating: 0, count: rowLength)
+            for k in 0 ..< n { row[k] = data[i + k] }
+            i += n
+            for k in 0 ..< rowLength {
+                let a = k >= bpp ? Int(row[k - bpp]) : 0, b = Int(prior[k]), c = k >= bpp ? Int(prior[k - bpp]) : 0
+                let pred: Int
+                switch tag {
+                case 0: pred = 0
+                case 1: pred = a
+                case 2: pred = b
+                case 3: pred = (a + b) / 2
+                case 4:
+                    let pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c)
+                    pred = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c)
+                default: return nil
+                }
+                row[k] = row[k] &+ UInt8(pred)
+            }
+            out += row[0 ..< n]
+            prior = row
+        }
+        return out
+    }
+
+    @Test func pngMatchesTheReferenceOnRandomRows() throws {
+        var rng = SeededRandom(seed: 32)
+        for round in 0 ..< 400 {
+            let colors = [1, 1, 2, 3, 4][rng.below(5)]
+            let bpc = [8, 8, 16, 1, 4][rng.below(5)]
+            let columns = rng.int(in: 1 ... 9)
+            let p = P(predictor: rng.int(in: 10 ... 15), colors: colors, bitsPerComponent: bpc, columns: columns)
+            let rowLength = (columns * colors * bpc + 7) / 8
+            let bpp = max(1, (colors * bpc + 7) / 8)
+            var data: [UInt8] = []
+            for _ in 0 ..< rng.below(7) {
+                data.append(UInt8(rng.below(5)))
+                for _ in 0 ..< rowLength { data.append(UInt8(truncatingIfNeeded: rng.next())) }
+            }
+            data.removeLast(rng.below(min(data.count, rowLength + 1) + 1)) // a short last row, or none
+            if round % 50 == 0 && !data.isEmpty { data[0] = 7 } // a bad tag now and then
+            let expected = Self.referencePNG(data, rowLength: rowLength, bpp: bpp)
+            if let expected {
+                #expect(try PDFStreamDecoder.unpredict(data, p) == expected, "round \(round)")
+            } else {
+                #expect(throws: PDFError.self) { try PDFStreamDecoder.unpredict(data, p) }
+            }
+        }
+    }
+
     @Test func tiff() throws {
         let p8 = P(predictor: 2, colors: 1, bitsPerComponent: 8, columns: 4)
         #expect(try PDFStreamDecoder.unpredict([1, 1, 1, 1, 5, 255, 1, 0], p8) == [1, 2, 3, 4, 5, 4, 5, 5])
