@@ -157,6 +157,14 @@ public enum PDFStreamDecoder {
                     let tag = d[i]
                     i += 1
                     let n = min(rowLength, d.count - i)
+                    if tag == 2 && above >= 0 {
+                        // Up, the predictor of nearly every cross-reference stream: one pass.
+                        for k in 0 ..< n { o[w + k] = d[i + k] &+ o[above + k] }
+                        i += n
+                        above = w
+                        w += n
+                        continue
+                    }
                     for k in 0 ..< n { o[w + k] = d[i + k] }
                     i += n
                     switch tag {
@@ -166,7 +174,7 @@ public enum PDFStreamDecoder {
                         var k = bpp
                         while k < n { o[w + k] = o[w + k] &+ o[w + k - bpp]; k += 1 }
                     case 2:
-                        if above >= 0 { for k in 0 ..< n { o[w + k] = o[w + k] &+ o[above + k] } }
+                        break // the first row: nothing above
                     case 3:
                         for k in 0 ..< n {
                             let left = k >= bpp ? Int(o[w + k - bpp]) : 0
