@@ -29,7 +29,7 @@ extension Document {
         }
         if walk.leaves == 0 && walk.unreadable > 0 {
             try warn(.pageCount, "the page tree root has no usable /Count, and no page of the tree can be read "
-                     + "(\(Self.kids(walk.unreadable)) unreadable)", offset: hint)
+                     + "(\(Self.kidsPhrase(walk.unreadable)) unreadable)", offset: hint)
             return nil
         }
         try warn(.pageCount, "the page tree root has no usable /Count; the tree has \(walk.leaves) pages", offset: hint)
@@ -107,12 +107,12 @@ extension Document {
             // (poppler's bound; a damaged /Count can be any number).
             guard declared <= xref.count else {
                 try warn(.pageCount, "the page tree root's /Count is \(declared), more than the file's \(xref.count) objects, "
-                         + "and no page of the tree can be read (\(Self.kids(walk.unreadable)) unreadable): no page count",
+                         + "and no page of the tree can be read (\(Self.kidsPhrase(walk.unreadable)) unreadable): no page count",
                          offset: hint)
                 return nil
             }
             try warn(.pageCount, "the page tree root's /Count is \(declared), and no page of the tree can be read "
-                     + "(\(Self.kids(walk.unreadable)) unreadable): /Count is kept", offset: hint)
+                     + "(\(Self.kidsPhrase(walk.unreadable)) unreadable): /Count is kept", offset: hint)
             return declared
         }
         if walk.leaves != declared {
@@ -148,7 +148,7 @@ extension Document {
     }
 
     /// "1 kid", "2 kids".
-    static func kids(_ n: Int) -> String { n == 1 ? "1 kid" : "\(n) kids" }
+    static func kidsPhrase(_ n: Int) -> String { n == 1 ? "1 kid" : "\(n) kids" }
 
     /// The number of pages under `root`, each object visited once, and the number of kid
     /// references that could not be read or lead to no object (skipped); nil past
