@@ -796,9 +796,10 @@ class StandardRC4:
 
 
 def encrypted_doc(name, encrypt_dict, sec=None, strings=True, streams=True, extra_objects=(), catalog_extra=b"",
-                  xmp=None):
-    """A one-page document with Info (20), optional XMP (21), the /Encrypt dictionary as object 30;
-    strings and streams encrypted with `sec` when `strings` / `streams` say so."""
+                  xmp=None, direct=False):
+    """A one-page document with Info (20), optional XMP (21), the /Encrypt dictionary as object 30
+    (`direct`: written into the trailer instead); strings and streams encrypted with `sec` when
+    `strings` / `streams` say so."""
     def s_(num, text):
         b = text.encode("latin-1")
         return hexs(sec.enc(num, b)) if (sec and strings) else lit(b)
@@ -818,8 +819,10 @@ def encrypted_doc(name, encrypt_dict, sec=None, strings=True, streams=True, extr
           + b" /Producer " + s_(20, "pdf_fixtures.py") + b" >>")
     if xmp is not None:
         w.obj(21, st(21, b"/Type /Metadata /Subtype /XML", xmp))
-    w.obj(30, encrypt_dict)
-    off = w.xref(b"<< /Size 31 /Root 1 0 R /Info 20 0 R /Encrypt 30 0 R /ID " + FIXED_ID + b" >>")
+    if not direct:
+        w.obj(30, encrypt_dict)
+    off = w.xref(b"<< /Size 31 /Root 1 0 R /Info 20 0 R /Encrypt " + (encrypt_dict if direct else b"30 0 R")
+                 + b" /ID " + FIXED_ID + b" >>")
     w.startxref(off)
     save(name, w.bytes())
 
@@ -990,9 +993,18 @@ def page_tree_damage():
            warnings=["xrefRebuilt", "pageCount"], pdfinfo="skip")
 
 
+def direct_encrypt():
+    """A user password, and the /Encrypt dictionary written into the trailer (pdfminer's samples):
+    the error names the trailer's cross-reference section as its place."""
+    sec = StandardRC4(3, 128, user_pw=b"secret")
+    encrypted_doc("hand-enc-direct-user-password.pdf", b"<< /Filter /Standard /V 2 /R 3 /Length 128 " + sec.entries() + b" >>",
+                  sec, direct=True)
+    expect("hand-enc-direct-user-password.pdf", error="passwordRequired", encrypted=True, pdfinfo="skip")
+
+
 GROUPS = ["cairo", "base_with_xmp", "qpdf_encrypted", "aes256", "second_producer", "incremental", "damaged",
           "strings", "hostile", "xref_streams", "xmp_cases", "junk_prefix", "page_counts",
-          "incremental_without_info", "xmp_bag_order", "peers_suites", "page_tree_damage"]
+          "incremental_without_info", "xmp_bag_order", "peers_suites", "page_tree_damage", "direct_encrypt"]
 
 
 def main():

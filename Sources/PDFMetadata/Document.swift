@@ -33,6 +33,9 @@ final class Document {
     var offsetShift = 0
     var xref: [Int: XrefEntry] = [:]
     var trailer: PDFDict = [:]
+    /// Where the newest cross-reference section, whose trailer is `trailer`, starts (nil after
+    /// the repair scan): the place named for what a direct value of the trailer gets wrong.
+    var trailerOffset: Int?
     var repaired = false
     var repairedOffsets: [Int: (offset: Int, gen: Int)] = [:]
     var cache: [ObjectID: PDFObject] = [:]
@@ -244,6 +247,7 @@ final class Document {
                 if k == "Prev" || k == "XRefStm" || (k == "Info" && !newest) { continue }
                 trailer[k] = v
             }
+            if newest { trailerOffset = off }
             newest = false
             if let prev = section.trailer["Prev"]?.intValue, prev >= 0 { queue.append(prev &+ offsetShift) }
         }
@@ -856,7 +860,9 @@ final class Document {
         if case .array(let ids)? = direct(trailer["ID"]), let first = ids.first, case .string(let b) = (try? resolve(first)) ?? .null {
             fileID = b
         }
-        let encOffset = encryptID.flatMap { offsetHint($0.num) }
+        // An /Encrypt dictionary written into the trailer has no object of its own: the trailer's
+        // cross-reference section is its place.
+        let encOffset = encryptID.flatMap { offsetHint($0.num) } ?? trailerOffset
         let handler = try SecurityHandler(dict: d, fileID: fileID, password: options.password, offset: encOffset)
         security = handler
         if handler.locked {

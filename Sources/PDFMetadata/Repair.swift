@@ -15,6 +15,7 @@ extension Document {
     func repair(reason: String) throws {
         guard !repaired else { return }
         repaired = true
+        trailerOffset = nil
         // A repair can start while an object is being resolved (an object stream not where the
         // xref says): the rebuilt table is new, so that outer resolution must not make the
         // scan's own reads of the same objects look like reference loops.

@@ -6,6 +6,28 @@ import Testing
 /// fixture table checks: caps that name themselves, passwords, and salvage without a catalog.
 @Suite("Cases from the peers' test suites")
 struct PeerSuiteCaseTests {
+    @Test("a password error for an /Encrypt dictionary inside the trailer names the trailer's section")
+    func directEncryptNamesItsPlace() throws {
+        let path = fixturePath("hand-enc-direct-user-password.pdf")
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        // The offset after the last `startxref`: where the trailer's cross-reference table starts.
+        let tail = String(decoding: bytes.suffix(64), as: UTF8.self)
+        let startxref = try #require(tail.components(separatedBy: "startxref").last?
+            .split(whereSeparator: { $0.isWhitespace }).first.flatMap { Int($0) })
+        do {
+            _ = try PDFDocumentInfo.read(contentsOf: path)
+            Issue.record("read without the password")
+        } catch {
+            #expect(error.kind == .passwordRequired)
+            #expect(error.offset == startxref, "\(error)")
+        }
+        var o = PDFReadOptions()
+        o.password = "secret"
+        let m = try PDFDocumentInfo.read(contentsOf: path, options: o)
+        #expect(m.title == "Case enc-direct-user-password")
+        #expect(m.keywords == ["secret", "sauce"])
+    }
+
     @Test("an object stream over maxObjectStreamSize is decoded only as far as the objects asked for")
     func objectStreamPrefix() throws {
         var o = PDFReadOptions()
