@@ -172,8 +172,10 @@ public enum PDFDocumentInfo {
                 try doc.warn(.pageCount, "the page tree root cannot be read: \(e.message)", offset: e.offset)
             }
         } else if doc.trailer["Info"] == nil {
+            // The place: the catalog's object, else the trailer's section, else the whole file
+            // (as the repair scan's own errors name it).
             throw PDFError(.missingCatalog, "the trailer's /Root is not a dictionary" + (catalogError.map { ": \($0.message)" } ?? ""),
-                           offset: catalogError?.offset ?? rootOffset)
+                           offset: catalogError?.offset ?? rootOffset ?? doc.trailerOffset ?? 0)
         } else {
             try doc.warn(.unreadableCatalog, "no readable document catalog"
                          + (catalogError.map { " (\($0.message))" } ?? "")
@@ -210,7 +212,7 @@ public enum PDFDocumentInfo {
 
         if catalog == nil && m.info.isEmpty {
             throw PDFError(.missingCatalog, "no readable document catalog, and no readable document information dictionary",
-                           offset: catalogError?.offset ?? rootOffset)
+                           offset: catalogError?.offset ?? rootOffset ?? doc.trailerOffset ?? 0)
         }
 
         // XMP.
