@@ -353,8 +353,7 @@ final class Document {
             }
         }
         if let stray {
-            try warn(.other, "the trailer: a stray delimiter or brace is skipped (a brace where a value belongs reads as null)",
-                     offset: stray)
+            try warn(.other, Self.strayMessage("the trailer"), offset: stray)
         }
         // Hybrid file: the table's companion xref stream fills in objects in object streams.
         if let raw = section.trailer["XRefStm"]?.intValue, raw > 0 {
@@ -428,6 +427,11 @@ final class Document {
 
     // MARK: Objects
 
+    /// The warning for the stray token ``Parser/strayAt`` records, in `subject` (an object, the trailer).
+    static func strayMessage(_ subject: String) -> String {
+        "\(subject): a stray delimiter or brace is skipped (a brace where a value belongs reads as null)"
+    }
+
     /// Parses `N G obj …` at an absolute offset.
     func parseIndirect(at offset: Int, maxBytes: Int? = nil) throws -> (ObjectID, PDFObject) {
         var cut: Int? = nil
@@ -450,8 +454,7 @@ final class Document {
                      offset: cut)
         }
         if let stray {
-            try warn(.other, "object \(result.0.num): a stray delimiter or brace is skipped (a brace where a value belongs reads as null)",
-                     offset: stray)
+            try warn(.other, Self.strayMessage("object \(result.0.num)"), offset: stray)
         }
         return result
     }

@@ -22,7 +22,7 @@ extension Document {
         if let n = try resolve(root["Count"]).intValue, n >= 0 {
             return try pageCount(root: root, rootRef: rootRef, declared: n)
         }
-        guard let walk = try countLeaves(root: root, rootRef: rootRef) else {
+        guard let walk = try countLeaves(kids: try kidList(root, hint: hint), rootRef: rootRef) else {
             try warn(.pageCount, "the page tree root has no usable /Count, and the tree has more than "
                      + "\(options.maxPageTreeNodes) nodes", offset: hint)
             return nil
@@ -96,7 +96,7 @@ extension Document {
             }
         }
         if agrees { return declared }
-        guard let walk = try countLeaves(root: root, rootRef: rootRef) else {
+        guard let walk = try countLeaves(kids: kids, rootRef: rootRef) else {
             try warn(.pageCount, "the page tree root's /Count \(declared) disagrees with its kids, and the tree has more than "
                      + "\(options.maxPageTreeNodes) nodes: /Count is kept", offset: hint)
             return declared
@@ -150,14 +150,13 @@ extension Document {
     /// "1 kid", "2 kids".
     static func kidsPhrase(_ n: Int) -> String { n == 1 ? "1 kid" : "\(n) kids" }
 
-    /// The number of pages under `root`, each object visited once, and the number of kid
-    /// references that could not be read or lead to no object (skipped); nil past
-    /// ``PDFReadOptions/maxPageTreeNodes`` nodes.
-    func countLeaves(root: PDFDict, rootRef: PDFObject?) throws -> (leaves: Int, unreadable: Int)? {
+    /// The number of pages under the root `rootRef` whose ``kidList(_:hint:)`` is `kids`, each
+    /// object visited once, and the number of kid references that could not be read or lead to no
+    /// object (skipped); nil past ``PDFReadOptions/maxPageTreeNodes`` nodes.
+    func countLeaves(kids: [PDFObject], rootRef: PDFObject?) throws -> (leaves: Int, unreadable: Int)? {
         var seen = Set<ObjectID>()
         if let id = rootRef?.refValue { seen.insert(id) }
-        let hint = rootRef?.refValue.flatMap { offsetHint($0.num) }
-        var stack: [[PDFObject]] = [try kidList(root, hint: hint)]
+        var stack: [[PDFObject]] = [kids]
         var leaves = 0
         var unreadable = 0
         var nodes = 1
