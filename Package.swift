@@ -11,6 +11,7 @@
 //   BubbleRender   – draws a scene with Cairo to PNG and SVG, all text through Pango
 //   ReportLibrary  – the JSON report tree: positioned JSON parser, loading, validation (Foundation)
 //   PDFMetadata    – poppler-free PDF metadata reader (zlib, libcrypto)
+//   PDFRender      – PDF pages drawn with Cairo (FreeType fonts, libjpeg-turbo images)
 //   ReportIndex    – the library index: SQLite (GRDB) database of PDF metadata, FTS5 search, facets
 //   BubbleScenario – datasource → dashboard tree (with PDF metadata from the index), scenario files (Foundation)
 //   BubbleExport   – frame sequences of a scenario: parallel rendering, manifest, contact sheet, review page
@@ -32,6 +33,7 @@ let package = Package(
         .library(name: "BubbleDashboard", targets: ["BubbleDashboard"]),
         .library(name: "BubbleRender", targets: ["BubbleRender"]),
         .library(name: "PDFMetadata", targets: ["PDFMetadata"]),
+        .library(name: "PDFRender", targets: ["PDFRender"]),
         .library(name: "ReportIndex", targets: ["ReportIndex"]),
         .executable(name: "bubbles", targets: ["BubblesCLI"]),
         .executable(name: "make-sample-library", targets: ["SampleLibraryTool"]),
@@ -70,6 +72,15 @@ let package = Package(
         .systemLibrary(
             name: "CLibCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+        // PDF pages: embedded fonts (Type 1, CFF, TrueType, OpenType) through FreeType, drawn by
+        // Cairo's FreeType backend; fontconfig finds the free substitutes of the standard-14 fonts.
+        .systemLibrary(
+            name: "CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev", "libfontconfig-dev", "libcairo2-dev"])]),
+        // PDF images: DCTDecode (JPEG) through libjpeg-turbo's TurboJPEG API.
+        .systemLibrary(
+            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
 
         // Libraries.
         // libm: `floor` and `sqrt` are called from the standard library's Double; without it a
@@ -85,6 +96,9 @@ let package = Package(
         .target(name: "BubbleThreads", dependencies: ["BubblePhysics"]),
         .target(name: "ReportLibrary", dependencies: ["BubbleSupport"]),
         .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
+        // PDF pages drawn with Cairo: content-stream interpreter, graphics state, fonts, images,
+        // shadings, transparency, behind a small drawing-device protocol.
+        .target(name: "PDFRender", dependencies: ["PDFMetadata", "CCairo", "CFreeType", "CTurboJPEG", "CZlib"]),
         .target(name: "BubbleRender", dependencies: ["BubbleDashboard", "BubbleSupport", "CCairo", "CPango", "CDeflate"]),
         .target(name: "SampleLibrary", dependencies: ["BubbleSupport", "CCairo", "ReportLibrary"]),
         // The library index: per-report PDF metadata by size, time and content hash, FTS5 search in any
@@ -117,7 +131,7 @@ let package = Package(
             name: "BubblesCLI",
             dependencies: [
                 "BubblePhysics", "BubbleSupport", "BubbleThreads", "BubbleDashboard", "BubbleRender", "BubbleScenario", "BubbleExport",
-                "ReportLibrary", "PDFMetadata", "BubblePlay", "ReportIndex", "SampleLibrary",
+                "ReportLibrary", "PDFMetadata", "PDFRender", "BubblePlay", "ReportIndex", "SampleLibrary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -141,6 +155,7 @@ let package = Package(
         .testTarget(name: "ReportLibraryTests", dependencies: ["ReportLibrary", "SampleLibrary", "TestSupport"]),
         .testTarget(name: "ReportIndexTests", dependencies: ["ReportIndex", "ReportLibrary", "PDFMetadata", "SampleLibrary", "TestSupport"]),
         .testTarget(name: "PDFMetadataTests", dependencies: ["PDFMetadata", "CZlib", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "PDFRenderTests", dependencies: ["PDFRender", "PDFMetadata", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "BubbleRenderTests", dependencies: ["BubbleRender", "TestSupport"], exclude: ["References"]),
         .testTarget(
             name: "BubbleDashboardTests",

@@ -12,17 +12,17 @@ import Darwin
 /// Reading is by `pread` on a file descriptor, one block-aligned request per cache miss, so the
 /// memory used is bounded by the cache caps (at most the file's size and twice the cache cap for a
 /// file up to the cap, the cache cap above it), never by the size of a larger file.
-final class ByteSource {
+package final class ByteSource {
     /// The size of one cache block; small so that bytes read stays close to bytes needed.
-    static let blockSize = 1024
+    package static let blockSize = 1024
     /// When the cache holds more than this many bytes it is dropped (later reads re-count).
-    static let cacheCap = 8 << 20
+    package static let cacheCap = 8 << 20
 
     /// Files up to this size are read whole, in one `pread`, when opened: the reader needs most
     /// of a small file anyway (head, tail, xref and a few objects), and one call beats a handful.
     /// (Raised to 64 KiB, the 16–64 KiB class read about 10 % slower: copying the whole file
     /// costs more than the three or four block reads it saves.)
-    static let wholeFileLimit = 16 << 10
+    package static let wholeFileLimit = 16 << 10
 
     private(set) var size: Int
     private(set) var bytesRead = 0
@@ -30,7 +30,7 @@ final class ByteSource {
     private let memory: [UInt8]?
     /// The whole input, when it was small enough to be taken at open (see `wholeFileLimit`):
     /// reads are served from it without the cache, and parsers work on it in place.
-    let residentBytes: [UInt8]?
+    package let residentBytes: [UInt8]?
     private var blocks: [Int: [UInt8]] = [:]
     private var cachedBytes = 0
 
@@ -40,7 +40,7 @@ final class ByteSource {
     /// the request's whole blocks: when no window holds all its blocks, a new one is made for it,
     /// its loaded blocks copied from the windows that hold them and the others read in runs, one
     /// `pread` a run. Memory is the bytes requested, not the file's size.
-    static let windowedLimit = cacheCap
+    package static let windowedLimit = cacheCap
     /// For files up to `windowedLimit`: one bit per block, set when the block is loaded (bit k % 64
     /// of word k / 64). Owned (freed in `deinit`).
     private let loaded: UnsafeMutablePointer<UInt64>?
@@ -118,7 +118,7 @@ final class ByteSource {
     }
 
     /// Opens a file for reading.
-    init(path: String) throws(PDFError) {
+    package init(path: String) throws(PDFError) {
         let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
         if fd < 0 {
             throw PDFError(.io, "cannot open \(path): \(String(cString: strerror(errno)))")
@@ -167,7 +167,7 @@ final class ByteSource {
 
     /// Wraps bytes already in memory (for fuzzing and tests); reads of inputs over
     /// `wholeFileLimit` are counted block by block, as for files.
-    init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self.size = bytes.count
         self.memory = bytes
         // The same rule as for files: a small input is taken whole (and counted once).
@@ -219,7 +219,7 @@ final class ByteSource {
     }
 
     /// Returns the bytes in `offset ..< offset + count`, clipped to the file.
-    func read(_ offset: Int, _ count: Int) throws(PDFError) -> [UInt8] {
+    package func read(_ offset: Int, _ count: Int) throws(PDFError) -> [UInt8] {
         let start = max(0, min(offset, size))
         let end = max(start, min(size, start.addingReportingOverflow(max(0, count)).overflow ? size : start + max(0, count)))
         if start == end { return [] }
@@ -275,7 +275,7 @@ final class ByteSource {
     /// counted exactly as ``read(_:_:)`` fetches and counts them, but without a copy when the
     /// file is held whole or in a window. The buffer is valid only inside `body`. Nil when
     /// the bytes cannot be read.
-    func withBytes<R>(_ offset: Int, _ count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+    package func withBytes<R>(_ offset: Int, _ count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         let start = max(0, min(offset, size))
         let end = max(start, min(size, start.addingReportingOverflow(max(0, count)).overflow ? size : start + max(0, count)))
         if start == end { return body(UnsafeBufferPointer(start: nil, count: 0)) }
@@ -450,7 +450,7 @@ final class ByteSource {
     }
 
     /// Reads a large range directly, bypassing the cache (used by the repair scan).
-    func readUncached(_ offset: Int, _ count: Int) throws(PDFError) -> [UInt8] {
+    package func readUncached(_ offset: Int, _ count: Int) throws(PDFError) -> [UInt8] {
         let start = max(0, min(offset, size))
         let end = min(size, start + max(0, min(count, size - start)))
         if let whole = residentBytes { return Array(whole[start ..< end]) }

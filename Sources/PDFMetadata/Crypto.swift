@@ -13,7 +13,7 @@ import CLibCrypto
 /// **Why RC4 is written here:** in OpenSSL 3, `EVP_rc4()` lives in the *legacy* provider, which
 /// is not loaded by default (loading it changes process-wide state for every other user of
 /// libcrypto), and the low-level `RC4()` is deprecated. RC4 is ten lines, so we keep it here.
-enum Crypto {
+package enum Crypto {
     // Algorithms fetched once: with OpenSSL 3, `EVP_md5()` and friends are legacy handles that make
     // every `EVP_DigestInit_ex` / `EVP_CipherInit_ex` fetch the implementation again (a lock and a
     // provider lookup each time), which dominated key derivation and per-object decryption.
@@ -25,7 +25,7 @@ enum Crypto {
     nonisolated(unsafe) static let aes128CBC: OpaquePointer? = EVP_CIPHER_fetch(nil, "AES-128-CBC", nil) ?? EVP_aes_128_cbc()
     nonisolated(unsafe) static let aes256CBC: OpaquePointer? = EVP_CIPHER_fetch(nil, "AES-256-CBC", nil) ?? EVP_aes_256_cbc()
 
-    static func digest(_ md: OpaquePointer?, _ parts: [[UInt8]]) -> [UInt8] {
+    package static func digest(_ md: OpaquePointer?, _ parts: [[UInt8]]) -> [UInt8] {
         guard let ctx = EVP_MD_CTX_new() else { return [] }
         defer { EVP_MD_CTX_free(ctx) }
         guard EVP_DigestInit_ex(ctx, md, nil) == 1 else { return [] }
@@ -39,15 +39,15 @@ enum Crypto {
         return out
     }
 
-    static func md5(_ parts: [UInt8]...) -> [UInt8] { digest(md5MD, parts) }
-    static func sha256(_ parts: [UInt8]...) -> [UInt8] { digest(sha256MD, parts) }
-    static func sha384(_ parts: [UInt8]...) -> [UInt8] { digest(sha384MD, parts) }
-    static func sha512(_ parts: [UInt8]...) -> [UInt8] { digest(sha512MD, parts) }
+    package static func md5(_ parts: [UInt8]...) -> [UInt8] { digest(md5MD, parts) }
+    package static func sha256(_ parts: [UInt8]...) -> [UInt8] { digest(sha256MD, parts) }
+    package static func sha384(_ parts: [UInt8]...) -> [UInt8] { digest(sha384MD, parts) }
+    package static func sha512(_ parts: [UInt8]...) -> [UInt8] { digest(sha512MD, parts) }
 
     /// MD5 applied `rounds` times to the first `n` bytes of the previous hash (the 50-round loop of
     /// algorithms 2 and 7 for revisions 3 and 4), with one context and no per-round allocation.
     /// `h` must hold at least 16 bytes and `n` be at most 16.
-    static func md5Rounds(_ h: [UInt8], n: Int, rounds: Int) -> [UInt8] {
+    package static func md5Rounds(_ h: [UInt8], n: Int, rounds: Int) -> [UInt8] {
         guard h.count >= 16, n >= 0, n <= 16, let ctx = EVP_MD_CTX_new() else {
             var x = h
             for _ in 0 ..< rounds { x = md5(Array(x[0 ..< min(n, x.count)])) }
@@ -69,7 +69,7 @@ enum Crypto {
         return Array(buf[0 ..< 16])
     }
     /// RC4 (ARCFOUR), encryption and decryption alike.
-    static func rc4(key: [UInt8], _ data: [UInt8]) -> [UInt8] {
+    package static func rc4(key: [UInt8], _ data: [UInt8]) -> [UInt8] {
         guard !key.isEmpty else { return data }
         var out = data
         // The state lives in a stack buffer and the key index wraps by comparison, not division:
@@ -107,7 +107,7 @@ enum Crypto {
 
     /// AES-CBC over whole blocks, no padding. `key` is 16 or 32 bytes; `data.count` must be a
     /// multiple of 16 (a ragged tail is dropped). Returns nil if libcrypto refuses.
-    static func aesCBC(encrypt: Bool, key: [UInt8], iv: [UInt8], _ data: [UInt8]) -> [UInt8]? {
+    package static func aesCBC(encrypt: Bool, key: [UInt8], iv: [UInt8], _ data: [UInt8]) -> [UInt8]? {
         let cipher: OpaquePointer?
         switch key.count {
         case 16: cipher = aes128CBC

@@ -1,67 +1,67 @@
 /// Where an object lives, according to the cross-reference data.
-enum XrefEntry: Sendable {
+package enum XrefEntry: Sendable {
     case free
     case inFile(offset: Int, gen: Int)
     case compressed(stream: Int, index: Int)
 }
 
 /// A decoded object stream: its data and the (object number, offset) pairs of its header.
-struct ObjectStreamData {
-    var data: [UInt8]
-    var first: Int
-    var pairs: [(num: Int, offset: Int)]
-    var fileOffset: Int
+package struct ObjectStreamData {
+    package var data: [UInt8]
+    package var first: Int
+    package var pairs: [(num: Int, offset: Int)]
+    package var fileOffset: Int
     /// True when `data` is only the first part of the decoded stream.
-    var capped = false
+    package var capped = false
     /// True when `data` is all of the stream, or as much as ``PDFReadOptions/maxObjectStreamSize``
     /// allows; false when it is a first part that can be decoded further.
-    var complete = true
+    package var complete = true
 }
 
 /// The lazily loaded object graph of one PDF: cross-reference data, trailer, object cache,
 /// decryption. Reads only what is asked for.
-final class Document {
-    let src: ByteSource
-    let options: PDFReadOptions
-    var warnings: [PDFWarning] = []
+package final class Document {
+    package let src: ByteSource
+    package let options: PDFReadOptions
+    package var warnings: [PDFWarning] = []
 
-    var headerOffset = 0
-    var headerVersion: String?
+    package var headerOffset = 0
+    package var headerVersion: String?
     /// Added to every offset that the cross-reference data gives (`startxref`, `/Prev`,
     /// `/XRefStm`, entries): `headerOffset` when those offsets count from the `%PDF-` header
     /// (bytes were put before a finished file), else 0.
-    var offsetShift = 0
-    var xref: [Int: XrefEntry] = [:]
-    var trailer: PDFDict = [:]
+    package var offsetShift = 0
+    package var xref: [Int: XrefEntry] = [:]
+    package var trailer: PDFDict = [:]
     /// Where the newest cross-reference section, whose trailer is `trailer`, starts (nil after
     /// the repair scan): the place named for what a direct value of the trailer gets wrong.
-    var trailerOffset: Int?
-    var repaired = false
-    var repairedOffsets: [Int: (offset: Int, gen: Int)] = [:]
-    var cache: [ObjectID: PDFObject] = [:]
+    package var trailerOffset: Int?
+    package var repaired = false
+    package var repairedOffsets: [Int: (offset: Int, gen: Int)] = [:]
+    package var cache: [ObjectID: PDFObject] = [:]
     /// Objects whose reading failed, with the error (cleared with `cache`).
-    var failed: [ObjectID: PDFError] = [:]
+    package var failed: [ObjectID: PDFError] = [:]
     /// The objects being resolved, innermost last: a stack no deeper than `maxReferenceChain + 1`,
     /// searched linearly (cheaper than hashing at that size).
-    var resolving: [ObjectID] = []
-    var objectStreams: [Int: ObjectStreamData] = [:]
-    var objectStreamBytes = 0
-    var security: SecurityHandler?
+    package var resolving: [ObjectID] = []
+    package var objectStreams: [Int: ObjectStreamData] = [:]
+    package var objectStreamBytes = 0
+    package var security: SecurityHandler?
     /// Whether ``setUpSecurity()`` has run (it runs once, before the catalog is checked when
     /// the cross-reference data loaded, else after the repair scan).
-    var securityChecked = false
-    var encryptID: ObjectID?
+    package var securityChecked = false
+    package var encryptID: ObjectID?
     /// The first window read for an indirect object (it grows when the object is longer).
-    var objectWindow = 2048
+    package var objectWindow = 2048
 
-    init(src: ByteSource, options: PDFReadOptions) {
+    package init(src: ByteSource, options: PDFReadOptions) {
         self.src = src
         self.options = options
     }
 
     // MARK: Warnings
 
-    func warn(_ kind: PDFWarning.Kind, _ message: String, offset: Int? = nil) throws {
+    package func warn(_ kind: PDFWarning.Kind, _ message: String, offset: Int? = nil) throws {
         let w = PDFWarning(kind, message, offset: offset)
         if options.strict {
             throw PDFError(.strictModeViolation, "\(kind.rawValue): \(message)", offset: offset)
@@ -72,7 +72,7 @@ final class Document {
     // MARK: Windows
 
     /// Parses at `offset` with a window that grows until the parse completes (or a cap is hit).
-    func parseAt<T>(_ offset: Int, initial: Int = 2048, maxBytes: Int? = nil,
+    package func parseAt<T>(_ offset: Int, initial: Int = 2048, maxBytes: Int? = nil,
                     _ body: (inout Parser) throws -> T) throws -> T {
         if let whole = src.residentBytes {
             // A small file read whole: parse in place, no window to copy or grow.
@@ -104,7 +104,7 @@ final class Document {
 
     // MARK: Opening
 
-    func open() throws {
+    package func open() throws {
         if src.size == 0 { throw PDFError(.notAPDF, "empty file", offset: 0) }
         try readHeader()
         var loaded = false
@@ -129,7 +129,7 @@ final class Document {
         try setUpSecurity()
     }
 
-    func readHeader() throws {
+    package func readHeader() throws {
         let head = try src.read(0, 1024)
         let pat = Array("%PDF-".utf8)
         if let i = find(pat, in: head) {
@@ -150,7 +150,7 @@ final class Document {
     /// cross-reference data at `startxref` wins, the header first. When neither does, the
     /// offsets are taken from the header and the nearby search of ``readXrefSection`` goes on
     /// from there.
-    func chooseOffsetShift(startxref start: Int) throws {
+    package func chooseOffsetShift(startxref start: Int) throws {
         guard headerOffset > 0 else { return }
         let shifted = start &+ headerOffset
         if try startsXrefData(at: shifted) || !(try startsXrefData(at: start)) {
@@ -160,7 +160,7 @@ final class Document {
     }
 
     /// Whether `xref` or an `N G obj` header starts at `offset` (after white space).
-    func startsXrefData(at offset: Int) throws -> Bool {
+    package func startsXrefData(at offset: Int) throws -> Bool {
         guard offset >= 0 && offset < src.size else { return false }
         do {
             return try parseAt(offset, initial: 64, maxBytes: 1024) { p in
@@ -174,7 +174,7 @@ final class Document {
     }
 
     /// Finds the offset that the last `startxref` names, or nil.
-    func findStartXref() throws -> Int? {
+    package func findStartXref() throws -> Int? {
         var len = min(src.size, 1024)
         while true {
             let tailStart = src.size - len
@@ -193,7 +193,7 @@ final class Document {
 
     // MARK: Cross-reference loading
 
-    func loadXrefChain(_ start: Int) throws {
+    package func loadXrefChain(_ start: Int) throws {
         var queue = [start]
         var seen = Set<Int>()
         var sections = 0
@@ -253,14 +253,14 @@ final class Document {
         }
     }
 
-    struct XrefSection {
+    package struct XrefSection {
         var entries: [Int: XrefEntry]
         var trailer: PDFDict
     }
 
     /// Reads a classic table or an xref stream at `offset`; when `tolerant`, searches near a
     /// slightly wrong offset (and one shifted by junk before the header).
-    func readXrefSection(at offset: Int, tolerant: Bool) throws -> XrefSection {
+    package func readXrefSection(at offset: Int, tolerant: Bool) throws -> XrefSection {
         do {
             return try readXrefSectionExact(at: offset)
         } catch let e as PDFError {
@@ -288,7 +288,7 @@ final class Document {
         }
     }
 
-    func readXrefSectionExact(at offset: Int) throws -> XrefSection {
+    package func readXrefSectionExact(at offset: Int) throws -> XrefSection {
         guard offset >= 0 && offset < src.size else {
             throw PDFError(.brokenStructure, "cross-reference offset \(offset) is outside the file", offset: offset)
         }
@@ -300,7 +300,7 @@ final class Document {
         return try readXrefStream(at: offset)
     }
 
-    func readXrefTable(at offset: Int) throws -> XrefSection {
+    package func readXrefTable(at offset: Int) throws -> XrefSection {
         var stray: Int? = nil
         var section = try parseAt(offset, initial: 4096) { p -> XrefSection in
             try p.skipWhitespace()
@@ -373,7 +373,7 @@ final class Document {
         return section
     }
 
-    func readXrefStream(at offset: Int) throws -> XrefSection {
+    package func readXrefStream(at offset: Int) throws -> XrefSection {
         let (id, obj) = try parseIndirect(at: offset)
         guard case .stream(var s) = obj, s.dict["Type"]?.nameValue == "XRef" || s.dict["W"] != nil else {
             throw PDFError(.brokenStructure, "no cross-reference stream at \(offset)", offset: offset)
@@ -428,12 +428,12 @@ final class Document {
     // MARK: Objects
 
     /// The warning for the stray token ``Parser/strayAt`` records, in `subject` (an object, the trailer).
-    static func strayMessage(_ subject: String) -> String {
+    package static func strayMessage(_ subject: String) -> String {
         "\(subject): a stray delimiter or brace is skipped (a brace where a value belongs reads as null)"
     }
 
     /// Parses `N G obj …` at an absolute offset.
-    func parseIndirect(at offset: Int, maxBytes: Int? = nil) throws -> (ObjectID, PDFObject) {
+    package func parseIndirect(at offset: Int, maxBytes: Int? = nil) throws -> (ObjectID, PDFObject) {
         var cut: Int? = nil
         var stray: Int? = nil
         let result: (ObjectID, PDFObject) = try parseAt(offset, initial: objectWindow, maxBytes: maxBytes) { p in
@@ -460,7 +460,7 @@ final class Document {
     }
 
     /// Returns the value of an indirect object (decrypted, references inside left unresolved).
-    func object(_ id: ObjectID, chain: Int = 0) throws -> PDFObject {
+    package func object(_ id: ObjectID, chain: Int = 0) throws -> PDFObject {
         if let c = cache[id] { return c }
         if resolving.contains(id) {
             throw PDFError(.referenceLoop, "reference loop through object \(id)", offset: offsetHint(id.num))
@@ -500,18 +500,18 @@ final class Document {
     }
 
     /// Resolves a value that may be a reference.
-    func resolve(_ obj: PDFObject?) throws -> PDFObject {
+    package func resolve(_ obj: PDFObject?) throws -> PDFObject {
         guard let obj else { return .null }
         if case .ref(let id) = obj { return try object(id) }
         return obj
     }
 
-    func offsetHint(_ num: Int) -> Int? {
+    package func offsetHint(_ num: Int) -> Int? {
         if case .inFile(let off, _)? = xref[num] { return off }
         return repairedOffsets[num]?.offset
     }
 
-    func load(_ id: ObjectID) throws -> PDFObject {
+    package func load(_ id: ObjectID) throws -> PDFObject {
         switch xref[id.num] {
         case .inFile(let off, _)?:
             if let v = try loadFromFile(id, at: off) { return v }
@@ -535,7 +535,7 @@ final class Document {
         }
     }
 
-    func loadFromFile(_ id: ObjectID, at off: Int) throws -> PDFObject? {
+    package func loadFromFile(_ id: ObjectID, at off: Int) throws -> PDFObject? {
         let parsed: (ObjectID, PDFObject)
         do {
             parsed = try parseIndirect(at: off)
@@ -550,7 +550,7 @@ final class Document {
         return value
     }
 
-    func loadCompressed(_ id: ObjectID, stream: Int, index: Int) throws -> PDFObject {
+    package func loadCompressed(_ id: ObjectID, stream: Int, index: Int) throws -> PDFObject {
         var os = try objectStream(stream)
         var rel: Int? = nil
         if index >= 0 && index < os.pairs.count && os.pairs[index].num == id.num {
@@ -621,7 +621,7 @@ final class Document {
 
     /// The first decoded size tried for an object stream: most are smaller, and a larger one is
     /// decoded only as far as the objects asked for (and its header) reach.
-    static let objectStreamFirstLimit = 64 << 10
+    package static let objectStreamFirstLimit = 64 << 10
 
     /// The decoded object stream `num`, at least its first `need` bytes (or all of it, or up to
     /// ``PDFReadOptions/maxObjectStreamSize``) and its whole header of object numbers and offsets.
@@ -630,7 +630,7 @@ final class Document {
     /// and only as far as needed: a 13 MB object stream whose catalog and Info come first costs a
     /// 64 KiB inflate, not 13 MB. Each step starts the inflate again, so the work is at most
     /// about 8/7 of one inflate to the size finally needed.
-    func objectStream(_ num: Int, covering need: Int = 0) throws -> ObjectStreamData {
+    package func objectStream(_ num: Int, covering need: Int = 0) throws -> ObjectStreamData {
         if let o = objectStreams[num], o.complete || o.data.count >= need { return o }
         guard case .inFile? = xref[num] else {
             throw PDFError(.badObject, "object stream \(num) is not a plain file object", offset: nil)
@@ -693,7 +693,7 @@ final class Document {
 
     /// Reads, decrypts and decodes a stream's data.
     /// `maxRatio` is passed to every Flate layer (see ``PDFStreamDecoder/inflate(_:limit:maxRatio:)``).
-    func streamData(_ s: PDFStream, decrypt: Bool, cap: Int? = nil, maxRatio: Int? = nil) throws -> [UInt8] {
+    package func streamData(_ s: PDFStream, decrypt: Bool, cap: Int? = nil, maxRatio: Int? = nil) throws -> [UInt8] {
         try decodeStream(s, decrypt: decrypt, cap: min(cap ?? options.maxDecompressedSize, options.maxDecompressedSize),
                          maxRatio: maxRatio, keepPrefix: false).data
     }
@@ -701,7 +701,21 @@ final class Document {
     /// ``streamData(_:decrypt:cap:maxRatio:)`` with the cap given as is; with `keepPrefix`, a
     /// Flate stream that inflates past `cap` gives its first `cap` bytes and `capped` (object
     /// streams: the objects in that prefix stay readable).
-    func decodeStream(_ s: PDFStream, decrypt: Bool, cap: Int, maxRatio: Int?, keepPrefix: Bool) throws -> (data: [UInt8], capped: Bool) {
+    package func decodeStream(_ s: PDFStream, decrypt: Bool, cap: Int, maxRatio: Int?, keepPrefix: Bool) throws -> (data: [UInt8], capped: Bool) {
+        let r = try decodeFilters(s, decrypt: decrypt, cap: cap, maxRatio: maxRatio, keepPrefix: keepPrefix, stopAtImageCodec: false)
+        return (r.data, r.capped)
+    }
+
+    /// A stream's data with its filters applied up to the first image codec (DCTDecode, JPXDecode,
+    /// CCITTFaxDecode, JBIG2Decode), which is named with its `/DecodeParms` for an image decoder.
+    package func decodeStreamUpToImageCodec(_ s: PDFStream, cap: Int) throws -> (data: [UInt8], codec: String?, parms: PDFDict?) {
+        let r = try decodeFilters(s, decrypt: true, cap: min(cap, options.maxDecompressedSize), maxRatio: nil,
+                                  keepPrefix: false, stopAtImageCodec: true)
+        return (r.data, r.codec, r.codecParms)
+    }
+
+    private func decodeFilters(_ s: PDFStream, decrypt: Bool, cap: Int, maxRatio: Int?, keepPrefix: Bool,
+                               stopAtImageCodec: Bool) throws -> (data: [UInt8], capped: Bool, codec: String?, codecParms: PDFDict?) {
         var capped = false
         var raw = try rawStreamData(s, cap: cap)
         if decrypt, let sec = security, let id = s.id, id != encryptID, sec.shouldDecrypt(stream: s.dict) {
@@ -753,6 +767,25 @@ final class Document {
                 do { data = try PDFStreamDecoder.ascii85(data) } catch var e { e.offset = s.dataOffset; throw e }
             case "Crypt":
                 break // only the Identity crypt filter is met in practice; decryption is above
+            case "LZWDecode", "LZW":
+                let early = try resolve(parm?["EarlyChange"]).intValue ?? 1
+                data = PDFStreamDecoder.lzw(data, earlyChange: early != 0, limit: cap)
+                if let parm, let pred = try resolve(parm["Predictor"]).intValue, pred > 1 {
+                    let pp = PDFStreamDecoder.PredictorParameters(
+                        predictor: pred,
+                        colors: try resolve(parm["Colors"]).intValue ?? 1,
+                        bitsPerComponent: try resolve(parm["BitsPerComponent"]).intValue ?? 8,
+                        columns: try resolve(parm["Columns"]).intValue ?? 1)
+                    do { data = try PDFStreamDecoder.unpredict(data, pp) } catch var e { e.offset = s.dataOffset; throw e }
+                }
+            case "RunLengthDecode", "RL":
+                data = PDFStreamDecoder.runLength(data, limit: cap)
+            case "DCTDecode", "DCT", "JPXDecode", "CCITTFaxDecode", "CCF", "JBIG2Decode":
+                guard stopAtImageCodec else {
+                    throw PDFError(.unsupportedFilter, "stream filter /\(f) is not supported", offset: s.dataOffset)
+                }
+                let full = f == "DCT" ? "DCTDecode" : (f == "CCF" ? "CCITTFaxDecode" : f)
+                return (data, capped, full, parm)
             default:
                 throw PDFError(.unsupportedFilter, "stream filter /\(f) is not supported", offset: s.dataOffset)
             }
@@ -760,12 +793,12 @@ final class Document {
                 throw PDFError(.decompressionLimit, "stream decodes past the \(cap)-byte cap", offset: s.dataOffset)
             }
         }
-        return (data, capped)
+        return (data, capped, nil, nil)
     }
 
     /// The raw stream bytes, using `/Length` when it checks out (followed by `endstream`) and
     /// searching for `endstream` otherwise.
-    func rawStreamData(_ s: PDFStream, cap: Int) throws -> [UInt8] {
+    package func rawStreamData(_ s: PDFStream, cap: Int) throws -> [UInt8] {
         var length: Int? = nil
         if let l = s.dict["Length"] {
             if case .ref = l {
@@ -815,7 +848,7 @@ final class Document {
 
     // MARK: Catalog checks
 
-    func rootIsValid() throws -> Bool {
+    package func rootIsValid() throws -> Bool {
         guard let r = trailer["Root"] else { return false }
         do {
             let root = try resolve(r)
@@ -828,7 +861,7 @@ final class Document {
 
     // MARK: Security
 
-    func setUpSecurity() throws {
+    package func setUpSecurity() throws {
         guard !securityChecked else { return }
         securityChecked = true
         guard let encRef = trailer["Encrypt"] else { return }
@@ -884,9 +917,9 @@ final class Document {
 
 // MARK: Byte helpers
 
-@inline(__always) func isRegular(_ b: UInt8) -> Bool { !isPDFWhite(b) && !isPDFDelimiter(b) }
+@inline(__always) package func isRegular(_ b: UInt8) -> Bool { !isPDFWhite(b) && !isPDFDelimiter(b) }
 
-func matchWord(_ buf: [UInt8], _ i: Int, _ word: String, requireDelimiter: Bool = true) -> Bool {
+package func matchWord(_ buf: [UInt8], _ i: Int, _ word: String, requireDelimiter: Bool = true) -> Bool {
     var k = i
     for c in word.utf8 {
         guard k < buf.count, buf[k] == c else { return false }
@@ -897,7 +930,7 @@ func matchWord(_ buf: [UInt8], _ i: Int, _ word: String, requireDelimiter: Bool 
 }
 
 /// Given `obj` at `i`, returns where `N G` before it starts, if the bytes before are `N G `.
-func objHeaderStart(_ buf: [UInt8], objAt i: Int) -> Int? {
+package func objHeaderStart(_ buf: [UInt8], objAt i: Int) -> Int? {
     if i > 0 && isRegular(buf[i - 1]) && !isDigit(buf[i - 1]) { return nil }
     var j = i - 1
     while j >= 0 && isPDFWhite(buf[j]) { j -= 1 }
@@ -913,7 +946,7 @@ func objHeaderStart(_ buf: [UInt8], objAt i: Int) -> Int? {
     return j + 1
 }
 
-func find(_ pat: [UInt8], in buf: [UInt8], from: Int = 0) -> Int? {
+package func find(_ pat: [UInt8], in buf: [UInt8], from: Int = 0) -> Int? {
     guard !pat.isEmpty, buf.count >= pat.count else { return nil }
     let first = pat[0]
     var i = max(0, from)
@@ -929,7 +962,7 @@ func find(_ pat: [UInt8], in buf: [UInt8], from: Int = 0) -> Int? {
     return nil
 }
 
-func findLast(_ pat: [UInt8], in buf: [UInt8]) -> Int? {
+package func findLast(_ pat: [UInt8], in buf: [UInt8]) -> Int? {
     guard !pat.isEmpty, buf.count >= pat.count else { return nil }
     var i = buf.count - pat.count
     while i >= 0 {
@@ -946,7 +979,7 @@ func findLast(_ pat: [UInt8], in buf: [UInt8]) -> Int? {
 /// `body` gets each entry's object number (nil where `start + k` overflows), its type (1 when the
 /// first width is 0) and its second and third fields. Subsections with a negative start or count
 /// are skipped; the walk ends where the data does. Both readers (`Document`, the fast path) use it.
-func forEachXrefStreamEntry<E: Error>(
+package func forEachXrefStreamEntry<E: Error>(
     _ data: [UInt8], widths w: [Int], index: [Int], _ body: (_ number: Int?, _ type: Int, _ f2: Int, _ f3: Int) throws(E) -> Void
 ) throws(E) {
     let entrySize = w[0] + w[1] + w[2]

@@ -287,4 +287,75 @@ public enum PDFStreamDecoder {
         if group.count > 1 { flush(group) }
         return out
     }
+
+    /// Decodes LZW data (TIFF/PDF variant, 9- to 12-bit codes), stopping at `limit` output bytes.
+    /// `earlyChange` is the PDF default: the code width grows one code early.
+    public static func lzw(_ input: [UInt8], earlyChange: Bool = true, limit: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        var prefix = [Int32](repeating: -1, count: 4096)
+        var suffix = [UInt8](repeating: 0, count: 4096)
+        var length = [Int32](repeating: 0, count: 4096)
+        for i in 0 ..< 256 { suffix[i] = UInt8(i); length[i] = 1 }
+        var next = 258
+        var width = 9
+        var bitBuf: UInt32 = 0
+        var bits = 0
+        var prev = -1
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        var pos = 0
+        let early = earlyChange ? 1 : 0
+        while true {
+            while bits < width {
+                guard pos < input.count else { return out }
+                bitBuf = bitBuf << 8 | UInt32(input[pos]); pos += 1; bits += 8
+            }
+            let code = Int((bitBuf >> UInt32(bits - width)) & ((1 << UInt32(width)) - 1))
+            bits -= width
+            if code == 256 { next = 258; width = 9; prev = -1; continue }
+            if code == 257 { return out }
+            var entry: Int
+            var first: UInt8
+            if code < next {
+                entry = code
+            } else if code == next && prev >= 0 {
+                entry = prev
+            } else {
+                return out // damaged data: what came out so far
+            }
+            // Write the entry's string (reversed through the prefix chain).
+            var n = Int(length[entry])
+            var c = entry
+            var k = n - 1
+            while c >= 0 && k >= 0 { scratch[k] = suffix[c]; c = Int(prefix[c]); k -= 1 }
+            first = scratch[0]
+            out.append(contentsOf: scratch[0 ..< n])
+            if code == next { out.append(first); n += 1 }
+            if out.count >= limit { return Array(out.prefix(limit)) }
+            if prev >= 0 && next < 4096 {
+                prefix[next] = Int32(prev)
+                suffix[next] = first
+                length[next] = length[prev] + 1
+                next += 1
+            }
+            prev = code
+            if next + early >= 1 << width && width < 12 { width += 1 }
+        }
+    }
+
+    /// Decodes RunLengthDecode data, stopping at `limit` output bytes.
+    public static func runLength(_ input: [UInt8], limit: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        while i < input.count && out.count < limit {
+            let n = Int(input[i]); i += 1
+            if n == 128 { break }
+            if n < 128 {
+                let end = min(input.count, i + n + 1)
+                out.append(contentsOf: input[i ..< end]); i = end
+            } else if i < input.count {
+                out.append(contentsOf: repeatElement(input[i], count: 257 - n)); i += 1
+            }
+        }
+        return out.count > limit ? Array(out.prefix(limit)) : out
+    }
 }

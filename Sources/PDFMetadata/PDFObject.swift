@@ -1,13 +1,13 @@
 /// An indirect object's number and generation.
-struct ObjectID: Hashable, Sendable, CustomStringConvertible {
-    var num: Int
-    var gen: Int
-    var description: String { "\(num) \(gen) R" }
+package struct ObjectID: Hashable, Sendable, CustomStringConvertible {
+    package var num: Int
+    package var gen: Int
+    package var description: String { "\(num) \(gen) R" }
 }
 
 /// A parsed PDF object. Streams keep only their dictionary and where their data starts; the data
 /// is read on demand (and only for the few streams the metadata needs).
-enum PDFObject: Sendable {
+package enum PDFObject: Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -21,7 +21,7 @@ enum PDFObject: Sendable {
     indirect case stream(PDFStream)
     case ref(ObjectID)
 
-    var dict: PDFDict? {
+    package var dict: PDFDict? {
         switch self {
         case .dict(let d): return d
         case .stream(let s): return s.dict
@@ -29,7 +29,7 @@ enum PDFObject: Sendable {
         }
     }
 
-    var intValue: Int? {
+    package var intValue: Int? {
         switch self {
         case .int(let i): return i
         case .real(let d) where d.isFinite && abs(d) < 1e15 && d == d.rounded(): return Int(d)
@@ -37,22 +37,22 @@ enum PDFObject: Sendable {
         }
     }
 
-    var nameValue: String? {
+    package var nameValue: String? {
         if case .name(let n) = self { return n }
         return nil
     }
 
-    var stringBytes: [UInt8]? {
+    package var stringBytes: [UInt8]? {
         if case .string(let b) = self { return b }
         return nil
     }
 
-    var arrayValue: [PDFObject]? {
+    package var arrayValue: [PDFObject]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
-    var refValue: ObjectID? {
+    package var refValue: ObjectID? {
         if case .ref(let r) = self { return r }
         return nil
     }
@@ -60,10 +60,10 @@ enum PDFObject: Sendable {
 
 /// A stream object: its dictionary, the absolute offset of its first data byte, and the object
 /// it belongs to (for decryption).
-struct PDFStream: Sendable {
-    var dict: PDFDict
-    var dataOffset: Int
-    var id: ObjectID?
+package struct PDFStream: Sendable {
+    package var dict: PDFDict
+    package var dataOffset: Int
+    package var id: ObjectID?
 }
 
 /// A PDF dictionary, kept as the list of its entries in file order instead of a hash table.
@@ -75,21 +75,21 @@ struct PDFStream: Sendable {
 /// wins, as before), and a removed key is shadowed by a `null` entry, which reads as absent. So
 /// building a dictionary of n entries costs O(n) whatever its keys, and a hostile dictionary of
 /// millions of keys costs one pass per lookup, not a quadratic build.
-struct PDFDict: Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    typealias Element = (key: String, value: PDFObject)
+package struct PDFDict: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    package typealias Element = (key: String, value: PDFObject)
 
     private(set) var entries: [Element] = []
 
-    init() {}
+    package init() {}
 
-    init(minimumCapacity: Int) { entries.reserveCapacity(minimumCapacity) }
+    package init(minimumCapacity: Int) { entries.reserveCapacity(minimumCapacity) }
 
-    init(dictionaryLiteral elements: (String, PDFObject)...) {
+    package init(dictionaryLiteral elements: (String, PDFObject)...) {
         for (k, v) in elements { entries.append((k, v)) }
     }
 
     /// The value of the last entry for `key`, nil when there is none or it is `null`.
-    subscript(key: String) -> PDFObject? {
+    package subscript(key: String) -> PDFObject? {
         get {
             var i = entries.count - 1
             while i >= 0 {
@@ -115,22 +115,22 @@ struct PDFDict: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     }
 
     /// Appends an entry without looking for an earlier one (the parser's insert: O(1)).
-    mutating func append(_ key: String, _ value: PDFObject) {
+    package mutating func append(_ key: String, _ value: PDFObject) {
         entries.append((key, value))
     }
 
     @discardableResult
-    mutating func removeValue(forKey key: String) -> PDFObject? {
+    package mutating func removeValue(forKey key: String) -> PDFObject? {
         let old = self[key]
         if old != nil { self[key] = nil }
         return old
     }
 
     /// Whether no key has a value.
-    var isEmpty: Bool { !entries.contains { if case .null = $0.value { return false }; return true } }
+    package var isEmpty: Bool { !entries.contains { if case .null = $0.value { return false }; return true } }
 
     /// The live entries (each key once, its last value; `null` values left out), in file order.
-    func makeIterator() -> IndexingIterator<[Element]> {
+    package func makeIterator() -> IndexingIterator<[Element]> {
         var out: [Element] = []
         out.reserveCapacity(entries.count)
         if entries.count <= 16 {
@@ -154,7 +154,7 @@ struct PDFDict: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     }
 
     /// A dictionary with the same live entries, each value transformed.
-    func mapValues(_ transform: (PDFObject) throws -> PDFObject) rethrows -> PDFDict {
+    package func mapValues(_ transform: (PDFObject) throws -> PDFObject) rethrows -> PDFDict {
         var d = PDFDict(minimumCapacity: entries.count)
         for e in self { d.entries.append((e.key, try transform(e.value))) }
         return d

@@ -7,7 +7,7 @@ extension Document {
     /// not a number, negative) is walked and its leaves counted (qpdf, pikepdf), with a
     /// `pageCount` warning either way; when none of its kids can be read, the count is unknown
     /// (nil), not 0.
-    func pageCount(catalog: PDFDict) throws -> Int? {
+    package func pageCount(catalog: PDFDict) throws -> Int? {
         let rootRef = catalog["Pages"]
         let hint = rootRef?.refValue.flatMap { offsetHint($0.num) }
         guard let root = try resolve(rootRef).dict else {
@@ -41,7 +41,7 @@ extension Document {
     /// `pageCount` warning (poppler and pdf.js count such a tree by its `/Count`, which this
     /// agrees with). A `/Kids` reference that cannot be read, or leads to no object, is one
     /// unreadable kid; anything else gives no kids.
-    func kidList(_ node: PDFDict, hint: Int?) throws -> [PDFObject] {
+    package func kidList(_ node: PDFDict, hint: Int?) throws -> [PDFObject] {
         guard let value = node["Kids"] else { return [] }
         let resolved: PDFObject
         do {
@@ -68,7 +68,7 @@ extension Document {
     /// ``PDFReadOptions/maxPageTreeNodes`` and visits each object once (loops and shared kids
     /// are counted once). A walk that finds no page because no kid can be read keeps `/Count`
     /// (as poppler and pdf.js do) when the file has that many objects, else gives nil.
-    func pageCount(root: PDFDict, rootRef: PDFObject?, declared: Int) throws -> Int? {
+    package func pageCount(root: PDFDict, rootRef: PDFObject?, declared: Int) throws -> Int? {
         // Page objects are small: a first window of one block keeps each to about 1 KB read.
         let window = objectWindow
         objectWindow = 256
@@ -124,7 +124,7 @@ extension Document {
     /// The pages a kid of the root claims: 1 for a page, `/Count` for an intermediate node, 0 for
     /// something that is neither (skipped by every reader); nil when a node has no usable
     /// `/Count` or the kid cannot be read.
-    func kidCount(_ kid: PDFObject) throws -> Int? {
+    package func kidCount(_ kid: PDFObject) throws -> Int? {
         let obj: PDFObject
         do {
             obj = try resolve(kid)
@@ -139,7 +139,7 @@ extension Document {
 
     /// An intermediate node has a `/Kids` array (or says `/Type /Pages`); anything else that is a
     /// dictionary is a page.
-    func isNode(_ d: PDFDict) -> Bool {
+    package func isNode(_ d: PDFDict) -> Bool {
         if d["Type"]?.nameValue == "Page" { return false }
         if d["Type"]?.nameValue == "Pages" { return true }
         if case .array? = d["Kids"] { return true }
@@ -148,12 +148,12 @@ extension Document {
     }
 
     /// "1 kid", "2 kids".
-    static func kidsPhrase(_ n: Int) -> String { n == 1 ? "1 kid" : "\(n) kids" }
+    package static func kidsPhrase(_ n: Int) -> String { n == 1 ? "1 kid" : "\(n) kids" }
 
     /// The number of pages under the root `rootRef` whose ``kidList(_:hint:)`` is `kids`, each
     /// object visited once, and the number of kid references that could not be read or lead to no
     /// object (skipped); nil past ``PDFReadOptions/maxPageTreeNodes`` nodes.
-    func countLeaves(kids: [PDFObject], rootRef: PDFObject?) throws -> (leaves: Int, unreadable: Int)? {
+    package func countLeaves(kids: [PDFObject], rootRef: PDFObject?) throws -> (leaves: Int, unreadable: Int)? {
         var seen = Set<ObjectID>()
         if let id = rootRef?.refValue { seen.insert(id) }
         var stack: [[PDFObject]] = [kids]

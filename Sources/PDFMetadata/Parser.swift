@@ -1,12 +1,12 @@
 /// Thrown by the parser when it runs off the end of its window before the end of the file; the
 /// caller reads a larger window and tries again.
-struct NeedMoreData: Error {}
+package struct NeedMoreData: Error {}
 
-@inline(__always) func isPDFWhite(_ b: UInt8) -> Bool {
+@inline(__always) package func isPDFWhite(_ b: UInt8) -> Bool {
     b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 || b == 0x0C || b == 0x00
 }
 
-@inline(__always) func isPDFDelimiter(_ b: UInt8) -> Bool {
+@inline(__always) package func isPDFDelimiter(_ b: UInt8) -> Bool {
     switch b {
     case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "<"), UInt8(ascii: ">"),
          UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"),
@@ -17,9 +17,9 @@ struct NeedMoreData: Error {}
     }
 }
 
-@inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+@inline(__always) package func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
-@inline(__always) func hexValue(_ b: UInt8) -> UInt8? {
+@inline(__always) package func hexValue(_ b: UInt8) -> UInt8? {
     switch b {
     case 0x30 ... 0x39: return b - 0x30
     case 0x41 ... 0x46: return b - 0x41 + 10
@@ -32,23 +32,23 @@ struct NeedMoreData: Error {}
 ///
 /// Positions inside the window are indices into `buf`; `base` is the window's absolute offset,
 /// so errors carry file offsets. Nesting is capped by `maxDepth`.
-struct Parser {
-    let buf: [UInt8]
-    let base: Int
+package struct Parser {
+    package let buf: [UInt8]
+    package let base: Int
     /// True when the window ends where the file ends (running off it is truncation, not a
     /// reason to read more).
-    let atEOF: Bool
-    let maxDepth: Int
-    var pos: Int = 0
+    package let atEOF: Bool
+    package let maxDepth: Int
+    package var pos: Int = 0
     /// Where a dictionary or array that `endobj` cut short was taken as closed (poppler, pdf.js
     /// and pypdf read such objects up to the damage), if one was: the caller records a warning.
-    var closedAtEndobj: Int? = nil
+    package var closedAtEndobj: Int? = nil
     /// Where a stray token was first tolerated, if one was: a closing delimiter skipped where a
     /// dictionary key or an array item belongs, or a brace read as `null` (qpdf reads such
     /// tokens so; pdf.js keeps them as commands). The caller records a warning.
-    var strayAt: Int? = nil
+    package var strayAt: Int? = nil
 
-    init(_ buf: [UInt8], base: Int, atEOF: Bool, maxDepth: Int = 64, pos: Int = 0) {
+    package init(_ buf: [UInt8], base: Int, atEOF: Bool, maxDepth: Int = 64, pos: Int = 0) {
         self.buf = buf
         self.base = base
         self.atEOF = atEOF
@@ -56,19 +56,19 @@ struct Parser {
         self.pos = pos
     }
 
-    var offset: Int { base &+ pos }
+    package var offset: Int { base &+ pos }
 
-    func fail(_ kind: PDFError.Kind, _ message: String) -> PDFError {
+    package func fail(_ kind: PDFError.Kind, _ message: String) -> PDFError {
         PDFError(kind, message, offset: offset)
     }
 
     /// Called when the window is exhausted.
-    func endOfData(_ what: String) -> any Error {
+    package func endOfData(_ what: String) -> any Error {
         if atEOF { return PDFError(.truncated, "file ends inside \(what)", offset: offset) }
         return NeedMoreData()
     }
 
-    mutating func skipWhitespace() throws {
+    package mutating func skipWhitespace() throws {
         // One pass over the buffer's storage (long runs of white space, such as a hole of NUL
         // bytes, are common in damaged files).
         let end = buf.withUnsafeBufferPointer { b -> Int in
@@ -91,7 +91,7 @@ struct Parser {
     }
 
     /// Reads a run of regular characters (a keyword or number) without consuming delimiters.
-    mutating func regularToken() throws -> ArraySlice<UInt8> {
+    package mutating func regularToken() throws -> ArraySlice<UInt8> {
         let start = pos
         while pos < buf.count && !isPDFWhite(buf[pos]) && !isPDFDelimiter(buf[pos]) { pos += 1 }
         if pos == buf.count && !atEOF { throw NeedMoreData() }
@@ -99,7 +99,7 @@ struct Parser {
     }
 
     /// Peeks whether the bytes at the current position spell `word` followed by a delimiter.
-    func matches(_ word: String) -> Bool {
+    package func matches(_ word: String) -> Bool {
         var i = pos
         for c in word.utf8 {
             guard i < buf.count, buf[i] == c else { return false }
@@ -109,7 +109,7 @@ struct Parser {
     }
 
     /// Parses an unsigned integer token at the current position, if there is one.
-    mutating func unsignedInt() -> Int? {
+    package mutating func unsignedInt() -> Int? {
         var i = pos
         var v = 0
         while i < buf.count, isDigit(buf[i]) {
@@ -126,7 +126,7 @@ struct Parser {
     }
 
     /// Parses `N G obj` and returns the object id, leaving the position after `obj`.
-    mutating func indirectHeader() throws -> ObjectID? {
+    package mutating func indirectHeader() throws -> ObjectID? {
         try skipWhitespace()
         guard let num = unsignedInt() else { return nil }
         try skipWhitespace()
@@ -140,7 +140,7 @@ struct Parser {
 
     /// Parses one object. Inside an indirect object, a dictionary followed by `stream` becomes a
     /// stream whose data offset is recorded (the data itself is not read).
-    mutating func parseObject(depth: Int = 0, allowStream: Bool = false) throws -> PDFObject {
+    package mutating func parseObject(depth: Int = 0, allowStream: Bool = false) throws -> PDFObject {
         if depth > maxDepth {
             throw fail(.limitExceeded, "objects nested deeper than \(maxDepth) levels")
         }
@@ -193,7 +193,7 @@ struct Parser {
         }
     }
 
-    func isStructuralKeyword() -> Bool {
+    package func isStructuralKeyword() -> Bool {
         // Every keyword below starts with e, s, o, x or t: check that byte before spelling them.
         guard pos < buf.count else { return false }
         switch buf[pos] {
@@ -204,7 +204,7 @@ struct Parser {
             || matches("xref") || matches("trailer") || matches("startxref")
     }
 
-    mutating func parseDictBody(depth: Int) throws -> PDFDict {
+    package mutating func parseDictBody(depth: Int) throws -> PDFDict {
         pos += 2
         // Most dictionaries have 2–8 entries: one allocation instead of growing the list twice.
         var d = PDFDict(minimumCapacity: 8)
@@ -249,7 +249,7 @@ struct Parser {
         return d
     }
 
-    mutating func streamAfter(_ d: PDFDict) throws -> PDFObject {
+    package mutating func streamAfter(_ d: PDFDict) throws -> PDFObject {
         let save = pos
         do {
             try skipWhitespace()
@@ -268,7 +268,7 @@ struct Parser {
         return .stream(PDFStream(dict: d, dataOffset: base &+ pos, id: nil))
     }
 
-    mutating func parseName() throws -> String {
+    package mutating func parseName() throws -> String {
         pos += 1
         // Fast path: a name without `#` escapes is decoded straight from the buffer.
         let start = pos
@@ -297,7 +297,7 @@ struct Parser {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    mutating func parseLiteralString() throws -> [UInt8] {
+    package mutating func parseLiteralString() throws -> [UInt8] {
         let start = offset
         pos += 1
         var out: [UInt8] = []
@@ -357,7 +357,7 @@ struct Parser {
         }
     }
 
-    mutating func parseHexString() throws -> [UInt8] {
+    package mutating func parseHexString() throws -> [UInt8] {
         let start = offset
         pos += 1
         var out: [UInt8] = []
@@ -382,7 +382,7 @@ struct Parser {
         return out
     }
 
-    mutating func parseNumberOrKeyword() throws -> PDFObject {
+    package mutating func parseNumberOrKeyword() throws -> PDFObject {
         let tokStart = pos
         let tok = try regularToken()
         if tok.isEmpty {
@@ -426,7 +426,7 @@ struct Parser {
     }
 
     /// Parses a numeric token leniently (`+5`, `-.5`, `--5`, `5.`); nil when it is not a number.
-    static func number(_ tok: ArraySlice<UInt8>) -> PDFObject? {
+    package static func number(_ tok: ArraySlice<UInt8>) -> PDFObject? {
         var i = tok.startIndex
         var negative = false
         while i < tok.endIndex, tok[i] == UInt8(ascii: "-") || tok[i] == UInt8(ascii: "+") {

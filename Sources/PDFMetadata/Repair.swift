@@ -12,7 +12,7 @@ extension Document {
     /// catalog; with no such trailer, the newest catalog object found is used.
     ///
     /// The scan reads the file in chunks (bytes counted, memory bounded by the object table).
-    func repair(reason: String) throws {
+    package func repair(reason: String) throws {
         guard !repaired else { return }
         repaired = true
         trailerOffset = nil
@@ -199,7 +199,7 @@ extension Document {
 }
 
 /// The index of the first `byte` in `buf[from ..< to]`, or `to` (memchr: fast over long runs).
-func nextByte(_ byte: UInt8, in buf: [UInt8], from: Int, to: Int) -> Int {
+package func nextByte(_ byte: UInt8, in buf: [UInt8], from: Int, to: Int) -> Int {
     guard from < to else { return to }
     return buf.withUnsafeBufferPointer { b -> Int in
         guard let base = b.baseAddress, let hit = memchr(base + from, Int32(byte), to - from) else { return to }

@@ -7,28 +7,28 @@ import CLibCrypto
 /// given), and rejecting a file whose `/Perms` does not check out (it guards permissions, not
 /// readability). `/Perms` is used only as a shortcut: for revision 6, a key that decrypts it to the
 /// expected bytes is accepted without the (costly) user validation hash.
-struct SecurityHandler {
-    enum Method { case identity, rc4, aes128, aes256 }
+package struct SecurityHandler {
+    package enum Method { case identity, rc4, aes128, aes256 }
 
-    let version: Int
-    let revision: Int
-    let fileKey: [UInt8]
-    let stringMethod: Method
-    let streamMethod: Method
-    let encryptMetadata: Bool
+    package let version: Int
+    package let revision: Int
+    package let fileKey: [UInt8]
+    package let stringMethod: Method
+    package let streamMethod: Method
+    package let encryptMetadata: Bool
     /// True when the password did not open the file but its strings are not encrypted
     /// (`/StrF /Identity`): objects outside object streams read as they are, and any stream that
     /// needs decrypting fails with ``PDFError/Kind/passwordRequired``.
-    let locked: Bool
+    package let locked: Bool
 
-    static let pad: [UInt8] = [
+    package static let pad: [UInt8] = [
         0x28, 0xBF, 0x4E, 0x5E, 0x4E, 0x75, 0x8A, 0x41, 0x64, 0x00, 0x4E, 0x56, 0xFF, 0xFA, 0x01, 0x08,
         0x2E, 0x2E, 0x00, 0xB6, 0xD0, 0x68, 0x3E, 0x80, 0x2F, 0x0C, 0xA9, 0xFE, 0x64, 0x53, 0x69, 0x7A,
     ]
 
     /// A key length in bits from a `/Length` value: a multiple of 8 from 40 to 128 (a crypt
     /// filter's `/Length` of 5 to 16 is taken as bytes, as writers use both), else nil.
-    static func keyBits(_ o: PDFObject?) -> Int? {
+    package static func keyBits(_ o: PDFObject?) -> Int? {
         guard var n = o?.intValue else { return nil }
         if n >= 5 && n <= 16 { n *= 8 }
         return n >= 40 && n <= 128 && n % 8 == 0 ? n : nil
@@ -47,7 +47,7 @@ struct SecurityHandler {
     ///   against `/U` (qpdf tries 128 bits);
     /// - a key shorter than 16 bytes under `/V 4` is padded with zeros to 16 bytes before object
     ///   keys are made from it, as Acrobat does (pdf.js does the same since 2025).
-    init(dict d: PDFDict, fileID: [UInt8], password: String, offset: Int?) throws {
+    package init(dict d: PDFDict, fileID: [UInt8], password: String, offset: Int?) throws {
         func fail(_ kind: PDFError.Kind, _ m: String) -> PDFError { PDFError(kind, m, offset: offset) }
         let filter = d["Filter"]?.nameValue ?? ""
         guard filter == "Standard" else {
@@ -223,7 +223,7 @@ struct SecurityHandler {
     ///
     /// One cipher context, one digest context per hash and two buffers serve every round: the
     /// 64-fold repetition of `password ‖ K ‖ udata` is built in place and encrypted in one call.
-    static func hash2B(password: [UInt8], salt: [UInt8], udata: [UInt8]) -> [UInt8] {
+    package static func hash2B(password: [UInt8], salt: [UInt8], udata: [UInt8]) -> [UInt8] {
         let k0 = Crypto.sha256(password, salt, udata)
         guard k0.count == 32, let cctx = EVP_CIPHER_CTX_new() else { return k0 }
         defer { EVP_CIPHER_CTX_free(cctx) }
@@ -301,7 +301,7 @@ struct SecurityHandler {
 
     /// The straightforward algorithm 2.B (a fallback when a context cannot be set up, and the
     /// reference the fast version is tested against).
-    static func hash2BReference(password: [UInt8], salt: [UInt8], udata: [UInt8]) -> [UInt8] {
+    package static func hash2BReference(password: [UInt8], salt: [UInt8], udata: [UInt8]) -> [UInt8] {
         var k = Crypto.sha256(password, salt, udata)
         var round = 0
         while true {
@@ -325,7 +325,7 @@ struct SecurityHandler {
         return Array(k[0 ..< 32])
     }
 
-    func objectKey(_ id: ObjectID, aes: Bool) -> [UInt8] {
+    package func objectKey(_ id: ObjectID, aes: Bool) -> [UInt8] {
         let n = id.num, g = id.gen
         var parts = fileKey
         parts += [UInt8(n & 0xFF), UInt8((n >> 8) & 0xFF), UInt8((n >> 16) & 0xFF), UInt8(g & 0xFF), UInt8((g >> 8) & 0xFF)]
@@ -334,7 +334,7 @@ struct SecurityHandler {
         return Array(h[0 ..< min(fileKey.count + 5, 16)])
     }
 
-    func decrypt(_ data: [UInt8], id: ObjectID, method: Method) -> [UInt8] {
+    package func decrypt(_ data: [UInt8], id: ObjectID, method: Method) -> [UInt8] {
         switch method {
         case .identity:
             return data
@@ -354,7 +354,7 @@ struct SecurityHandler {
         }
     }
 
-    func decryptStrings(_ obj: PDFObject, id: ObjectID) -> PDFObject {
+    package func decryptStrings(_ obj: PDFObject, id: ObjectID) -> PDFObject {
         if stringMethod == .identity { return obj }
         switch obj {
         case .string(let b): return .string(decrypt(b, id: id, method: stringMethod))
@@ -369,7 +369,7 @@ struct SecurityHandler {
 
     /// Whether a stream is encrypted: not xref streams, not metadata when /EncryptMetadata is
     /// false, not streams with an Identity crypt filter.
-    func shouldDecrypt(stream d: PDFDict) -> Bool {
+    package func shouldDecrypt(stream d: PDFDict) -> Bool {
         let type = d["Type"]?.nameValue
         if type == "XRef" { return false }
         if type == "Metadata" && !encryptMetadata { return false }
@@ -384,7 +384,7 @@ struct SecurityHandler {
         return streamMethod != .identity
     }
 
-    func decryptStream(_ data: [UInt8], id: ObjectID) throws -> [UInt8] {
+    package func decryptStream(_ data: [UInt8], id: ObjectID) throws -> [UInt8] {
         if locked && streamMethod != .identity {
             throw PDFError(.passwordRequired, "stream of object \(id.num) is encrypted and the password does not open the file")
         }

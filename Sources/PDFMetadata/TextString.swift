@@ -50,11 +50,11 @@ public struct PDFTextString: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { text }
 
-    static func decode(_ b: [UInt8]) -> (String, Encoding) {
+    package static func decode(_ b: [UInt8]) -> (String, Encoding) {
         b.withUnsafeBufferPointer { decode($0) }
     }
 
-    static func decode(_ b: UnsafeBufferPointer<UInt8>) -> (String, Encoding) {
+    package static func decode(_ b: UnsafeBufferPointer<UInt8>) -> (String, Encoding) {
         if b.count >= 2 && b[0] == 0xFE && b[1] == 0xFF {
             return (utf16(b, from: 2, bigEndian: true), .utf16BE)
         }
@@ -86,7 +86,7 @@ public struct PDFTextString: Sendable, Hashable, CustomStringConvertible {
         return (String(decoding: utf8, as: UTF8.self), .pdfDoc)
     }
 
-    static func utf16(_ b: UnsafeBufferPointer<UInt8>, from start: Int, bigEndian: Bool) -> String {
+    package static func utf16(_ b: UnsafeBufferPointer<UInt8>, from start: Int, bigEndian: Bool) -> String {
         // Transcoded to UTF-8 here rather than through `String(decoding:as: UTF16.self)`, whose
         // general path is several times slower; the repair rule is the same: every unpaired
         // surrogate becomes one U+FFFD. Language escapes (ESC, a language code, ESC) are dropped.
@@ -131,7 +131,7 @@ public struct PDFTextString: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// PDFDocEncoding (ISO 32000-2, Annex D). Undefined codes map to the same Latin-1 code point.
-    static func pdfDocScalar(_ byte: UInt8) -> Unicode.Scalar {
+    package static func pdfDocScalar(_ byte: UInt8) -> Unicode.Scalar {
         let v: UInt32
         switch byte {
         case 0x18 ... 0x1F: v = pdfDoc18[Int(byte - 0x18)]
@@ -141,8 +141,8 @@ public struct PDFTextString: Sendable, Hashable, CustomStringConvertible {
         return Unicode.Scalar(v) ?? Unicode.Scalar(UInt8(byte))
     }
 
-    static let pdfDoc18: [UInt32] = [0x02D8, 0x02C7, 0x02C6, 0x02D9, 0x02DD, 0x02DB, 0x02DA, 0x02DC]
-    static let pdfDoc80: [UInt32] = [
+    package static let pdfDoc18: [UInt32] = [0x02D8, 0x02C7, 0x02C6, 0x02D9, 0x02DD, 0x02DB, 0x02DA, 0x02DC]
+    package static let pdfDoc80: [UInt32] = [
         0x2022, 0x2020, 0x2021, 0x2026, 0x2014, 0x2013, 0x0192, 0x2044,
         0x2039, 0x203A, 0x2212, 0x2030, 0x201E, 0x201C, 0x201D, 0x2018,
         0x2019, 0x201A, 0x2122, 0xFB01, 0xFB02, 0x0141, 0x0152, 0x0160,
@@ -153,7 +153,7 @@ public struct PDFTextString: Sendable, Hashable, CustomStringConvertible {
 
 extension String {
     /// Strict UTF-8 validation (the standard library's `String(validating:as:)` needs macOS 15).
-    init?(validatingUTF8Bytes b: UnsafeBufferPointer<UInt8>) {
+    package init?(validatingUTF8Bytes b: UnsafeBufferPointer<UInt8>) {
         var i = 0
         let n = b.count
         while i < n {

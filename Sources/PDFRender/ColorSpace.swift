@@ -1,0 +1,192 @@
+import PDFMetadata
+
+/// An RGB colour with components in 0…1.
+struct RGB: Equatable {
+    var r: Double, g: Double, b: Double
+    static let black = RGB(r: 0, g: 0, b: 0)
+    static let white = RGB(r: 1, g: 1, b: 1)
+}
+
+/// A colour space as the renderer uses it: how many components it takes and how they become RGB.
+indirect enum ColorSpace {
+    case gray, rgb, cmyk
+    case indexed(base: ColorSpace, hival: Int, lookup: [UInt8])
+    /// Separation (one component) and DeviceN (several), through their tint transform.
+    case tinted(components: Int, alternate: ColorSpace, function: PDFFunction?, isNone: Bool)
+    case lab(whitePoint: [Double], range: [Double])
+    /// A pattern colour space, with the space of an uncoloured pattern's colour if any.
+    case pattern(underlying: ColorSpace?)
+
+    /// The number of colour components (1 for Pattern: its name operand is counted apart).
+    var components: Int {
+        switch self {
+        case .gray: return 1
+        case .rgb: return 3
+        case .cmyk: return 4
+        case .indexed: return 1
+        case .tinted(let n, _, _, _): return n
+        case .lab: return 3
+        case .pattern(let u): return u?.components ?? 0
+        }
+    }
+
+    /// The initial colour (black, or index 0, or tint 1).
+    var initialColor: [Double] {
+        switch self {
+        case .gray, .indexed: return [0]
+        case .rgb: return [0, 0, 0]
+        case .cmyk: return [0, 0, 0, 1]
+        case .tinted(let n, _, _, _): return Array(repeating: 1, count: n)
+        case .lab: return [0, 0, 0]
+        case .pattern: return []
+        }
+    }
+
+    /// The default `/Decode` range of an image in this space at `bpc` bits.
+    func defaultDecode(bpc: Int) -> [Double] {
+        switch self {
+        case .indexed: return [0, Double((1 << bpc) - 1)]
+        case .lab(_, let range): return [0, 100] + (range.count >= 4 ? Array(range.prefix(4)) : [-100, 100, -100, 100])
+        default: return Array(repeating: [0.0, 1.0], count: components).flatMap { $0 }
+        }
+    }
+
+    /// The RGB value of `c` (missing components read as 0).
+    func toRGB(_ c: [Double]) -> RGB {
+        func at(_ i: Int) -> Double { i < c.count ? c[i] : 0 }
+        switch self {
+        case .gray:
+            let v = clip(at(0), 0, 1)
+            return RGB(r: v, g: v, b: v)
+        case .rgb:
+            return RGB(r: clip(at(0), 0, 1), g: clip(at(1), 0, 1), b: clip(at(2), 0, 1))
+        case .cmyk:
+            return cmykToRGB(clip(at(0), 0, 1), clip(at(1), 0, 1), clip(at(2), 0, 1), clip(at(3), 0, 1))
+        case .indexed(let base, let hival, let lookup):
+            let i = Int(clip(at(0).rounded(), 0, Double(hival)))
+            let n = base.components
+            var comps: [Double] = []
+            for k in 0 ..< n {
+                let p = i * n + k
+                comps.append(p < lookup.count ? Double(lookup[p]) / 255 : 0)
+            }
+            if case .lab(_, let range) = base {
+                // Lab lookup bytes span L 0…100 and a/b over their ranges.
+                let r = range.count >= 4 ? range : [-100, 100, -100, 100]
+                comps = [comps[0] * 100, r[0] + comps[1] * (r[1] - r[0]), r[2] + comps[2] * (r[3] - r[2])]
+            }
+            return base.toRGB(comps)
+        case .tinted(_, let alt, let fn, let isNone):
+            if isNone { return .white }
+            guard let fn else { return alt.toRGB(alt.initialColor) }
+            return alt.toRGB(fn(c))
+        case .lab(let wp, _):
+            return labToRGB(at(0), at(1), at(2), whitePoint: wp)
+        case .pattern:
+            return .black
+        }
+    }
+
+    /// Whether painting in this space paints nothing (a Separation or DeviceN of /None).
+    var paintsNothing: Bool {
+        if case .tinted(_, _, _, true) = self { return true }
+        return false
+    }
+}
+
+/// CMYK to RGB as the PDF specification's device conversion does (complement, then black removed).
+@inline(__always) func cmykToRGB(_ c: Double, _ m: Double, _ y: Double, _ k: Double) -> RGB {
+    RGB(r: (1 - c) * (1 - k), g: (1 - m) * (1 - k), b: (1 - y) * (1 - k))
+}
+
+/// CIE L*a*b* to sRGB (through XYZ relative to the white point, then the sRGB matrix and curve).
+func labToRGB(_ l: Double, _ a: Double, _ b: Double, whitePoint wp: [Double]) -> RGB {
+    let xw = wp.count > 0 ? wp[0] : 0.9505, yw = wp.count > 1 ? wp[1] : 1, zw = wp.count > 2 ? wp[2] : 1.089
+    func g(_ x: Double) -> Double { x >= 6.0 / 29 ? x * x * x : 108.0 / 841 * (x - 4.0 / 29) }
+    let m = (l + 16) / 116
+    let x = xw * g(m + a / 500), y = yw * g(m), z = zw * g(m - b / 200)
+    // Bradford-free approximation: D50 and D65 white points are close enough for display.
+    let r = 3.2406 * x - 1.5372 * y - 0.4986 * z
+    let gg = -0.9689 * x + 1.8758 * y + 0.0415 * z
+    let bb = 0.0557 * x - 0.2040 * y + 1.0570 * z
+    func gamma(_ v: Double) -> Double {
+        let c = clip(v, 0, 1)
+        return c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1 / 2.4) - 0.055
+    }
+    return RGB(r: gamma(r), g: gamma(gg), b: gamma(bb))
+}
+
+extension ColorSpace {
+    /// Reads a colour space from its name or array; nil for an unknown one (a warning names it).
+    static func read(_ obj: PDFObject?, resources: PDFDict?, _ r: ResourceReader, depth: Int = 0) -> ColorSpace? {
+        guard depth < 8 else { return nil }
+        let o = r.resolve(obj)
+        switch o {
+        case .name(let n):
+            switch n {
+            case "DeviceGray", "G", "CalGray": return .gray
+            case "DeviceRGB", "RGB", "CalRGB": return .rgb
+            case "DeviceCMYK", "CMYK": return .cmyk
+            case "Pattern": return .pattern(underlying: nil)
+            case "Indexed", "I": return nil
+            default:
+                // A name in the resources' /ColorSpace dictionary.
+                if let csd = r.dict(resources?["ColorSpace"]), let entry = csd[n] {
+                    return read(entry, resources: nil, r, depth: depth + 1)
+                }
+                r.warn(.colorApproximated, "unknown colour space /\(n); drawn as DeviceGray")
+                return nil
+            }
+        case .array(let a):
+            guard let family = r.name(a.first) else { return nil }
+            switch family {
+            case "DeviceGray", "G", "CalGray": return .gray
+            case "DeviceRGB", "RGB", "CalRGB": return .rgb
+            case "DeviceCMYK", "CMYK": return .cmyk
+            case "ICCBased":
+                guard a.count > 1, let s = r.dict(a[1]) else { return nil }
+                if let alt = s["Alternate"], let cs = read(alt, resources: nil, r, depth: depth + 1) { return cs }
+                switch r.int(s["N"]) {
+                case 1: return .gray
+                case 4: return .cmyk
+                default: return .rgb
+                }
+            case "Indexed", "I":
+                guard a.count >= 4, let base = read(a[1], resources: resources, r, depth: depth + 1) else { return nil }
+                let hival = max(0, min(255, r.int(a[2]) ?? 0))
+                var lookup: [UInt8] = []
+                switch r.resolve(a[3]) {
+                case .string(let b): lookup = b
+                case .stream(let s): lookup = r.streamData(s) ?? []
+                default: break
+                }
+                return .indexed(base: base, hival: hival, lookup: lookup)
+            case "Separation":
+                guard a.count >= 4 else { return nil }
+                let alt = read(a[2], resources: resources, r, depth: depth + 1) ?? .gray
+                let isNone = r.name(a[1]) == "None"
+                let fn = PDFFunction.read(a[3], r)
+                if fn == nil && !isNone { r.warn(.colorApproximated, "Separation tint transform unreadable; drawn in its alternate space's default") }
+                return .tinted(components: 1, alternate: alt, function: fn, isNone: isNone)
+            case "DeviceN":
+                guard a.count >= 4, let names = r.array(a[1]) else { return nil }
+                let alt = read(a[2], resources: resources, r, depth: depth + 1) ?? .gray
+                let isNone = names.allSatisfy { r.name($0) == "None" }
+                let fn = PDFFunction.read(a[3], r)
+                if fn == nil && !isNone { r.warn(.colorApproximated, "DeviceN tint transform unreadable") }
+                return .tinted(components: max(1, names.count), alternate: alt, function: fn, isNone: isNone)
+            case "Lab":
+                let d = a.count > 1 ? r.dict(a[1]) : nil
+                return .lab(whitePoint: r.numbers(d?["WhitePoint"]) ?? [0.9505, 1, 1.089], range: r.numbers(d?["Range"]) ?? [-100, 100, -100, 100])
+            case "Pattern":
+                let u = a.count > 1 ? read(a[1], resources: resources, r, depth: depth + 1) : nil
+                return .pattern(underlying: u)
+            default:
+                r.warn(.colorApproximated, "unknown colour space family /\(family)")
+                return nil
+            }
+        default:
+            return nil
+        }
+    }
+}

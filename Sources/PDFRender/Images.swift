@@ -1,0 +1,296 @@
+import CTurboJPEG
+import PDFMetadata
+
+/// Decodes image XObjects and inline images into ``DecodedImage`` pixels.
+struct ImageDecoder {
+    let r: ResourceReader
+    let resources: PDFDict?
+
+    /// The full key names of an inline image's dictionary (abbreviations expanded).
+    static func expandInline(_ d: PDFDict) -> PDFDict {
+        let keys = ["BPC": "BitsPerComponent", "CS": "ColorSpace", "D": "Decode", "DP": "DecodeParms", "F": "Filter",
+                    "H": "Height", "W": "Width", "IM": "ImageMask", "I": "Interpolate", "L": "Length"]
+        let names = ["G": "DeviceGray", "RGB": "DeviceRGB", "CMYK": "DeviceCMYK", "I": "Indexed", "AHx": "ASCIIHexDecode",
+                     "A85": "ASCII85Decode", "LZW": "LZWDecode", "Fl": "FlateDecode", "RL": "RunLengthDecode",
+                     "CCF": "CCITTFaxDecode", "DCT": "DCTDecode"]
+        var out = PDFDict()
+        for (k, v) in d {
+            var value = v
+            if case .name(let n) = v, let full = names[n] { value = .name(full) }
+            if case .array(let a) = v, k == "F" || k == "Filter" || k == "CS" || k == "ColorSpace" {
+                value = .array(a.map { if case .name(let n) = $0, let full = names[n] { return .name(full) }; return $0 })
+            }
+            out.append(keys[k] ?? k, value)
+        }
+        return out
+    }
+
+    /// Applies an inline image's filters up to an image codec.
+    func inlineFilters(_ d: PDFDict, _ data: [UInt8]) -> (data: [UInt8], codec: String?, parms: PDFDict?)? {
+        var filters: [String] = []
+        var parms: [PDFDict?] = []
+        switch d["Filter"] {
+        case .name(let n)?: filters = [n]; parms = [r.dict(d["DecodeParms"])]
+        case .array(let a)?:
+            filters = a.compactMap(\.nameValue)
+            let pa = r.array(d["DecodeParms"]) ?? []
+            parms = filters.indices.map { $0 < pa.count ? r.dict(pa[$0]) : nil }
+        default: break
+        }
+        var out = data
+        let cap = r.maxStreamBytes
+        for (i, f) in filters.enumerated() {
+            let p = i < parms.count ? parms[i] : nil
+            do {
+                switch f {
+                case "FlateDecode":
+                    out = try PDFStreamDecoder.inflate(out, limit: cap).bytes
+                    if let p, let pred = r.int(p["Predictor"]), pred > 1 {
+                        out = try PDFStreamDecoder.unpredict(out, .init(predictor: pred, colors: r.int(p["Colors"]) ?? 1,
+                            bitsPerComponent: r.int(p["BitsPerComponent"]) ?? 8, columns: r.int(p["Columns"]) ?? 1))
+                    }
+                case "ASCIIHexDecode": out = PDFStreamDecoder.asciiHex(out)
+                case "ASCII85Decode": out = try PDFStreamDecoder.ascii85(out)
+                case "LZWDecode": out = PDFStreamDecoder.lzw(out, earlyChange: (r.int(p?["EarlyChange"]) ?? 1) != 0, limit: cap)
+                case "RunLengthDecode": out = PDFStreamDecoder.runLength(out, limit: cap)
+                default: return (out, f, p)
+                }
+            } catch {
+                return nil
+            }
+        }
+        return (out, nil, nil)
+    }
+
+    /// Decodes an image; nil (with a warning) when it cannot be drawn.
+    func decode(dict d: PDFDict, stream: PDFStream?, inlineData: [UInt8]?, object: Int?, fill: ColorState,
+                targetScale: Double, isSoftMask: Bool = false) -> DecodedImage? {
+        guard let w = r.int(d["Width"]), let h = r.int(d["Height"]), w > 0, h > 0, w <= 1 << 16, h <= 1 << 16 else {
+            r.warn(.image, "image has no usable /Width and /Height", object: object)
+            return nil
+        }
+        let isMask = r.bool(d["ImageMask"]) ?? false
+        var bpc = isMask ? 1 : (r.int(d["BitsPerComponent"]) ?? 8)
+        let raw: (data: [UInt8], codec: String?, parms: PDFDict?)?
+        if let stream { raw = r.imageStreamData(stream) } else { raw = inlineFilters(d, inlineData ?? []) }
+        guard var (data, codec, parms) = raw else { return nil }
+        var cs: ColorSpace = .gray
+        if !isMask {
+            if let c = d["ColorSpace"], let parsed = ColorSpace.read(c, resources: resources, r) {
+                cs = parsed
+            } else if codec == nil && !isSoftMask && d["ColorSpace"] != nil {
+                r.warn(.image, "image colour space unreadable; drawn as DeviceGray", object: object)
+            }
+        }
+        var comps = isMask ? 1 : cs.components
+        var decodeArray = r.numbers(d["Decode"])
+        var width = w, height = h
+        if let codec {
+            switch codec {
+            case "DCTDecode":
+                guard let j = decodeJPEG(data, targetScale: targetScale, object: object) else { return nil }
+                data = j.bytes; width = j.width; height = j.height; bpc = 8
+                if j.components != comps && d["ColorSpace"] == nil || j.components != comps {
+                    comps = j.components
+                    cs = comps == 1 ? .gray : (comps == 4 ? .cmyk : .rgb)
+                }
+                if comps == 4 && j.adobeInverted && decodeArray == nil { decodeArray = [1, 0, 1, 0, 1, 0, 1, 0] }
+            case "JPXDecode":
+                r.warn(.unsupportedImageFilter, "JPEG 2000 image (JPXDecode) is not drawn", object: object)
+                return nil
+            case "CCITTFaxDecode":
+                r.warn(.unsupportedImageFilter, "CCITT fax image is not drawn", object: object)
+                return nil
+            default:
+                r.warn(.unsupportedImageFilter, "JBIG2 image is not drawn", object: object)
+                return nil
+            }
+            _ = parms
+        }
+        guard [1, 2, 4, 8, 16].contains(bpc) else {
+            r.warn(.image, "image has \(bpc) bits per component", object: object)
+            return nil
+        }
+        guard width.multipliedReportingOverflow(by: height).partialValue <= RenderContext.maxImagePixels else {
+            r.warn(.limit, "image of \(width)×\(height) pixels is over the limit and not drawn", object: object)
+            return nil
+        }
+        let rowBytes = (width * comps * bpc + 7) / 8
+        if data.count < rowBytes * height {
+            if data.isEmpty { r.warn(.image, "image has no data", object: object); return nil }
+            r.warn(.image, "image data is short (\(data.count) of \(rowBytes * height) bytes); the rest is blank", object: object)
+            data += [UInt8](repeating: 0, count: rowBytes * height - data.count)
+        }
+        if isMask {
+            let img = DecodedImage(width: width, height: height, isMask: true)
+            let inverted = (decodeArray?.first ?? 0) == 1
+            let p = img.pixels.assumingMemoryBound(to: UInt8.self)
+            for y in 0 ..< height {
+                for x in 0 ..< width {
+                    let bit = (data[y * rowBytes + x >> 3] >> UInt8(7 - x & 7)) & 1
+                    p[y * img.stride + x] = (bit == 0) != inverted ? 255 : 0
+                }
+            }
+            return img
+        }
+        let img = DecodedImage(width: width, height: height, isMask: false)
+        let out = img.pixels.assumingMemoryBound(to: UInt32.self)
+        let maxv = Double((1 << bpc) - 1)
+        let dec = decodeArray ?? cs.defaultDecode(bpc: bpc)
+        let isDefaultDecode = decodeArray == nil || decodeArray! == cs.defaultDecode(bpc: bpc)
+        @inline(__always) func sample(_ row: Int, _ i: Int) -> Int {
+            switch bpc {
+            case 8: return Int(data[row + i])
+            case 16: return Int(data[row + 2 * i]) << 8 | Int(data[row + 2 * i + 1])
+            default:
+                let bit = i * bpc
+                return Int(data[row + bit >> 3] >> UInt8(8 - bpc - bit & 7)) & ((1 << bpc) - 1)
+            }
+        }
+        @inline(__always) func pack(_ c: RGB) -> UInt32 {
+            0xFF00_0000 | UInt32(c.r * 255 + 0.5) << 16 | UInt32(c.g * 255 + 0.5) << 8 | UInt32(c.b * 255 + 0.5)
+        }
+        // One-component images of up to 8 bits go through a table of every sample value.
+        if comps == 1 && bpc <= 8 {
+            var table = [UInt32](repeating: 0, count: 1 << bpc)
+            for v in 0 ..< table.count {
+                let x = dec.count >= 2 ? dec[0] + Double(v) * (dec[1] - dec[0]) / maxv : Double(v) / maxv
+                table[v] = pack(cs.toRGB([x]))
+            }
+            for y in 0 ..< height {
+                let row = y * rowBytes
+                for x in 0 ..< width { out[y * width + x] = table[sample(row, x)] }
+            }
+        } else if case .rgb = cs, bpc == 8, isDefaultDecode {
+            for y in 0 ..< height {
+                var p = y * rowBytes
+                for x in 0 ..< width {
+                    out[y * width + x] = 0xFF00_0000 | UInt32(data[p]) << 16 | UInt32(data[p + 1]) << 8 | UInt32(data[p + 2])
+                    p += 3
+                }
+            }
+        } else if case .cmyk = cs, bpc == 8 {
+            let inv = !isDefaultDecode && dec.first == 1
+            for y in 0 ..< height {
+                var p = y * rowBytes
+                for x in 0 ..< width {
+                    var c = Double(data[p]) / 255, m = Double(data[p + 1]) / 255, yy = Double(data[p + 2]) / 255, k = Double(data[p + 3]) / 255
+                    if inv { c = 1 - c; m = 1 - m; yy = 1 - yy; k = 1 - k }
+                    out[y * width + x] = pack(cmykToRGB(c, m, yy, k))
+                    p += 4
+                }
+            }
+        } else {
+            var comp = [Double](repeating: 0, count: comps)
+            for y in 0 ..< height {
+                let row = y * rowBytes
+                for x in 0 ..< width {
+                    for k in 0 ..< comps {
+                        let v = Double(sample(row, x * comps + k))
+                        comp[k] = 2 * k + 1 < dec.count ? dec[2 * k] + v * (dec[2 * k + 1] - dec[2 * k]) / maxv : v / maxv
+                    }
+                    out[y * width + x] = pack(cs.toRGB(comp))
+                }
+            }
+        }
+        // Transparency: a soft mask, a stencil mask, or a colour key.
+        if let sm = r.resolveOpt(d["SMask"]), case .stream(let ss) = sm,
+           let alpha = ImageDecoder(r: r, resources: resources).decode(dict: ss.dict, stream: ss, inlineData: nil, object: ss.id?.num,
+                                                                       fill: fill, targetScale: targetScale, isSoftMask: true) {
+            applyAlpha(img, from: alpha, luminance: true)
+        } else if let m = r.resolveOpt(d["Mask"]) {
+            if case .stream(let ms) = m,
+               let mask = ImageDecoder(r: r, resources: resources).decode(dict: ms.dict, stream: ms, inlineData: nil, object: ms.id?.num,
+                                                                          fill: fill, targetScale: targetScale) {
+                applyAlpha(img, from: mask, luminance: false)
+            } else if let key = r.numbers(m), key.count >= 2 * comps, codec == nil {
+                for y in 0 ..< height {
+                    let row = y * rowBytes
+                    for x in 0 ..< width {
+                        var inKey = true
+                        for k in 0 ..< comps {
+                            let v = Double(sample(row, x * comps + k))
+                            if v < key[2 * k] || v > key[2 * k + 1] { inKey = false; break }
+                        }
+                        if inKey { out[y * width + x] = 0 }
+                    }
+                }
+            }
+        }
+        return img
+    }
+
+    /// Multiplies an image's alpha by a mask's (a soft mask's grey level, or a stencil's coverage),
+    /// the mask sampled at the nearest pixel when sizes differ; then premultiplies.
+    func applyAlpha(_ img: DecodedImage, from mask: DecodedImage, luminance: Bool) {
+        let out = img.pixels.assumingMemoryBound(to: UInt32.self)
+        for y in 0 ..< img.height {
+            let my = min(mask.height - 1, y * mask.height / img.height)
+            for x in 0 ..< img.width {
+                let mx = min(mask.width - 1, x * mask.width / img.width)
+                var a: UInt32
+                if mask.isMask {
+                    a = UInt32(mask.pixels.load(fromByteOffset: my * mask.stride + mx, as: UInt8.self))
+                } else {
+                    let px = mask.pixels.load(fromByteOffset: my * mask.stride + mx * 4, as: UInt32.self)
+                    a = luminance ? (px >> 8) & 0xFF : px >> 24
+                }
+                let p = out[y * img.width + x]
+                let pa = (p >> 24) * a / 255
+                let rr = ((p >> 16) & 0xFF) * pa / 255, gg = ((p >> 8) & 0xFF) * pa / 255, bb = (p & 0xFF) * pa / 255
+                out[y * img.width + x] = pa << 24 | rr << 16 | gg << 8 | bb
+            }
+        }
+    }
+
+    /// Decodes a JPEG at the smallest of 1, 1/2, 1/4, 1/8 scale that still gives the pixels drawn.
+    func decodeJPEG(_ data: [UInt8], targetScale: Double, object: Int?)
+        -> (bytes: [UInt8], width: Int, height: Int, components: Int, adobeInverted: Bool)? {
+        guard let tj = tjInitDecompress() else { return nil }
+        defer { tjDestroy(tj) }
+        var w: Int32 = 0, h: Int32 = 0, sub: Int32 = 0, space: Int32 = 0
+        let ok = data.withUnsafeBufferPointer { b in
+            tjDecompressHeader3(tj, b.baseAddress, UInt(b.count), &w, &h, &sub, &space)
+        }
+        guard ok == 0, w > 0, h > 0 else {
+            r.warn(.image, "JPEG image does not decode: \(String(cString: tjGetErrorStr2(tj)))", object: object)
+            return nil
+        }
+        var denom: Int32 = 1
+        let full = (Double(w) * Double(h)).squareRoot()
+        while denom < 8 && full / Double(denom * 2) >= targetScale * 1.0 { denom *= 2 }
+        let sw = (w + denom - 1) / denom, sh = (h + denom - 1) / denom
+        let cmyk = space == Int32(TJCS_CMYK.rawValue) || space == Int32(TJCS_YCCK.rawValue)
+        let gray = space == Int32(TJCS_GRAY.rawValue)
+        let comps = cmyk ? 4 : (gray ? 1 : 3)
+        let fmt = cmyk ? TJPF_CMYK : (gray ? TJPF_GRAY : TJPF_RGB)
+        guard Int(sw) * Int(sh) <= RenderContext.maxImagePixels else { return nil }
+        var out = [UInt8](repeating: 0, count: Int(sw) * Int(sh) * comps)
+        let rc = data.withUnsafeBufferPointer { b in
+            out.withUnsafeMutableBufferPointer { o in
+                tjDecompress2(tj, b.baseAddress, UInt(b.count), o.baseAddress, sw, 0, sh, fmt.rawValue, 0)
+            }
+        }
+        if rc != 0 {
+            // Warnings (a truncated file) still give pixels; an error before any row gives none.
+            if tjGetErrorCode(tj) == Int32(TJERR_FATAL.rawValue) {
+                r.warn(.image, "JPEG image does not decode: \(String(cString: tjGetErrorStr2(tj)))", object: object)
+                return nil
+            }
+            r.warn(.image, "JPEG image is damaged: \(String(cString: tjGetErrorStr2(tj)))", object: object)
+        }
+        // Adobe's APP14 marker: CMYK written inverted (Photoshop).
+        var inverted = false
+        if cmyk {
+            var i = 2
+            while i + 4 < data.count && data[i] == 0xFF {
+                let marker = data[i + 1]
+                let len = Int(data[i + 2]) << 8 | Int(data[i + 3])
+                if marker == 0xEE && i + 9 < data.count && data[i + 4] == 0x41 && data[i + 5] == 0x64 { inverted = true; break }
+                if marker == 0xDA { break }
+                i += 2 + len
+            }
+        }
+        return (out, Int(sw), Int(sh), comps, inverted)
+    }
+}
