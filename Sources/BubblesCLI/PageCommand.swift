@@ -167,8 +167,9 @@ struct Page: ParsableCommand {
 
     func size(_ doc: PDFPageDocument, _ p: Int) throws -> (Int, Int) {
         let (pw, ph) = try doc.pageInfo(p).size
-        if let width { return (width, max(1, Int((Double(width) * ph / pw).rounded()))) }
-        if let height { return (max(1, Int((Double(height) * pw / ph).rounded())), height) }
+        // Page boxes are bounded (PDFPageInfo), so these ratios are finite.
+        if let width { return (width, max(1, min(32768, Int((Double(width) * ph / pw).rounded())))) }
+        if let height { return (max(1, min(32768, Int((Double(height) * pw / ph).rounded()))), height) }
         return try doc.pixelSize(page: p, dpi: dpi ?? 96)
     }
 

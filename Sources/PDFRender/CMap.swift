@@ -152,7 +152,7 @@ struct CMap {
                                 }
                             case .array(let items):
                                 for (k, item) in items.enumerated() where UInt32(k) <= hi - lo {
-                                    if case .string(let dst) = item { c.strings[lo + UInt32(k)] = utf16Scalars(dst) }
+                                    if case .string(let dst) = item { c.strings[lo &+ UInt32(k)] = utf16Scalars(dst) }
                                 }
                             default: break
                             }

@@ -98,6 +98,7 @@ final class CairoDevice: PageDevice {
     func gradientPattern(_ g: GradientSpec, toDevice m: PDFMatrix) -> OpaquePointer? {
         guard let inv = m.inverted else { return nil }
         var stops = g.stops
+        var isAxial = false
         let pat: OpaquePointer?
         switch g.geometry {
         case .axial(var x0, var y0, var x1, var y1):
@@ -114,13 +115,16 @@ final class CairoDevice: PageDevice {
                 }
             }
             pat = cairo_pattern_create_linear(x0, y0, x1, y1)
+            isAxial = true
         case .radial(let x0, let y0, let r0, let x1, let y1, let r1):
             pat = cairo_pattern_create_radial(x0, y0, max(0, r0), x1, y1, max(0, r1))
             if g.extendStart != g.extendEnd { warnings?.warn(.shading, "radial shading extended on one side only is drawn extended on both") }
         }
         guard let pat else { return nil }
         for (t, c) in stops { cairo_pattern_add_color_stop_rgb(pat, t, c.r, c.g, c.b) }
-        cairo_pattern_set_extend(pat, g.extendStart || g.extendEnd ? CAIRO_EXTEND_PAD : CAIRO_EXTEND_NONE)
+        // Both extended: pad. One side: the axis was lengthened on that side, and nothing pads.
+        cairo_pattern_set_extend(pat, g.extendStart && g.extendEnd ? CAIRO_EXTEND_PAD
+            : (g.extendStart || g.extendEnd) && !isAxial ? CAIRO_EXTEND_PAD : CAIRO_EXTEND_NONE)
         var cmx = Self.cm(inv)
         cairo_pattern_set_matrix(pat, &cmx)
         return pat
@@ -400,7 +404,7 @@ final class CairoDevice: PageDevice {
     }
 
     func stencil(_ mask: DecodedImage, ctm: PDFMatrix, state: PaintState) {
-        guard let (pat, surface) = imagePattern(mask, ctm: ctm, interpolate: true) else { return }
+        guard let (pat, surface) = imagePattern(mask, ctm: ctm, interpolate: false) else { return }
         defer { cairo_pattern_destroy(pat); cairo_surface_destroy(surface) }
         composite(state) {
             cairo_save(cr)

@@ -94,9 +94,25 @@ indirect enum ColorSpace {
     }
 }
 
-/// CMYK to RGB as the PDF specification's device conversion does (complement, then black removed).
+/// The sRGB appearance of the sixteen combinations of solid process inks on coated paper
+/// (white, K, Y, YK, M, MK, MY, MYK, C, CK, CY, CYK, CM, CMK, CMY, CMYK), in 0…255.
+private let inkCorners: [(Double, Double, Double)] = [
+    (255, 255, 255), (35, 31, 32), (255, 242, 0), (28, 26, 0), (236, 0, 140), (36, 0, 0), (237, 28, 36), (34, 0, 0),
+    (0, 173, 239), (0, 15, 36), (0, 166, 80), (0, 19, 0), (46, 49, 146), (0, 0, 2), (54, 54, 57), (0, 0, 0),
+]
+
+/// CMYK to RGB by interpolating between the appearance of the solid ink combinations, so that
+/// process colours look as printed (plain complements make cyan and black far too bright).
 @inline(__always) func cmykToRGB(_ c: Double, _ m: Double, _ y: Double, _ k: Double) -> RGB {
-    RGB(r: (1 - c) * (1 - k), g: (1 - m) * (1 - k), b: (1 - y) * (1 - k))
+    var r = 0.0, g = 0.0, b = 0.0
+    let cw = [1 - c, c], mw = [1 - m, m], yw = [1 - y, y], kw = [1 - k, k]
+    for i in 0 ..< 16 {
+        let w = cw[i >> 3] * mw[(i >> 2) & 1] * yw[(i >> 1) & 1] * kw[i & 1]
+        if w == 0 { continue }
+        let corner = inkCorners[i]
+        r += w * corner.0; g += w * corner.1; b += w * corner.2
+    }
+    return RGB(r: r / 255, g: g / 255, b: b / 255)
 }
 
 /// CIE L*a*b* to sRGB (through XYZ relative to the white point, then the sRGB matrix and curve).

@@ -120,6 +120,7 @@ struct ContentLexer {
               w > 0, h > 0, w < 1 << 16, h < 1 << 16 else { return nil }
         let mask = (d["IM"] ?? d["ImageMask"]).flatMap { if case .bool(let b) = $0 { return b } else { return nil } } ?? false
         let bpc = mask ? 1 : ((d["BPC"] ?? d["BitsPerComponent"])?.intValue ?? 8)
+        guard [1, 2, 4, 8, 16].contains(bpc) else { return nil }
         var comps = 1
         if !mask {
             switch (d["CS"] ?? d["ColorSpace"])?.nameValue {

@@ -208,11 +208,11 @@ struct FontLoader {
         var hasDiffs = false
         for item in diffs {
             switch item {
-            case .int(let c): code = c
-            case .real(let c): code = Int(c)
+            case .int(let c): code = max(-1, min(256, c))
+            case .real(let c): code = max(-1, min(256, toInt(c)))
             case .name(let n):
                 if code >= 0 && code < 256 { names[code] = n; hasDiffs = true }
-                code += 1
+                code = min(256, code + 1)
             default: break
             }
         }
@@ -257,7 +257,7 @@ struct FontLoader {
         }
 
         // Widths: /Widths from /FirstChar, else the font's own advances.
-        let first = r.int(d["FirstChar"]) ?? 0
+        let first = max(-1, min(256, r.int(d["FirstChar"]) ?? 0))
         let missing = (r.number(desc?["MissingWidth"]) ?? 0) / 1000
         let ws = r.numbers(d["Widths"])
         for c in 0 ..< 256 {
@@ -343,10 +343,10 @@ struct FontLoader {
             while i < w.count && font.cidWidths.count < 1 << 20 {
                 guard let c1 = r.int(w[i]), c1 >= 0 else { break }
                 if i + 1 < w.count, let list = r.numbers(w[i + 1]) {
-                    for (k, v) in list.enumerated() { font.cidWidths[UInt32(c1 + k)] = v / 1000 }
+                    for (k, v) in list.enumerated() { font.cidWidths[UInt32(clamping: c1 &+ k)] = v / 1000 }
                     i += 2
                 } else if i + 2 < w.count, let c2 = r.int(w[i + 1]), let v = r.number(w[i + 2]), c2 >= c1 {
-                    font.cidWidthRanges.append((UInt32(c1), UInt32(c2), v / 1000))
+                    font.cidWidthRanges.append((UInt32(clamping: c1), UInt32(clamping: c2), v / 1000))
                     i += 3
                 } else {
                     break
@@ -404,13 +404,13 @@ struct FontLoader {
         var code = 0
         for item in r.array(enc?["Differences"]) ?? [] {
             switch item {
-            case .int(let c): code = c
-            case .name(let n): if code >= 0 && code < 256 { names[code] = n }; code += 1
+            case .int(let c): code = max(-1, min(256, c))
+            case .name(let n): if code >= 0 && code < 256 { names[code] = n }; code = min(256, code + 1)
             default: break
             }
         }
         font.names = names
-        let first = r.int(d["FirstChar"]) ?? 0
+        let first = max(-1, min(256, r.int(d["FirstChar"]) ?? 0))
         let ws = r.numbers(d["Widths"]) ?? []
         for (k, w) in ws.enumerated() where first + k >= 0 && first + k < 256 {
             // Widths are in glyph space: to text space through the font matrix.

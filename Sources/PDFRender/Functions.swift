@@ -37,6 +37,7 @@ indirect enum PDFFunction {
             guard let data = r.streamData(s) else { return nil }
             let encode: [Double] = r.numbers(d["Encode"]) ?? size.flatMap { s -> [Double] in [0, Double(s - 1)] }
             let decode = r.numbers(d["Decode"]) ?? range
+            guard encode.count >= 2 * size.count, decode.count >= range.count else { return nil }
             return .sampled(domain: domain, range: range, size: size, bps: bps, encode: encode, decode: decode, samples: data)
         case 2:
             let c0 = r.numbers(d["C0"]) ?? [0]
@@ -93,11 +94,11 @@ indirect enum PDFFunction {
                 var e = d1 == d0 ? encode[2 * i] : encode[2 * i] + (x - d0) * (encode[2 * i + 1] - encode[2 * i]) / (d1 - d0)
                 e = clip(e, 0, Double(size[i] - 1))
                 if i == 0 {
-                    firstIdx = Int(e)
+                    firstIdx = toInt(e)
                     frac = e - Double(firstIdx)
                     index += firstIdx * stride
                 } else {
-                    index += Int(e.rounded()) * stride
+                    index += toInt(e.rounded()) * stride
                 }
                 stride *= size[i]
             }
@@ -149,6 +150,12 @@ indirect enum PDFFunction {
         case .sampled(_, let range, _, _, _, _, _), .postScript(_, let range, _): return range.count / 2
         }
     }
+}
+
+/// A number from a file as an integer, clamped to ±2⁵³ (NaN reads as 0): never a trap.
+@inline(__always) func toInt(_ x: Double) -> Int {
+    guard x.isFinite else { return x.isNaN ? 0 : (x > 0 ? 1 << 53 : -(1 << 53)) }
+    return Int(max(-9.007199254740992e15, min(9.007199254740992e15, x)))
 }
 
 @inline(__always) func clip(_ x: Double, _ lo: Double, _ hi: Double) -> Double {
@@ -260,8 +267,8 @@ struct PSCalculator {
         case "sub": let b = pop(), a = pop(); push(a - b)
         case "mul": let b = pop(), a = pop(); push(a * b)
         case "div": let b = pop(), a = pop(); push(b == 0 ? 0 : a / b)
-        case "idiv": let b = pop(), a = pop(); push(b == 0 ? 0 : Double(Int(a) / Int(b)))
-        case "mod": let b = pop(), a = pop(); push(Int(b) == 0 ? 0 : Double(Int(a) % Int(b)))
+        case "idiv": let b = toInt(pop()), a = toInt(pop()); push(b == 0 ? 0 : Double(a / b))
+        case "mod": let b = toInt(pop()), a = toInt(pop()); push(b == 0 ? 0 : Double(a % b))
         case "neg": push(-pop())
         case "abs": push(abs(pop()))
         case "ceiling": push(pop().rounded(.up))
@@ -287,12 +294,12 @@ struct PSCalculator {
         case "ge": let b = pop(), a = pop(); push(a >= b ? 1 : 0)
         case "lt": let b = pop(), a = pop(); push(a < b ? 1 : 0)
         case "le": let b = pop(), a = pop(); push(a <= b ? 1 : 0)
-        case "and": let b = Int(pop()), a = Int(pop()); push(Double(a & b))
-        case "or": let b = Int(pop()), a = Int(pop()); push(Double(a | b))
-        case "xor": let b = Int(pop()), a = Int(pop()); push(Double(a ^ b))
-        case "not": let a = pop(); push(a == 0 ? 1 : (a == 1 ? 0 : Double(~Int(a))))
+        case "and": let b = toInt(pop()), a = toInt(pop()); push(Double(a & b))
+        case "or": let b = toInt(pop()), a = toInt(pop()); push(Double(a | b))
+        case "xor": let b = toInt(pop()), a = toInt(pop()); push(Double(a ^ b))
+        case "not": let a = pop(); push(a == 0 ? 1 : (a == 1 ? 0 : Double(~toInt(a))))
         case "bitshift":
-            let s = Int(pop()), a = Int(pop())
+            let s = toInt(pop()), a = toInt(pop())
             push(Double(s >= 0 ? (s < 63 ? a << s : 0) : (s > -63 ? a >> -s : 0)))
         case "true": push(1)
         case "false": push(0)
@@ -300,13 +307,13 @@ struct PSCalculator {
         case "exch": let b = pop(), a = pop(); push(b); push(a)
         case "dup": let a = pop(); push(a); push(a)
         case "copy":
-            let n = Int(pop())
+            let n = toInt(pop())
             if n > 0, n <= stack.count { for v in stack.suffix(n) { push(v) } }
         case "index":
-            let n = Int(pop())
+            let n = toInt(pop())
             if n >= 0, n < stack.count { push(stack[stack.count - 1 - n]) } else { push(0) }
         case "roll":
-            let j = Int(pop()), n = Int(pop())
+            let j = toInt(pop()), n = toInt(pop())
             if n > 0, n <= stack.count {
                 var part = Array(stack.suffix(n))
                 stack.removeLast(n)

@@ -143,8 +143,8 @@ final class Interpreter {
             let m = PDFMatrix(num(0), num(1), num(2), num(3), num(4), num(5))
             if m.isFinite { gs.ctm = m.concatenating(gs.ctm) }
         case Op.w: if n >= 1 { gs.line.width = abs(num(0)) }
-        case Op.J: if n >= 1 { gs.line.cap = max(0, min(2, Int(num(0)))) }
-        case Op.j: if n >= 1 { gs.line.join = max(0, min(2, Int(num(0)))) }
+        case Op.J: if n >= 1 { gs.line.cap = max(0, min(2, toInt(num(0)))) }
+        case Op.j: if n >= 1 { gs.line.join = max(0, min(2, toInt(num(0)))) }
         case Op.M: if n >= 1 { gs.line.miterLimit = max(1, num(0)) }
         case Op.d:
             guard n >= 2 else { return }
@@ -187,7 +187,7 @@ final class Interpreter {
         case Op.Tz: if n >= 1 { gs.text.hScale = num(0) / 100 }
         case Op.TL: if n >= 1 { gs.text.leading = num(0) }
         case Op.Ts: if n >= 1 { gs.text.rise = num(0) }
-        case Op.Tr: if n >= 1 { gs.text.renderMode = max(0, min(7, Int(num(0)))) }
+        case Op.Tr: if n >= 1 { gs.text.renderMode = max(0, min(7, toInt(num(0)))) }
         case Op.Tf:
             guard n >= 2 else { return }
             gs.text.size = num(n - 1)

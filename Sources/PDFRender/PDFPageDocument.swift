@@ -209,7 +209,10 @@ public final class PDFPageDocument {
     public func pageInfo(_ page: Int) throws(PDFRenderError) -> PDFPageInfo {
         let e = try entry(page)
         var media = e.mediaBox ?? PDFRect(0, 0, 612, 792)
-        if media.width < 1 || media.height < 1 { media = PDFRect(0, 0, 612, 792) }
+        // Boxes outside what any viewer shows (under a point, over 200 inches × UserUnit) read as Letter.
+        if !(media.width >= 1 && media.height >= 1 && media.width <= 14_400 && media.height <= 14_400) {
+            media = PDFRect(0, 0, 612, 792)
+        }
         var box = media
         if let cb = e.cropBox {
             let i = cb.intersection(media)
@@ -394,7 +397,7 @@ public final class PDFPageDocument {
     /// The pixel size of page `page` at `dpi` dots per inch (rounded up, at least 1).
     public func pixelSize(page: Int, dpi: Double) throws(PDFRenderError) -> (width: Int, height: Int) {
         let (w, h) = try pageInfo(page).size
-        return (max(1, Int((w * dpi / 72).rounded(.up))), max(1, Int((h * dpi / 72).rounded(.up))))
+        return (max(1, toInt((w * dpi / 72).rounded(.up))), max(1, toInt((h * dpi / 72).rounded(.up))))
     }
 
     /// Writes page `page` as an SVG file of `width` × `height` pixels at `path` (written under a
