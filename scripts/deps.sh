@@ -9,10 +9,13 @@
 # (encrypted PDFs, content hashes), SQLite with FTS5 (the library index, through GRDB), pkg-config (SwiftPM finds the system libraries with it), and the only fonts the
 # renderer uses (pinned in Sources/BubbleRender/PinnedFonts.swift, so output does not depend on
 # whatever else a machine has): DejaVu, Noto for the other scripts, Noto CJK, Noto Color Emoji.
+# The page renderer adds FreeType (PDF fonts), fontconfig's headers, libjpeg-turbo (DCTDecode images)
+# and Liberation (metric-compatible free substitutes for the standard-14 fonts a PDF does not embed).
 BUILD_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev zlib1g-dev libdeflate-dev libssl-dev libsqlite3-dev
-    fontconfig fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji)
-# Needed by the tests only: pdfinfo cross-checks the PDF reader; headless Chromium opens the
-# export's review page.
+    libfreetype-dev libfontconfig-dev libturbojpeg0-dev
+    fontconfig fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fonts-liberation2)
+# Needed by the tests only: pdfinfo cross-checks the PDF reader and pdftoppm the page renderer
+# (measuring tools, never linked); headless Chromium opens the export's review page.
 TEST_PACKAGES=(poppler-utils chromium)
 # Needed by `bubbles export --video` (and its tests, which check the video with ffprobe): the
 # ffmpeg program, fed the drawn frames on its standard input.

@@ -250,7 +250,7 @@ q /SM gs 0 0.6 0 rg 200 110 90 80 re f Q
         inner = pdf.stream("/Type /XObject /Subtype /Form /BBox [0 0 50 50]", "0 0 1 rg 0 0 50 50 re f")
         outer = pdf.reserve()
         pdf.set(outer, b"<< /Type /XObject /Subtype /Form /BBox [0 0 100 100] /Matrix [1 0 0 1 10 10] /Resources << /XObject << /In "
-                + b"%d 0 R /Me %d 0 R >> >> /Length 27 >>\nstream\n0.5 g 0 0 100 100 re f /In Do\nendstream" % (inner, outer))
+                + b"%d 0 R /Me %d 0 R >> >> /Length 34 >>\nstream\n0.3 g 0 0 100 100 re f /In Do /Me Do\nendstream" % (inner, outer))
         ocg = pdf.add("<< /Type /OCG /Name (Hidden layer) >>")
         hidden = pdf.stream("/Type /XObject /Subtype /Form /BBox [0 0 100 100] /OC %d 0 R" % ocg, "1 0 0 rg 0 0 100 100 re f")
         return ("/XObject << /Out %d 0 R /Hid %d 0 R >> /Properties << /L %d 0 R >>" % (outer, hidden, ocg),
