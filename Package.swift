@@ -81,6 +81,10 @@ let package = Package(
         .systemLibrary(
             name: "CTurboJPEG", pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]),
+        // PDF images: JPXDecode (JPEG 2000) through OpenJPEG.
+        .systemLibrary(
+            name: "COpenJPEG", pkgConfig: "libopenjp2",
+            providers: [.apt(["libopenjp2-7-dev"])]),
 
         // Libraries.
         // libm: `floor` and `sqrt` are called from the standard library's Double; without it a
@@ -98,7 +102,7 @@ let package = Package(
         .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
         // PDF pages drawn with Cairo: content-stream interpreter, graphics state, fonts, images,
         // shadings, transparency, behind a small drawing-device protocol.
-        .target(name: "PDFRender", dependencies: ["PDFMetadata", "CCairo", "CFreeType", "CTurboJPEG", "CZlib"]),
+        .target(name: "PDFRender", dependencies: ["PDFMetadata", "CCairo", "CFreeType", "CTurboJPEG", "COpenJPEG", "CZlib"]),
         .target(name: "BubbleRender", dependencies: ["BubbleDashboard", "BubbleSupport", "CCairo", "CPango", "CDeflate"]),
         .target(name: "SampleLibrary", dependencies: ["BubbleSupport", "CCairo", "ReportLibrary"]),
         // The library index: per-report PDF metadata by size, time and content hash, FTS5 search in any

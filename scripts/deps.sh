@@ -12,7 +12,7 @@
 # The page renderer adds FreeType (PDF fonts), fontconfig's headers, libjpeg-turbo (DCTDecode images)
 # and Liberation (metric-compatible free substitutes for the standard-14 fonts a PDF does not embed).
 BUILD_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev zlib1g-dev libdeflate-dev libssl-dev libsqlite3-dev
-    libfreetype-dev libfontconfig-dev libturbojpeg0-dev
+    libfreetype-dev libfontconfig-dev libturbojpeg0-dev libopenjp2-7-dev
     fontconfig fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fonts-liberation2)
 # Needed by the tests only: pdfinfo cross-checks the PDF reader and pdftoppm the page renderer
 # (measuring tools, never linked); headless Chromium opens the export's review page.

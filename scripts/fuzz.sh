@@ -2,7 +2,7 @@
 # Builds one libFuzzer target (release, address sanitizer) and runs it for SECONDS seconds on one
 # core, seeded from committed files. See Fuzz/README.md.
 #
-#   scripts/fuzz.sh pdf|library|scenario|play SECONDS [extra libFuzzer flags...]
+#   scripts/fuzz.sh pdf|page|library|scenario|play SECONDS [extra libFuzzer flags...]
 #
 # Build folder and working corpus: .build-fuzz-TARGET/ (ignored by git). A crash, timeout or
 # out-of-memory input is left as .build-fuzz-TARGET/crash-* (timeout-*, oom-*); commit it as a
@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-usage() { echo "usage: scripts/fuzz.sh pdf|library|scenario|play SECONDS [libFuzzer flags...]" >&2; exit 2; }
+usage() { echo "usage: scripts/fuzz.sh pdf|page|library|scenario|play SECONDS [libFuzzer flags...]" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 target=$1
 seconds=$2
@@ -37,6 +37,10 @@ scenario)
     seeds=(Data/scenarios/*.json Fuzz/Seeds/scenario/*.json)
     # The datasource the fuzzed scenarios run against (ids of the sample library).
     export BUBBLES_FUZZ_DATA="$root/Data/reports.json"
+    ;;
+page)
+    package=Fuzz/PageRenderFuzz product=PageRenderFuzz max_len=65536
+    seeds=(Tests/PDFRenderTests/Fixtures/*.pdf Tests/PDFMetadataTests/Fixtures/cairo-basic.pdf)
     ;;
 play)
     package=Fuzz/PlayMessageFuzz product=PlayMessageFuzz max_len=8192

@@ -287,5 +287,51 @@ BT /F0 12 Tf 10 150 Td (cut here
 """, setup=damage)
 
 
+def ccitt_fixtures():
+    """CCITT fax images (Group 4, and Group 3 two-dimensional with end-of-line codes), encoded by
+    libtiff's tiffcp from a bilevel drawing made with Pillow. Needs Pillow (PyPI) and tiffcp
+    (Debian: libtiff-tools); without them the committed files are kept."""
+    import shutil
+    import subprocess
+    import tempfile
+    try:
+        from PIL import Image, ImageDraw
+    except ImportError:
+        print("make-page-fixtures: Pillow missing; CCITT fixtures kept as they are", file=sys.stderr)
+        return
+    if shutil.which("tiffcp") is None:
+        print("make-page-fixtures: tiffcp missing; CCITT fixtures kept as they are", file=sys.stderr)
+        return
+    tmp = tempfile.mkdtemp()
+    im = Image.new("1", (400, 200), 1)
+    d = ImageDraw.Draw(im)
+    d.rectangle((20, 20, 380, 36), fill=0)
+    for i in range(0, 360, 7):
+        d.line((20 + i, 50, 20 + i, 180), fill=0, width=1 + i % 3)
+    d.ellipse((220, 60, 360, 190), outline=0, width=5)
+    d.polygon([(30, 190), (120, 60), (200, 190)], outline=0)
+    im.save(os.path.join(tmp, "src.tif"))
+    for name, codec, k in [("ccitt-g4", "g4", -1), ("ccitt-g3-2d", "g3:2d", 1)]:
+        tif = os.path.join(tmp, name + ".tif")
+        subprocess.run(["tiffcp", "-r", "10000", "-c", codec, os.path.join(tmp, "src.tif"), tif], check=True)
+        t = Image.open(tif).tag_v2
+        raw = open(tif, "rb").read()
+        data = raw[t[273][0]:t[273][0] + t[279][0]]
+        black_is_1 = t.get(262) == 1
+        pdf = PDF()
+        pages = pdf.reserve()
+        img = pdf.add(b"<< /Type /XObject /Subtype /Image /Width 400 /Height 200 /ColorSpace /DeviceGray /BitsPerComponent 1 "
+                      b"/Filter /CCITTFaxDecode /DecodeParms << /K %d /Columns 400 /Rows 200 /EndOfLine %s /BlackIs1 %s >> "
+                      b"/Length %d >>\nstream\n" % (k, b"true" if k >= 0 else b"false", b"true" if black_is_1 else b"false", len(data))
+                      + data + b"\nendstream")
+        contents = pdf.stream("", "q 300 0 0 150 0 0 cm /I Do Q")
+        page = pdf.add("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 300 150] /Contents %d 0 R /Resources << /XObject << /I %d 0 R >> >> >>"
+                       % (pages, contents, img))
+        pdf.set(pages, "<< /Type /Pages /Kids [%d 0 R] /Count 1 >>" % page)
+        pdf.write(os.path.join(OUT, name + ".pdf"), pages)
+    shutil.rmtree(tmp)
+
+
 if __name__ == "__main__":
     main()
+    ccitt_fixtures()

@@ -18,7 +18,7 @@ struct Bench: ParsableCommand {
             runs `bubbles bench levels ...` and says so on standard error.
             """,
         subcommands: [
-            BenchPhysics.self, BenchRender.self, BenchExport.self, BenchLevels.self, BenchPlay.self, BenchPDF.self,
+            BenchPhysics.self, BenchRender.self, BenchExport.self, BenchLevels.self, BenchPlay.self, BenchPDF.self, BenchPage.self,
             BenchSearch.self,
         ],
         defaultSubcommand: BenchPhysics.self)

@@ -96,11 +96,37 @@ struct ImageDecoder {
                 }
                 if comps == 4 && j.adobeInverted && decodeArray == nil { decodeArray = [1, 0, 1, 0, 1, 0, 1, 0] }
             case "JPXDecode":
-                r.warn(.unsupportedImageFilter, "JPEG 2000 image (JPXDecode) is not drawn", object: object)
-                return nil
+                guard let j = JPXDecoder.decode(data, targetScale: targetScale, maxPixels: RenderContext.maxImagePixels) else {
+                    r.warn(.image, "JPEG 2000 image does not decode", object: object)
+                    return nil
+                }
+                data = j.bytes; width = j.width; height = j.height; bpc = 8
+                if j.components != comps {
+                    // The codestream's own colour space when the PDF names none or another count.
+                    comps = j.components
+                    cs = comps == 1 ? .gray : (comps == 4 ? .cmyk : .rgb)
+                }
+                if d["Decode"] == nil { decodeArray = nil }
             case "CCITTFaxDecode":
-                r.warn(.unsupportedImageFilter, "CCITT fax image is not drawn", object: object)
-                return nil
+                var dec = CCITTDecoder()
+                dec.k = r.int(parms?["K"]) ?? 0
+                dec.columns = r.int(parms?["Columns"]) ?? 1728
+                dec.rows = max(0, r.int(parms?["Rows"]) ?? h)
+                dec.encodedByteAlign = r.bool(parms?["EncodedByteAlign"]) ?? false
+                dec.blackIs1 = r.bool(parms?["BlackIs1"]) ?? false
+                guard dec.columns > 0, dec.columns <= 1 << 16 else {
+                    r.warn(.image, "CCITT image has \(dec.columns) columns", object: object)
+                    return nil
+                }
+                let out = dec.decode(data, maxRows: min(h, RenderContext.maxImagePixels / dec.columns))
+                if out.damaged { r.warn(.image, "CCITT fax data is damaged after row \(out.rows); the rest is blank", object: object) }
+                guard out.rows > 0 else { return nil }
+                data = out.bytes
+                width = dec.columns
+                // Rows that the data does not reach stay white (1 bits, or 0 with BlackIs1).
+                let rowBytes = (width + 7) / 8
+                if out.rows < h { data += [UInt8](repeating: dec.blackIs1 ? 0 : 0xFF, count: (h - out.rows) * rowBytes) }
+                bpc = 1
             default:
                 r.warn(.unsupportedImageFilter, "JBIG2 image is not drawn", object: object)
                 return nil
