@@ -1,5 +1,8 @@
 import CCairo
 import CFreeType
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Draws pages with Cairo onto any Cairo surface (an image surface for PNG, an SVG surface).
 final class CairoDevice: PageDevice {
@@ -9,6 +12,9 @@ final class CairoDevice: PageDevice {
     let height: Int
     weak var warnings: ResourceReader?
     private var textClip: [UnsafeMutablePointer<cairo_path_t>] = []
+    /// Images that Cairo patterns made by this device read from (kept alive as long as the device).
+    private var retainedImages: [DecodedImage] = []
+    private var retainedSurfaces: [OpaquePointer] = []
 
     init(cr: OpaquePointer, width: Int, height: Int) {
         self.cr = cr
@@ -22,7 +28,14 @@ final class CairoDevice: PageDevice {
         cairo_font_options_destroy(opts)
     }
 
-    deinit { for p in textClip { cairo_path_destroy(p) } }
+    nonisolated(unsafe) static let glyphPaths = getenv("PDFRENDER_GLYPH_PATHS") != nil
+
+    deinit {
+        for p in textClip { cairo_path_destroy(p) }
+        // A recording target (SVG) may still hold snapshots of these surfaces: finishing them makes
+        // the snapshots take their own copies before the pixels go.
+        for s in retainedSurfaces { cairo_surface_finish(s); cairo_surface_destroy(s) }
+    }
 
     // MARK: Helpers
 
@@ -95,7 +108,7 @@ final class CairoDevice: PageDevice {
         }
     }
 
-    func gradientPattern(_ g: GradientSpec, toDevice m: PDFMatrix) -> OpaquePointer? {
+    func gradientPattern(_ g: ShadingSpec, toDevice m: PDFMatrix) -> OpaquePointer? {
         guard let inv = m.inverted else { return nil }
         var stops = g.stops
         var isAxial = false
@@ -119,6 +132,38 @@ final class CairoDevice: PageDevice {
         case .radial(let x0, let y0, let r0, let x1, let y1, let r1):
             pat = cairo_pattern_create_radial(x0, y0, max(0, r0), x1, y1, max(0, r1))
             if g.extendStart != g.extendEnd { warnings?.warn(.shading, "radial shading extended on one side only is drawn extended on both") }
+        case .mesh(let patches):
+            guard let mesh = cairo_pattern_create_mesh() else { return nil }
+            for p in patches {
+                cairo_mesh_pattern_begin_patch(mesh)
+                let q = p.points
+                cairo_mesh_pattern_move_to(mesh, q[0].0, q[0].1)
+                if q.count == 3 {
+                    cairo_mesh_pattern_line_to(mesh, q[1].0, q[1].1)
+                    cairo_mesh_pattern_line_to(mesh, q[2].0, q[2].1)
+                } else {
+                    for k in stride(from: 1, to: 12, by: 3) {
+                        let a = q[k], b = q[k + 1], c = q[(k + 2) % 12]
+                        cairo_mesh_pattern_curve_to(mesh, a.0, a.1, b.0, b.1, c.0, c.1)
+                    }
+                }
+                for (i, c) in p.colors.enumerated() { cairo_mesh_pattern_set_corner_color_rgb(mesh, UInt32(i), c.r, c.g, c.b) }
+                cairo_mesh_pattern_end_patch(mesh)
+            }
+            var cmx = Self.cm(inv)
+            cairo_pattern_set_matrix(mesh, &cmx)
+            return mesh
+        case .sampled(let img, let unitToShading):
+            guard let surface = cairo_image_surface_create_for_data(img.pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                                    Int32(img.width), Int32(img.height), Int32(img.stride)),
+                  let full = unitToShading.concatenating(m).inverted, let sp = cairo_pattern_create_for_surface(surface) else { return nil }
+            // The image and its surface live as long as the device (see deinit).
+            retainedSurfaces.append(surface)
+            var cmx = Self.cm(full.concatenating(PDFMatrix(Double(img.width), 0, 0, -Double(img.height), 0, Double(img.height))))
+            cairo_pattern_set_matrix(sp, &cmx)
+            cairo_pattern_set_filter(sp, CAIRO_FILTER_BILINEAR)
+            retainedImages.append(img)
+            return sp
         }
         guard let pat else { return nil }
         for (t, c) in stops { cairo_pattern_add_color_stop_rgb(pat, t, c.r, c.g, c.b) }
@@ -316,6 +361,10 @@ final class CairoDevice: PageDevice {
                         cairo_show_glyphs(cr, &cg, Int32(cg.count))
                         cairo_pop_group_to_source(cr)
                         cairo_paint_with_alpha(cr, fill.alpha)
+                    } else if Self.glyphPaths {
+                        cairo_new_path(cr)
+                        cairo_glyph_path(cr, &cg, Int32(cg.count))
+                        cairo_fill(cr)
                     } else {
                         cairo_show_glyphs(cr, &cg, Int32(cg.count))
                     }
@@ -391,7 +440,7 @@ final class CairoDevice: PageDevice {
 
     func image(_ img: DecodedImage, ctm: PDFMatrix, state: PaintState, interpolate: Bool) {
         guard let (pat, surface) = imagePattern(img, ctm: ctm, interpolate: interpolate) else { return }
-        defer { cairo_pattern_destroy(pat); cairo_surface_destroy(surface) }
+        defer { cairo_pattern_destroy(pat); cairo_surface_finish(surface); cairo_surface_destroy(surface) }
         composite(state) {
             cairo_save(cr)
             cairo_identity_matrix(cr)
@@ -405,7 +454,7 @@ final class CairoDevice: PageDevice {
 
     func stencil(_ mask: DecodedImage, ctm: PDFMatrix, state: PaintState) {
         guard let (pat, surface) = imagePattern(mask, ctm: ctm, interpolate: false) else { return }
-        defer { cairo_pattern_destroy(pat); cairo_surface_destroy(surface) }
+        defer { cairo_pattern_destroy(pat); cairo_surface_finish(surface); cairo_surface_destroy(surface) }
         composite(state) {
             cairo_save(cr)
             cairo_identity_matrix(cr)
@@ -424,7 +473,7 @@ final class CairoDevice: PageDevice {
         }
     }
 
-    func paintGradient(_ g: GradientSpec, ctm: PDFMatrix, state: PaintState) {
+    func paintGradient(_ g: ShadingSpec, ctm: PDFMatrix, state: PaintState) {
         guard let pat = gradientPattern(g, toDevice: g.matrix.concatenating(ctm)) else { return }
         defer { cairo_pattern_destroy(pat) }
         composite(state) {
@@ -474,7 +523,7 @@ final class TileDevice: PageDevice {
     func applyTextClip() { inner.applyTextClip() }
     func image(_ image: DecodedImage, ctm: PDFMatrix, state: PaintState, interpolate: Bool) { inner.image(image, ctm: ctm.concatenating(cell), state: state, interpolate: interpolate) }
     func stencil(_ mask: DecodedImage, ctm: PDFMatrix, state: PaintState) { inner.stencil(mask, ctm: ctm.concatenating(cell), state: state) }
-    func paintGradient(_ g: GradientSpec, ctm: PDFMatrix, state: PaintState) { inner.paintGradient(g, ctm: ctm.concatenating(cell), state: state) }
+    func paintGradient(_ g: ShadingSpec, ctm: PDFMatrix, state: PaintState) { inner.paintGradient(g, ctm: ctm.concatenating(cell), state: state) }
     func beginGroup() { inner.beginGroup() }
     func endGroup(state: PaintState) { inner.endGroup(state: state) }
 }

@@ -18,9 +18,16 @@ enum BlendMode: String {
     case saturation = "Saturation", color = "Color", luminosity = "Luminosity"
 }
 
-/// An axial or radial shading as gradient stops, in its own coordinate space.
-struct GradientSpec {
-    enum Geometry { case axial(Double, Double, Double, Double), radial(Double, Double, Double, Double, Double, Double) }
+/// A shading in its own coordinate space: an axial or radial gradient (with stops), a mesh of
+/// patches and triangles, or a function sampled into an image.
+struct ShadingSpec {
+    enum Geometry {
+        case axial(Double, Double, Double, Double)
+        case radial(Double, Double, Double, Double, Double, Double)
+        case mesh([MeshPatch])
+        /// An image whose unit square the matrix maps into shading space.
+        case sampled(DecodedImage, PDFMatrix)
+    }
     var geometry: Geometry
     /// (t in 0…1, colour) pairs, increasing t.
     var stops: [(Double, RGB)]
@@ -61,7 +68,7 @@ final class SoftMaskSpec {
 /// What fills or strokes: a colour, a gradient or a tiling pattern.
 enum DevicePaint {
     case color(RGB)
-    case gradient(GradientSpec)
+    case gradient(ShadingSpec)
     case tiling(TilingSpec)
 }
 
@@ -125,7 +132,7 @@ protocol PageDevice: AnyObject {
     /// Paints the current paint through a stencil mask on the unit square mapped by `ctm`.
     func stencil(_ mask: DecodedImage, ctm: PDFMatrix, state: PaintState)
     /// Paints a gradient over the whole clip (the `sh` operator).
-    func paintGradient(_ g: GradientSpec, ctm: PDFMatrix, state: PaintState)
+    func paintGradient(_ g: ShadingSpec, ctm: PDFMatrix, state: PaintState)
     /// Starts a transparency group: what follows is drawn into it.
     func beginGroup()
     /// Ends the group and composites it with the state's alpha, blend mode and soft mask.

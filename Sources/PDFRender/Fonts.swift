@@ -31,6 +31,13 @@ final class PDFFont {
     var cidWidthRanges: [(lo: UInt32, hi: UInt32, w: Double)] = []
     var defaultWidth = 1.0
     var passCIDs = false
+    /// Vertical writing (an Identity-V or `/WMode 1` CMap): glyphs stack downwards.
+    var vertical = false
+    /// Vertical metrics per CID from `/W2`: the advance (negative: down) and the position vector,
+    /// in text space units per unit of font size.
+    var verticalMetrics: [UInt32: (w1: Double, vx: Double, vy: Double)] = [:]
+    /// `/DW2`: the default position vector's y and vertical advance.
+    var defaultVertical = (vy: 0.88, w1: -1.0)
 
     // Type 3.
     var fontMatrix = PDFMatrix(0.001, 0, 0, 0.001, 0, 0)
@@ -81,6 +88,13 @@ final class PDFFont {
             for r in cidWidthRanges where cid >= r.lo && cid <= r.hi { return r.w }
             return defaultWidth
         }
+    }
+
+    /// The vertical advance and position vector of a code (vertical writing).
+    func verticalMetrics(_ code: UInt32) -> (w1: Double, vx: Double, vy: Double) {
+        let cid = codesAreUnicode ? code : (cmap.lookup(code) ?? 0)
+        if let m = verticalMetrics[cid] { return m }
+        return (defaultVertical.w1, width(code) / 2, defaultVertical.vy)
     }
 
     func scale(_ code: UInt32) -> Double { kind == .simple && code < 256 ? glyphScale[Int(code)] : 1 }
@@ -134,7 +148,10 @@ struct FontLoader {
         if cjk {
             family = (n.contains("mincho") || n.contains("song") || n.contains("ming") || n.contains("batang") || flags & 2 != 0)
                 ? "Noto Serif CJK JP" : "Noto Sans CJK JP"
-        } else if n.contains("symbol") || n.contains("dingbat") {
+        } else if n.contains("symbol") {
+            // Adobe's Symbol is a serif design.
+            family = "DejaVu Serif"
+        } else if n.contains("dingbat") {
             family = "DejaVu Sans"
         } else if n.contains("courier") || n.contains("mono") || n.contains("consol") || flags & 1 != 0 {
             family = "Liberation Mono"
@@ -275,20 +292,39 @@ struct FontLoader {
         return font
     }
 
-    /// The cmap choice for TrueType simple fonts, as pdf.js documents it.
+    /// The glyph index a name like `g1234`, `glyph1234` or `gid1234` stands for in a font without
+    /// glyph names (producers that subset by glyph index write such names into /Differences).
+    static func glyphIndexName(_ name: String) -> UInt32? {
+        for prefix in ["gid", "glyph", "g"] where name.hasPrefix(prefix) {
+            let digits = name.dropFirst(prefix.count)
+            if !digits.isEmpty, digits.count <= 5, digits.allSatisfy(\.isASCII), let v = UInt32(digits) { return v }
+        }
+        return nil
+    }
+
+    /// The cmap choice for TrueType simple fonts, as pdf.js documents it: a Unicode cmap, (3,1)
+    /// or else the Unicode platform's (0,*), through glyph names; the symbol cmap (3,0) with the
+    /// code at 0xF000; the Macintosh cmap (1,0); then the `post` table's names.
     func mapTrueType(_ font: PDFFont, face: LoadedFace, names: [String?], symbolic: Bool, encoded: Bool) {
-        let has31 = face.hasCharmap(platform: 3, encoding: 1)
+        var unicodeMap: (UInt16, UInt16)? = nil
+        for candidate: (UInt16, UInt16) in [(3, 1), (0, 3), (0, 4), (0, 1), (0, 0), (0, 2), (0, 6), (3, 10)]
+            where face.hasCharmap(platform: candidate.0, encoding: candidate.1) {
+            unicodeMap = candidate
+            break
+        }
         let has30 = face.hasCharmap(platform: 3, encoding: 0)
         let has10 = face.hasCharmap(platform: 1, encoding: 0)
         for c in 0 ..< 256 {
             var g: UInt32 = 0
             let name = names[c]
-            if (!symbolic || !has30) && has31 {
-                face.selectCharmap(platform: 3, encoding: 1)
+            if (!symbolic || !has30), let um = unicodeMap {
+                face.selectCharmap(platform: um.0, encoding: um.1)
                 var u: UInt32? = nil
                 if let name { u = GlyphTables.unicode(forGlyphName: name)?.first }
-                if u == nil && !encoded { u = UInt32(c) }
+                if u == nil && (!encoded || symbolic) { u = UInt32(c) }
                 if let u { g = face.glyph(forCode: u) }
+                if g == 0 && symbolic { g = face.glyph(forCode: UInt32(c)) }
+                if g == 0, let u = font.toUnicode?.unicode(UInt32(c))?.first { g = face.glyph(forCode: u) }
             }
             if g == 0 && has30 {
                 face.selectCharmap(platform: 3, encoding: 0)
@@ -304,7 +340,8 @@ struct FontLoader {
                 g = face.glyph(forCode: code)
             }
             if g == 0, let name { g = face.glyph(named: name) }
-            if g == 0 && !has31 && !has30 && !has10 && c < face.glyphCount { g = UInt32(c) }
+            if g == 0, let name, !face.hasGlyphNames, let gid = Self.glyphIndexName(name), Int(gid) < face.glyphCount { g = gid }
+            if g == 0 && unicodeMap == nil && !has30 && !has10 && c < face.glyphCount { g = UInt32(c) }
             font.glyphs[c] = g
         }
     }
@@ -323,16 +360,18 @@ struct FontLoader {
         case .name(let n):
             if n == "Identity-H" || n == "Identity-V" {
                 font.cmap = .identityH
-                if n == "Identity-V" { r.warn(.font, "vertical writing (\(n)) of \(font.name) is drawn horizontally", object: object) }
+                font.vertical = n == "Identity-V"
             } else if n.hasPrefix("Uni") && (n.contains("UCS2") || n.contains("UTF16")) {
                 font.cmap = .identityH
                 font.codesAreUnicode = true
+                font.vertical = n.hasSuffix("-V")
             } else {
                 font.cmap = .identityH
                 r.warn(.font, "predefined CMap /\(n) of \(font.name) is not available; codes read as CIDs", object: object)
             }
         case .stream(let s):
             if let data = r.streamData(s) { font.cmap = CMap.parse(data) }
+            font.vertical = font.cmap.vertical || r.int(s.dict["WMode"]) == 1
         default:
             r.warn(.font, "Type0 font \(font.name) has no usable /Encoding; Identity-H assumed", object: object)
         }
@@ -350,6 +389,29 @@ struct FontLoader {
                     i += 3
                 } else {
                     break
+                }
+            }
+        }
+        if font.vertical {
+            if let d2 = r.numbers(cid["DW2"]), d2.count >= 2 { font.defaultVertical = (d2[0] / 1000, d2[1] / 1000) }
+            if let w2 = r.array(cid["W2"]) {
+                var i = 0
+                while i < w2.count && font.verticalMetrics.count < 1 << 20 {
+                    guard let c1 = r.int(w2[i]), c1 >= 0 else { break }
+                    if i + 1 < w2.count, let list = r.numbers(w2[i + 1]) {
+                        var k = 0
+                        while k + 2 < list.count {
+                            font.verticalMetrics[UInt32(clamping: c1 &+ k / 3)] = (list[k] / 1000, list[k + 1] / 1000, list[k + 2] / 1000)
+                            k += 3
+                        }
+                        i += 2
+                    } else if i + 4 < w2.count, let c2 = r.int(w2[i + 1]), c2 >= c1, c2 - c1 < 1 << 16,
+                              let w1 = r.number(w2[i + 2]), let vx = r.number(w2[i + 3]), let vy = r.number(w2[i + 4]) {
+                        for c in c1 ... c2 { font.verticalMetrics[UInt32(clamping: c)] = (w1 / 1000, vx / 1000, vy / 1000) }
+                        i += 5
+                    } else {
+                        break
+                    }
                 }
             }
         }

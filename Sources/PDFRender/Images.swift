@@ -137,9 +137,40 @@ struct ImageDecoder {
             r.warn(.image, "image has \(bpc) bits per component", object: object)
             return nil
         }
-        guard width.multipliedReportingOverflow(by: height).partialValue <= RenderContext.maxImagePixels else {
+        let pixels = width.multipliedReportingOverflow(by: height).partialValue
+        guard pixels <= 1 << 32 else {
             r.warn(.limit, "image of \(width)×\(height) pixels is over the limit and not drawn", object: object)
             return nil
+        }
+        if pixels > RenderContext.maxImagePixels {
+            // Every k-th sample of every k-th row: far more pixels than any page shows.
+            let k = Int((Double(pixels) / Double(RenderContext.maxImagePixels)).squareRoot().rounded(.up))
+            let srcRow = (width * comps * bpc + 7) / 8
+            let nw = max(1, width / k), nh = max(1, height / k)
+            let dstRow = (nw * comps * bpc + 7) / 8
+            var reduced = [UInt8](repeating: 0, count: dstRow * nh)
+            for y in 0 ..< nh {
+                let src = y * k * srcRow
+                for x in 0 ..< nw {
+                    for c in 0 ..< comps {
+                        let si = (x * k) * comps + c, di = x * comps + c
+                        switch bpc {
+                        case 8: if src + si < data.count { reduced[y * dstRow + di] = data[src + si] }
+                        case 16:
+                            if src + 2 * si + 1 < data.count {
+                                reduced[y * dstRow + 2 * di] = data[src + 2 * si]; reduced[y * dstRow + 2 * di + 1] = data[src + 2 * si + 1]
+                            }
+                        default:
+                            let sb = si * bpc, db = di * bpc
+                            guard src + sb >> 3 < data.count else { continue }
+                            let v = (data[src + sb >> 3] >> UInt8(8 - bpc - sb & 7)) & UInt8((1 << bpc) - 1)
+                            reduced[y * dstRow + db >> 3] |= v << UInt8(8 - bpc - db & 7)
+                        }
+                    }
+                }
+            }
+            r.warn(.limit, "image of \(width)×\(height) pixels drawn from every \(k)th pixel (\(nw)×\(nh))", object: object)
+            data = reduced; width = nw; height = nh
         }
         let rowBytes = (width * comps * bpc + 7) / 8
         if data.count < rowBytes * height {

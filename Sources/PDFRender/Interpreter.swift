@@ -330,7 +330,7 @@ final class Interpreter {
         let m = (r.matrix(pd["Matrix"]) ?? .identity).concatenating(patternBase)
         switch r.int(pd["PatternType"]) {
         case 2:
-            guard let sh = r.dict(pd["Shading"]), var g = gradient(sh, object: p.refValue?.num) else { return .color(c.rgb) }
+            guard let sh = pd["Shading"], var g = gradient(sh, object: p.refValue?.num) else { return .color(c.rgb) }
             g.matrix = m
             return .gradient(g)
         case 1:
@@ -362,12 +362,19 @@ final class Interpreter {
     // MARK: Shadings
 
     /// An axial or radial shading as gradient stops; other types are warned and approximated.
-    func gradient(_ sh: PDFDict, object: Int?) -> GradientSpec? {
+    func gradient(_ shObj: PDFObject, object: Int?) -> ShadingSpec? {
+        let resolved = r.resolve(shObj)
+        guard let sh = resolved.dict else { return nil }
         let type = r.int(sh["ShadingType"]) ?? 0
         guard let cs = ColorSpace.read(sh["ColorSpace"], resources: resources, r) else { return nil }
         guard type == 2 || type == 3 else {
-            r.warn(.shading, "shading type \(type) is not drawn", object: object)
-            return nil
+            guard [1, 4, 5, 6, 7].contains(type) else {
+                r.warn(.shading, "shading type \(type) is not drawn", object: object)
+                return nil
+            }
+            var stream: PDFStream? = nil
+            if case .stream(let s) = resolved { stream = s }
+            return otherShading(sh, stream: stream, type: type, cs: cs, object: object)
         }
         guard let coords = r.numbers(sh["Coords"]), coords.count >= (type == 2 ? 4 : 6) else { return nil }
         guard let fn = PDFFunction.read(sh["Function"] ?? .null, r) else {
@@ -383,11 +390,11 @@ final class Interpreter {
             let u = Double(i) / Double(n)
             stops.append((u, cs.toRGB(fn([t0 + u * (t1 - t0)]))))
         }
-        let geometry: GradientSpec.Geometry = type == 2
+        let geometry: ShadingSpec.Geometry = type == 2
             ? .axial(coords[0], coords[1], coords[2], coords[3])
             : .radial(coords[0], coords[1], coords[2], coords[3], coords[4], coords[5])
         let bg = r.numbers(sh["Background"]).map { cs.toRGB($0) }
-        return GradientSpec(geometry: geometry, stops: stops, extendStart: ext.first ?? false,
+        return ShadingSpec(geometry: geometry, stops: stops, extendStart: ext.first ?? false,
                             extendEnd: ext.count > 1 ? ext[1] : false, matrix: .identity, background: bg)
     }
 
@@ -406,7 +413,7 @@ final class Interpreter {
             r.warn(.shading, "shading /\(name) not found", object: object, offset: offset)
             return
         }
-        guard var g = gradient(sh, object: shObj.refValue?.num) else { return }
+        guard var g = gradient(shObj, object: shObj.refValue?.num) else { return }
         g.matrix = .identity
         if let bbox = r.rect(sh["BBox"]) {
             device.save()
@@ -599,10 +606,22 @@ final class Interpreter {
         let mode = ts.renderMode
         let visible = hiddenDepth == 0 && mode != 3 && mode != 7
         var glyphs: [(id: UInt32, x: Double, y: Double, scale: Double)] = []
-        var x = 0.0
+        var x = 0.0, y = 0.0
         let start = tm
         for item in items {
             switch item {
+            case .string(let s) where font.vertical:
+                // Vertical writing: each glyph hangs from its position vector; the pen moves down.
+                for (code, len) in font.codes(s) {
+                    let m = font.verticalMetrics(code)
+                    glyphs.append((font.glyph(code), x - m.vx * ts.size, y - m.vy * ts.size + ts.rise, 1))
+                    var adv = m.w1 * ts.size - ts.charSpacing
+                    if font.isSpace(code, length: len) { adv -= ts.wordSpacing }
+                    y += adv
+                }
+            case .int where font.vertical, .real where font.vertical:
+                let v = item.intValue.map(Double.init) ?? { if case .real(let d) = item { return d }; return 0 }()
+                y -= v / 1000 * ts.size
             case .string(let s):
                 for (code, len) in font.codes(s) {
                     let w = font.width(code)
@@ -630,7 +649,7 @@ final class Interpreter {
                           stroke: strokes ? (gs.line, paintState(stroke: true), gs.ctm) : nil, addToClip: clips)
             if clips { textClipPending = true }
         }
-        tm = PDFMatrix.translation(x, 0).concatenating(start)
+        tm = PDFMatrix.translation(x, y).concatenating(start)
     }
 
     func drawType3Glyph(_ font: PDFFont, code: UInt32, at x: Double) {

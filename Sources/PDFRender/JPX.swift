@@ -83,7 +83,6 @@ enum JPXDecoder {
         }
         if reduce > 0 && opj_set_decoded_resolution_factor(codec, OPJ_UINT32(reduce)) == 0 { return nil }
         guard opj_decode(codec, stream, image) != 0 else { return nil }
-        _ = opj_end_decompress(codec, stream)
         let n = Int(image.pointee.numcomps)
         guard let comps = image.pointee.comps else { return nil }
         let w = Int(comps[0].w), h = Int(comps[0].h)

@@ -19,7 +19,9 @@ struct PopplerCrossCheckTests {
     /// Lower floors, with the reason. poppler draws the standard 14 with URW's fonts (GPL, which the
     /// product must not use); we draw them with Liberation, metric-compatible but another design
     /// (PDFium, with its own fonts, scores 0.971 on this page).
-    static let floors: [String: Double] = ["text-standard14": 0.92]
+    /// The CCITT images are drawn pixel for pixel; poppler smooths them (PDFium agrees with us to
+    /// 1.000, and scores the same 0.934 against poppler).
+    static let floors: [String: Double] = ["text-standard14": 0.92, "ccitt-g4": 0.92, "ccitt-g3-2d": 0.92]
 
     static let files: [String] = pageFixtureNames.filter { differsOnPurpose[$0] == nil }.map { pageFixtures + "/\($0).pdf" }
         + embeddedFontFiles
