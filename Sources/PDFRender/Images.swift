@@ -128,8 +128,27 @@ struct ImageDecoder {
                 if out.rows < h { data += [UInt8](repeating: dec.blackIs1 ? 0 : 0xFF, count: (h - out.rows) * rowBytes) }
                 bpc = 1
             default:
-                r.warn(.unsupportedImageFilter, "JBIG2 image is not drawn", object: object)
-                return nil
+                var globals: [UInt8]? = nil
+                if case .stream(let gs)? = r.resolveOpt(parms?["JBIG2Globals"]) { globals = r.streamData(gs) }
+                let page: JBIG2Decoder.Bitmap
+                do {
+                    page = try JBIG2Decoder.decode(data, globals: globals) { r.warn(.image, $0, object: object) }
+                } catch {
+                    r.warn(.image, "JBIG2 image does not decode: \((error as? JBIG2Decoder.Failure)?.message ?? "\(error)")", object: object)
+                    return nil
+                }
+                // JBIG2 writes 1 for black; image samples of 0 are black (DeviceGray) or painted (masks).
+                width = page.width
+                let rowBytes = (width + 7) / 8
+                var packed = [UInt8](repeating: 0xFF, count: rowBytes * max(h, page.height))
+                for y in 0 ..< page.height {
+                    for x in 0 ..< width where page.pixels[y * width + x] == 1 {
+                        packed[y * rowBytes + x >> 3] &= ~(0x80 >> UInt8(x & 7))
+                    }
+                }
+                data = packed
+                height = max(1, page.height)
+                bpc = 1
             }
             _ = parms
         }
