@@ -1,8 +1,5 @@
 import CCairo
 import CFreeType
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Draws pages with Cairo onto any Cairo surface (an image surface for PNG, an SVG surface).
 final class CairoDevice: PageDevice {
@@ -27,8 +24,6 @@ final class CairoDevice: PageDevice {
         cairo_set_font_options(cr, opts)
         cairo_font_options_destroy(opts)
     }
-
-    nonisolated(unsafe) static let glyphPaths = getenv("PDFRENDER_GLYPH_PATHS") != nil
 
     deinit {
         for p in textClip { cairo_path_destroy(p) }
@@ -361,10 +356,6 @@ final class CairoDevice: PageDevice {
                         cairo_show_glyphs(cr, &cg, Int32(cg.count))
                         cairo_pop_group_to_source(cr)
                         cairo_paint_with_alpha(cr, fill.alpha)
-                    } else if Self.glyphPaths {
-                        cairo_new_path(cr)
-                        cairo_glyph_path(cr, &cg, Int32(cg.count))
-                        cairo_fill(cr)
                     } else {
                         cairo_show_glyphs(cr, &cg, Int32(cg.count))
                     }

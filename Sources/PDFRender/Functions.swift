@@ -175,9 +175,9 @@ import Glibc
 @inline(__always) func cExp(_ x: Double) -> Double { Glibc.exp(x) }
 @inline(__always) func cLog(_ x: Double) -> Double { Glibc.log(x) }
 #else
-import Foundation
-@inline(__always) func cExp(_ x: Double) -> Double { Foundation.exp(x) }
-@inline(__always) func cLog(_ x: Double) -> Double { Foundation.log(x) }
+import Darwin
+@inline(__always) func cExp(_ x: Double) -> Double { Darwin.exp(x) }
+@inline(__always) func cLog(_ x: Double) -> Double { Darwin.log(x) }
 #endif
 
 /// One operation of a type 4 (PostScript calculator) function.
@@ -348,6 +348,6 @@ func atan2Deg(_ y: Double, _ x: Double) -> Double {
     #if canImport(Glibc)
     return Glibc.atan2(y, x) * 180 / Double.pi
     #else
-    return Foundation.atan2(y, x) * 180 / Double.pi
+    return Darwin.atan2(y, x) * 180 / Double.pi
     #endif
 }

@@ -132,7 +132,7 @@ struct ImageDecoder {
                 if case .stream(let gs)? = r.resolveOpt(parms?["JBIG2Globals"]) { globals = r.streamData(gs) }
                 let page: JBIG2Decoder.Bitmap
                 do {
-                    page = try JBIG2Decoder.decode(data, globals: globals) { r.warn(.image, $0, object: object) }
+                    page = try JBIG2Decoder.decode(data, globals: globals) { r.warn(.unsupportedImageFilter, $0, object: object) }
                 } catch {
                     r.warn(.image, "JBIG2 image does not decode: \((error as? JBIG2Decoder.Failure)?.message ?? "\(error)")", object: object)
                     return nil

@@ -11,7 +11,8 @@ public struct PDFRenderWarning: Sendable, Equatable, CustomStringConvertible {
         case fontSubstituted
         /// An image could not be decoded (filter, colour space, damaged data); it is left out.
         case image
-        /// An image filter this renderer does not decode (JBIG2, CCITT, JPX): the image is left out.
+        /// An image coding this renderer does not decode (JBIG2's Huffman-coded segments and custom
+        /// tables): that part of the image is left out.
         case unsupportedImageFilter
         /// A colour space that is approximated (ICC profiles by their component count, Lab, CalRGB).
         case colorApproximated
