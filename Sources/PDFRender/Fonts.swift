@@ -441,8 +441,9 @@ struct FontLoader {
                 font.isSubstitute = true
                 _ = face.selectEncoding(FT_ENCODING_UNICODE)
                 if !font.codesAreUnicode && font.toUnicode == nil {
-                    r.warn(.font, "\(font.name) is not embedded and has no /ToUnicode; its text is not drawn", object: object)
-                    font.face = nil
+                    // Producers that do not embed a TrueType CID font write its glyph indices as
+                    // CIDs; the free substitutes keep much of the common fonts' glyph order.
+                    r.warn(.font, "\(font.name) is neither embedded nor mapped to Unicode; its CIDs are drawn as glyph indices of \(family), which may be wrong", object: object)
                 } else {
                     r.warn(.fontSubstituted, "\(font.name) is not embedded; drawn with \(family) through its Unicode mapping", object: object)
                 }

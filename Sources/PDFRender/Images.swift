@@ -320,8 +320,15 @@ struct ImageDecoder {
     }
 
     /// Decodes a JPEG at the smallest of 1, 1/2, 1/4, 1/8 scale that still gives the pixels drawn.
-    func decodeJPEG(_ data: [UInt8], targetScale: Double, object: Int?)
+    func decodeJPEG(_ input: [UInt8], targetScale: Double, object: Int?)
         -> (bytes: [UInt8], width: Int, height: Int, components: Int, adobeInverted: Bool)? {
+        // Bytes before the start-of-image marker (a stray line end) are skipped, as viewers do.
+        var data = input
+        if data.count > 2 && !(data[0] == 0xFF && data[1] == 0xD8) {
+            var i = 0
+            while i + 1 < min(data.count, 1024) && !(data[i] == 0xFF && data[i + 1] == 0xD8) { i += 1 }
+            if i + 1 < min(data.count, 1024) { data = Array(data[i...]) }
+        }
         guard let tj = tjInitDecompress() else { return nil }
         defer { tjDestroy(tj) }
         var w: Int32 = 0, h: Int32 = 0, sub: Int32 = 0, space: Int32 = 0
