@@ -184,8 +184,8 @@ let package = Package(
         .testTarget(
             name: "ExamplesTests",
             dependencies: [
-                "BubblePhysics", "BubbleDashboard", "BubbleRender", "BubbleScenario", "PDFMetadata", "ReportLibrary",
-                "ReportIndex", "TestSupport",
+                "BubblePhysics", "BubbleDashboard", "BubbleRender", "BubbleScenario", "PDFMetadata", "PDFRender",
+                "ReportLibrary", "ReportIndex", "TestSupport",
             ],
             path: "Examples"),
     ]

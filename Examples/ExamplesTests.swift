@@ -4,6 +4,7 @@ import BubbleRender
 @_spi(Testbed) import BubbleScenario
 import Foundation
 import PDFMetadata
+import PDFRender
 import ReportIndex
 import ReportLibrary
 import TestSupport
@@ -147,6 +148,16 @@ struct ExamplesTests {
         #expect(line.hasPrefix(try #require(info.title) + ", \(try #require(info.pageCount)) pages"), "\(line)")
         let missing = summary(ofPDF: folder + "/no-such.pdf")
         #expect(missing.hasPrefix(folder + "/no-such.pdf: ") && missing != folder + "/no-such.pdf: ", "\(missing)")
+    }
+
+    /// The PDFRender landing page: a sample report's first page drawn at 96 dpi, with ink on it.
+    @Test func firstPageIsDrawn() throws {
+        let folder = repositoryRoot.appendingPathComponent("Data/reports").path
+        let first = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).sorted().first { $0.hasSuffix(".pdf") })
+        let image = try drawFirstPage(of: folder + "/" + first)
+        #expect(image.width == 794 && image.height == 1123)
+        let dark = stride(from: 0, to: image.pixels.count, by: 4).filter { image.pixels[$0] < 128 }.count
+        #expect(dark > 1_000)
     }
 
     /// The "Searching a library" article: the sample, searched without accents, through an index
