@@ -470,24 +470,27 @@ public final class PDFPageDocument {
         guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15, width * height <= 1 << 28 else {
             throw PDFRenderError(.output, "an image of \(width)×\(height) pixels is outside the supported size", page: page)
         }
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            throw PDFRenderError(.output, "could not make a \(width)×\(height) image", page: page)
+        // Cairo draws straight into the image's own bytes: no second buffer, no copy.
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+        var pixels = [UInt8](repeating: 0, count: stride * height)
+        let result: Result<[PDFRenderWarning], PDFRenderError> = pixels.withUnsafeMutableBufferPointer { buffer in
+            guard let surface = cairo_image_surface_create_for_data(buffer.baseAddress, CAIRO_FORMAT_ARGB32, Int32(width),
+                                                                    Int32(height), Int32(stride)),
+                  cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else {
+                return .failure(PDFRenderError(.output, "could not make a \(width)×\(height) image", page: page))
+            }
+            defer {
+                cairo_destroy(cr)
+                cairo_surface_finish(surface)
+                cairo_surface_destroy(surface)
+            }
+            do throws(PDFRenderError) {
+                return .success(try draw(page: page, into: cr, width: width, height: height))
+            } catch {
+                return .failure(error)
+            }
         }
-        defer { cairo_surface_destroy(surface) }
-        guard let cr = cairo_create(surface) else { throw PDFRenderError(.output, "could not draw on the image", page: page) }
-        let warnings: [PDFRenderWarning]
-        do {
-            warnings = try draw(page: page, into: cr, width: width, height: height)
-        } catch {
-            cairo_destroy(cr)
-            throw error
-        }
-        cairo_destroy(cr)
-        cairo_surface_flush(surface)
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = cairo_image_surface_get_data(surface)!
-        let pixels = Array(UnsafeBufferPointer(start: data, count: stride * height))
+        let warnings = try result.get()
         return PDFPageImage(width: width, height: height, stride: stride, pixels: pixels, warnings: warnings)
     }
 
