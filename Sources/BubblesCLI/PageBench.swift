@@ -95,21 +95,25 @@ struct PageBench {
         var failures: Int
     }
 
+    /// The JSON document: the overall summary's fields at the top level, then the run's settings
+    /// and the size classes.
     struct Report: Encodable {
+        var all: Summary
         var dpi: Double
         var repeats: Int
-        var pages: Int
-        var ours_ms_median: Double
-        var ours_ms_p90: Double
-        var pdfium_ms_median: Double?
-        var pdfium_ms_p90: Double?
-        var ratio_to_pdfium: Double?
-        var pdftoppm_ms_median: Double?
-        var thumbnail_ms_median: Double
-        var process_ms_median: Double
-        var failures: Int
         var classes: [Summary]
         var pdfium_tool: String?
+
+        enum CodingKeys: String, CodingKey { case dpi, repeats, classes, pdfium_tool }
+
+        func encode(to encoder: any Encoder) throws {
+            try all.encode(to: encoder)
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(dpi, forKey: .dpi)
+            try c.encode(repeats, forKey: .repeats)
+            try c.encode(classes, forKey: .classes)
+            try c.encodeIfPresent(pdfium_tool, forKey: .pdfium_tool)
+        }
     }
 
     static func ms(since start: ContinuousClock.Instant) -> Double {
@@ -169,10 +173,7 @@ struct PageBench {
             ("under 64 KiB", { $0 < 64 << 10 }), ("64 KiB–1 MiB", { $0 >= 64 << 10 && $0 < 1 << 20 }), ("over 1 MiB", { $0 >= 1 << 20 }),
         ]
         let all = summary("all", results)
-        let report = Report(dpi: dpi, repeats: repeats, pages: all.pages, ours_ms_median: all.ours_ms_median, ours_ms_p90: all.ours_ms_p90,
-                            pdfium_ms_median: all.pdfium_ms_median, pdfium_ms_p90: all.pdfium_ms_p90, ratio_to_pdfium: all.ratio_to_pdfium,
-                            pdftoppm_ms_median: all.pdftoppm_ms_median, thumbnail_ms_median: all.thumbnail_ms_median,
-                            process_ms_median: all.process_ms_median, failures: all.failures,
+        let report = Report(all: all, dpi: dpi, repeats: repeats,
                             classes: classes.map { c in summary(c.0, results.filter { c.1($0.size) }) }, pdfium_tool: tool)
         if json {
             let enc = JSONEncoder()
@@ -189,7 +190,7 @@ struct PageBench {
                   + "\(f(s.pdfium_ms_median).leftPad(10))  \(f(s.ratio_to_pdfium).leftPad(11))  \(f(s.thumbnail_ms_median).leftPad(9))  "
                   + "\(f(s.process_ms_median).leftPad(12))  \(f(s.pdftoppm_ms_median).leftPad(8))")
         }
-        if report.failures > 0 { print("failures: \(report.failures)") }
+        if all.failures > 0 { print("failures: \(all.failures)") }
         for r in results where r.error != nil { printError("  \(r.path): \(r.error!)") }
     }
 
