@@ -129,10 +129,11 @@ final class Interpreter {
     // MARK: Dispatch
 
     func execute(_ k: UInt32, offset: Int, object: Int?) {
-        let n = operands.count
+        var n = operands.count
         // Operands are taken from the end, as other readers do when there are too many.
         if n > 6 && k != Op.TJ && k != Op.d && k != Op.SC && k != Op.SCN && k != Op.sc && k != Op.scn {
             operands.removeFirst(n - 6)
+            n = 6
         }
         switch k {
         // Graphics state

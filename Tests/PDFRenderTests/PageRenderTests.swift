@@ -153,6 +153,14 @@ struct PageRendererTests {
         #expect(pixel(img, 2, 5) == (0, 0, 255))
     }
 
+    @Test("operators with more operands than they take use the last ones (a mutated file once trapped on Tf)")
+    func extraOperands() throws {
+        let pdf = minimalPDF(content: "BT 1 2 3 4 5 6 7 /F1 12 Tf 9 8 7 6 5 4 3 2 1 0 0 1 100 100 Tm (x) Tj ET 1 2 3 4 5 6 7 8 0 0 1 rg 0 0 10 10 re f")
+        let doc = try PDFPageDocument(data: pdf)
+        let img = try doc.render(page: 1, width: 300, height: 200)
+        #expect(pixel(img, 2, 197) == (0, 0, 255))
+    }
+
     @Test("SVG output keeps the page as vectors, written whole")
     func svg() throws {
         let dir = NSTemporaryDirectory() + "pdfrender-svg-\(getpid())"
