@@ -140,16 +140,6 @@ indirect enum PDFFunction {
             return (0 ..< n).map { clip(out[$0], range[2 * $0], range[2 * $0 + 1]) }
         }
     }
-
-    /// The number of outputs.
-    var outputCount: Int {
-        switch self {
-        case .array(let fs): return fs.count
-        case .exponential(_, let c0, _, _): return c0.count
-        case .stitching(_, let fs, _, _): return fs.first?.outputCount ?? 0
-        case .sampled(_, let range, _, _, _, _, _), .postScript(_, let range, _): return range.count / 2
-        }
-    }
 }
 
 /// A number from a file as an integer, clamped to ±2⁵³ (NaN reads as 0): never a trap.

@@ -73,7 +73,9 @@ struct ImageDecoder {
         var bpc = isMask ? 1 : (r.int(d["BitsPerComponent"]) ?? 8)
         let raw: (data: [UInt8], codec: String?, parms: PDFDict?)?
         if let stream { raw = r.imageStreamData(stream) } else { raw = inlineFilters(d, inlineData ?? []) }
-        guard var (data, codec, parms) = raw else { return nil }
+        guard let raw else { return nil }
+        var data = raw.data
+        let codec = raw.codec, parms = raw.parms
         var cs: ColorSpace = .gray
         if !isMask {
             if let c = d["ColorSpace"], let parsed = ColorSpace.read(c, resources: resources, r) {
@@ -150,7 +152,6 @@ struct ImageDecoder {
                 height = max(1, page.height)
                 bpc = 1
             }
-            _ = parms
         }
         guard [1, 2, 4, 8, 16].contains(bpc) else {
             r.warn(.image, "image has \(bpc) bits per component", object: object)

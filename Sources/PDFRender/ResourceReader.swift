@@ -106,7 +106,4 @@ final class ResourceReader {
         }
         return nil
     }
-
-    /// The object number of a value that is a reference, for warnings and cycle checks.
-    static func objectNumber(_ o: PDFObject?) -> Int? { o?.refValue?.num }
 }
