@@ -41,6 +41,8 @@ scenario)
 page)
     package=Fuzz/PageRenderFuzz product=PageRenderFuzz max_len=65536
     seeds=(Tests/PDFRenderTests/Fixtures/*.pdf Tests/PDFMetadataTests/Fixtures/cairo-basic.pdf)
+    # fontconfig's process-lifetime configuration reads as a leak to LeakSanitizer.
+    export LSAN_OPTIONS="suppressions=$root/Fuzz/PageRenderFuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
     ;;
 play)
     package=Fuzz/PlayMessageFuzz product=PlayMessageFuzz max_len=8192
