@@ -429,7 +429,10 @@ final class CairoDevice: PageDevice {
         addPath(p, ctm)
     }
 
-    func image(_ img: DecodedImage, ctm: PDFMatrix, state: PaintState, interpolate: Bool) {
+    /// Runs `body` with the pattern of an image's pixels, clipped to the unit square of `ctm`,
+    /// under the state's blend mode and soft mask; the surface is finished afterwards (see deinit).
+    func paintClippedToImage(_ img: DecodedImage, ctm: PDFMatrix, interpolate: Bool, state: PaintState,
+                             _ body: (OpaquePointer) -> Void) {
         guard let (pat, surface) = imagePattern(img, ctm: ctm, interpolate: interpolate) else { return }
         defer { cairo_pattern_destroy(pat); cairo_surface_finish(surface); cairo_surface_destroy(surface) }
         composite(state) {
@@ -437,20 +440,20 @@ final class CairoDevice: PageDevice {
             cairo_identity_matrix(cr)
             unitSquare(ctm)
             cairo_clip(cr)
-            cairo_set_source(cr, pat)
-            cairo_paint_with_alpha(cr, state.alpha)
+            body(pat)
             cairo_restore(cr)
         }
     }
 
+    func image(_ img: DecodedImage, ctm: PDFMatrix, state: PaintState, interpolate: Bool) {
+        paintClippedToImage(img, ctm: ctm, interpolate: interpolate, state: state) { pat in
+            cairo_set_source(cr, pat)
+            cairo_paint_with_alpha(cr, state.alpha)
+        }
+    }
+
     func stencil(_ mask: DecodedImage, ctm: PDFMatrix, state: PaintState) {
-        guard let (pat, surface) = imagePattern(mask, ctm: ctm, interpolate: false) else { return }
-        defer { cairo_pattern_destroy(pat); cairo_surface_finish(surface); cairo_surface_destroy(surface) }
-        composite(state) {
-            cairo_save(cr)
-            cairo_identity_matrix(cr)
-            unitSquare(ctm)
-            cairo_clip(cr)
+        paintClippedToImage(mask, ctm: ctm, interpolate: false, state: state) { pat in
             let needsAlpha = setSource(state.paint, alpha: state.alpha, ctm: nil)
             if needsAlpha {
                 cairo_push_group(cr)
@@ -460,7 +463,6 @@ final class CairoDevice: PageDevice {
             } else {
                 cairo_mask(cr, pat)
             }
-            cairo_restore(cr)
         }
     }
 

@@ -221,18 +221,7 @@ struct FontLoader {
         } else if isTrueType && !symbolic {
             names = GlyphTables.standardEncoding; baseNamed = true
         }
-        var code = 0
-        var hasDiffs = false
-        for item in diffs {
-            switch item {
-            case .int(let c): code = max(-1, min(256, c))
-            case .real(let c): code = max(-1, min(256, toInt(c)))
-            case .name(let n):
-                if code >= 0 && code < 256 { names[code] = n; hasDiffs = true }
-                code = min(256, code + 1)
-            default: break
-            }
-        }
+        let hasDiffs = Self.applyDifferences(diffs, to: &names)
         font.names = names
 
         // Code → glyph.
@@ -290,6 +279,25 @@ struct FontLoader {
             }
         }
         return font
+    }
+
+    /// Applies an encoding's `/Differences` (a code, then the names from that code on) to a table
+    /// of glyph names; returns whether it named any glyph.
+    @discardableResult
+    static func applyDifferences(_ diffs: [PDFObject], to names: inout [String?]) -> Bool {
+        var code = 0
+        var any = false
+        for item in diffs {
+            switch item {
+            case .int(let c): code = max(-1, min(256, c))
+            case .real(let c): code = max(-1, min(256, toInt(c)))
+            case .name(let n):
+                if code >= 0 && code < 256 { names[code] = n; any = true }
+                code = min(256, code + 1)
+            default: break
+            }
+        }
+        return any
     }
 
     /// The glyph index a name like `g1234`, `glyph1234` or `gid1234` stands for in a font without
@@ -464,14 +472,7 @@ struct FontLoader {
         var names = [String?](repeating: nil, count: 256)
         let enc = r.dict(d["Encoding"])
         if let base = r.name(enc?["BaseEncoding"]), let t = GlyphTables.encoding(named: base) { names = t }
-        var code = 0
-        for item in r.array(enc?["Differences"]) ?? [] {
-            switch item {
-            case .int(let c): code = max(-1, min(256, c))
-            case .name(let n): if code >= 0 && code < 256 { names[code] = n }; code = min(256, code + 1)
-            default: break
-            }
-        }
+        Self.applyDifferences(r.array(enc?["Differences"]) ?? [], to: &names)
         font.names = names
         let first = max(-1, min(256, r.int(d["FirstChar"]) ?? 0))
         let ws = r.numbers(d["Widths"]) ?? []

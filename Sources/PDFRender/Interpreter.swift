@@ -561,28 +561,24 @@ final class Interpreter {
     }
 
     func drawImage(_ s: PDFStream, object: Int?) {
-        let dec = ImageDecoder(r: r, resources: resources)
-        let scale = gs.ctm.scale * ctx.deviceScale
-        guard let img = dec.decode(dict: s.dict, stream: s, inlineData: nil, object: object, fill: gs.fill, targetScale: scale) else { return }
-        let interpolate = r.bool(s.dict["Interpolate"]) ?? false
-        if img.isMask {
-            device.stencil(img, ctm: gs.ctm, state: paintState(stroke: false))
-        } else {
-            device.image(img, ctm: gs.ctm, state: PaintState(paint: .color(.black), alpha: gs.fillAlpha, blend: gs.blend, softMask: gs.softMask),
-                         interpolate: interpolate)
-        }
+        paintImage(dict: s.dict, stream: s, inlineData: nil, object: object)
     }
 
     func drawInlineImage(_ dict: PDFDict, _ bytes: [UInt8], object: Int?, offset: Int) {
+        paintImage(dict: ImageDecoder.expandInline(dict), stream: nil, inlineData: bytes, object: object)
+    }
+
+    /// Decodes an image (from its stream, or an inline image's bytes) at the size the page needs
+    /// and paints it: a stencil mask in the fill paint, any other image as it is.
+    func paintImage(dict: PDFDict, stream: PDFStream?, inlineData: [UInt8]?, object: Int?) {
         let dec = ImageDecoder(r: r, resources: resources)
-        let full = ImageDecoder.expandInline(dict)
         let scale = gs.ctm.scale * ctx.deviceScale
-        guard let img = dec.decode(dict: full, stream: nil, inlineData: bytes, object: object, fill: gs.fill, targetScale: scale) else { return }
+        guard let img = dec.decode(dict: dict, stream: stream, inlineData: inlineData, object: object, fill: gs.fill, targetScale: scale) else { return }
         if img.isMask {
             device.stencil(img, ctm: gs.ctm, state: paintState(stroke: false))
         } else {
             device.image(img, ctm: gs.ctm, state: PaintState(paint: .color(.black), alpha: gs.fillAlpha, blend: gs.blend, softMask: gs.softMask),
-                         interpolate: r.bool(full["Interpolate"]) ?? false)
+                         interpolate: r.bool(dict["Interpolate"]) ?? false)
         }
     }
 
