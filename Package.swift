@@ -10,7 +10,9 @@
 //   BubbleDashboard – navigation, transitions and the scene, on the physics world (standard library only)
 //   BubbleRender   – draws a scene with Cairo to PNG and SVG, all text through Pango
 //   ReportLibrary  – the JSON report tree: positioned JSON parser, loading, validation (Foundation)
-//   PDFMetadata    – poppler-free PDF metadata reader (zlib, libcrypto)
+//   PDFCore        – the PDF file layer both PDF readers build on: bytes, lexer, objects,
+//                    cross-references, repair, security, filters, page tree (zlib, libcrypto)
+//   PDFMetadata    – poppler-free PDF metadata reader on PDFCore, with a fast path for plain files
 //   PDFRender      – PDF pages drawn with Cairo (FreeType fonts, libjpeg-turbo images)
 //   ReportIndex    – the library index: SQLite (GRDB) database of PDF metadata, FTS5 search, facets
 //   BubbleScenario – datasource → dashboard tree (with PDF metadata from the index), scenario files (Foundation)
@@ -32,6 +34,7 @@ let package = Package(
         .library(name: "ReportLibrary", targets: ["ReportLibrary"]),
         .library(name: "BubbleDashboard", targets: ["BubbleDashboard"]),
         .library(name: "BubbleRender", targets: ["BubbleRender"]),
+        .library(name: "PDFCore", targets: ["PDFCore"]),
         .library(name: "PDFMetadata", targets: ["PDFMetadata"]),
         .library(name: "PDFRender", targets: ["PDFRender"]),
         .library(name: "ReportIndex", targets: ["ReportIndex"]),
@@ -99,10 +102,11 @@ let package = Package(
         // A small thread pool that runs the physics step's parallel phases (World.executor).
         .target(name: "BubbleThreads", dependencies: ["BubblePhysics"]),
         .target(name: "ReportLibrary", dependencies: ["BubbleSupport"]),
-        .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
+        .target(name: "PDFCore", dependencies: ["CZlib", "CLibCrypto"]),
+        .target(name: "PDFMetadata", dependencies: ["PDFCore"]),
         // PDF pages drawn with Cairo: content-stream interpreter, graphics state, fonts, images,
         // shadings, transparency, behind a small drawing-device protocol.
-        .target(name: "PDFRender", dependencies: ["PDFMetadata", "CCairo", "CFreeType", "CTurboJPEG", "COpenJPEG", "CZlib"]),
+        .target(name: "PDFRender", dependencies: ["PDFCore", "CCairo", "CFreeType", "CTurboJPEG", "COpenJPEG", "CZlib"]),
         .target(name: "BubbleRender", dependencies: ["BubbleDashboard", "BubbleSupport", "CCairo", "CPango", "CDeflate"]),
         .target(name: "SampleLibrary", dependencies: ["BubbleSupport", "CCairo", "ReportLibrary"]),
         // The library index: per-report PDF metadata by size, time and content hash, FTS5 search in any
@@ -110,10 +114,10 @@ let package = Package(
         .target(
             name: "ReportIndex",
             dependencies: [
-                "ReportLibrary", "PDFMetadata", "CLibCrypto",
+                "ReportLibrary", "PDFCore", "PDFMetadata", "CLibCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary", "PDFMetadata", "ReportIndex"]),
+        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary", "PDFCore", "PDFMetadata", "ReportIndex"]),
         .target(name: "BubbleExport", dependencies: ["BubbleScenario", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary"]),
         // The live server of `bubbles play`: sessions, message parser and recorder are plain types
         // (testable without sockets); PlayServer puts them on Hummingbird's HTTP and WebSocket.
@@ -135,7 +139,7 @@ let package = Package(
             name: "BubblesCLI",
             dependencies: [
                 "BubblePhysics", "BubbleSupport", "BubbleThreads", "BubbleDashboard", "BubbleRender", "BubbleScenario", "BubbleExport",
-                "ReportLibrary", "PDFMetadata", "PDFRender", "BubblePlay", "ReportIndex", "SampleLibrary",
+                "ReportLibrary", "PDFCore", "PDFMetadata", "PDFRender", "BubblePlay", "ReportIndex", "SampleLibrary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -157,9 +161,9 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "ReportLibraryTests", dependencies: ["ReportLibrary", "SampleLibrary", "TestSupport"]),
-        .testTarget(name: "ReportIndexTests", dependencies: ["ReportIndex", "ReportLibrary", "PDFMetadata", "SampleLibrary", "TestSupport"]),
-        .testTarget(name: "PDFMetadataTests", dependencies: ["PDFMetadata", "CZlib", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "PDFRenderTests", dependencies: ["PDFRender", "PDFMetadata", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReportIndexTests", dependencies: ["ReportIndex", "ReportLibrary", "PDFCore", "PDFMetadata", "SampleLibrary", "TestSupport"]),
+        .testTarget(name: "PDFMetadataTests", dependencies: ["PDFCore", "PDFMetadata", "CZlib", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "PDFRenderTests", dependencies: ["PDFRender", "PDFCore", "PDFMetadata", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "BubbleRenderTests", dependencies: ["BubbleRender", "TestSupport"], exclude: ["References"]),
         .testTarget(
             name: "BubbleDashboardTests",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of the eight libraries with swift-docc-plugin, and fails on any
+# Builds the DocC documentation of the nine libraries with swift-docc-plugin, and fails on any
 # warning (an unresolved ``symbol`` or <doc:article> link, a doc comment naming a parameter that
 # does not exist, ...). The archives land in .build/plugins/Swift-DocC/outputs/<Target>.doccarchive;
 # to read one in a browser, run
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 source scripts/deps.sh
 ensure_debian_packages "${BUILD_PACKAGES[@]}"
 
-targets=(BubbleSupport BubblePhysics BubbleDashboard BubbleRender PDFMetadata PDFRender ReportLibrary ReportIndex)
+targets=(BubbleSupport BubblePhysics BubbleDashboard BubbleRender PDFCore PDFMetadata PDFRender ReportLibrary ReportIndex)
 args=()
 for target in "${targets[@]}"; do args+=(--target "$target"); done
 swift package generate-documentation "${args[@]}" --warnings-as-errors

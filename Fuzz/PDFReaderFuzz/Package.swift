@@ -10,7 +10,8 @@ let package = Package(
         .target(name: "FuzzDriver"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib"),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto"),
-        .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
-        .executableTarget(name: "PDFReaderFuzz", dependencies: ["FuzzDriver", "PDFMetadata"]),
+        .target(name: "PDFCore", dependencies: ["CZlib", "CLibCrypto"]),
+        .target(name: "PDFMetadata", dependencies: ["PDFCore"]),
+        .executableTarget(name: "PDFReaderFuzz", dependencies: ["FuzzDriver", "PDFCore", "PDFMetadata"]),
     ]
 )

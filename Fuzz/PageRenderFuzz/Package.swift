@@ -14,8 +14,8 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2"),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg"),
         .systemLibrary(name: "COpenJPEG", pkgConfig: "libopenjp2"),
-        .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
-        .target(name: "PDFRender", dependencies: ["PDFMetadata", "CCairo", "CFreeType", "CTurboJPEG", "COpenJPEG", "CZlib"]),
+        .target(name: "PDFCore", dependencies: ["CZlib", "CLibCrypto"]),
+        .target(name: "PDFRender", dependencies: ["PDFCore", "CCairo", "CFreeType", "CTurboJPEG", "COpenJPEG", "CZlib"]),
         .executableTarget(name: "PageRenderFuzz", dependencies: ["FuzzDriver", "PDFRender"]),
     ]
 )

@@ -4,6 +4,7 @@ import BubbleExport
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
 import Foundation
+import PDFCore
 import PDFMetadata
 import ReportLibrary
 

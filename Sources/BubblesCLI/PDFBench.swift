@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PDFCore
 import PDFMetadata
 
 /// `bubbles bench pdf DIR... [--json]`: the PDF metadata reader's benchmark.

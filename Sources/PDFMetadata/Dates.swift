@@ -1,3 +1,4 @@
+import PDFCore
 import Foundation
 
 /// Parses PDF date strings and XMP (ISO 8601) dates.

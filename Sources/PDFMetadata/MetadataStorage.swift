@@ -1,3 +1,4 @@
+import PDFCore
 /// The storage behind ``PDFMetadata/info``: the Info dictionary's string entries as the fast
 /// path kept them (one byte buffer, in file order), or a dictionary that a caller or the full
 /// reader assigned. The public dictionary is built from the buffer when it is asked for, so a

@@ -1,3 +1,4 @@
+import PDFCore
 import Foundation
 
 /// What the reader found in one PDF: the document information, the page count, and how it got
@@ -85,7 +86,7 @@ public struct PDFMetadata: Sendable, Equatable {
 ///
 /// The reader is lazy (the tail, the cross-reference data and the handful of objects it needs:
 /// trailer, catalog, page tree root, Info, XMP, Encrypt), lenient (repairs are warnings) and
-/// bounded (see ``PDFReadOptions``): any input ends in a value or a ``PDFError``.
+/// bounded (see `PDFReadOptions`): any input ends in a value or a `PDFError`.
 public enum PDFDocumentInfo {
     /// Reads the metadata of the PDF at `path`.
     public static func read(contentsOf path: String, options: PDFReadOptions = PDFReadOptions()) throws(PDFError) -> PDFMetadata {
@@ -117,7 +118,7 @@ public enum PDFDocumentInfo {
     /// input to the full reader.
     @_spi(Testing)
     public static func readWithFastPath(data: some Collection<UInt8>, options: PDFReadOptions = PDFReadOptions()) -> PDFMetadata? {
-        var lean = LeanReader(src: ByteSource(bytes: Array(data)), options: options)
+        var lean = FastPathReader(src: ByteSource(bytes: Array(data)), options: options)
         return lean.read()
     }
 
@@ -125,7 +126,7 @@ public enum PDFDocumentInfo {
         // Files of the plain shape are read without building objects; anything else (and any
         // file the fast path would read differently) goes to the full reader.
         if fastPath {
-            var lean = LeanReader(src: src, options: options)
+            var lean = FastPathReader(src: src, options: options)
             if let m = lean.read() { return m }
         }
         let doc = Document(src: src, options: options)

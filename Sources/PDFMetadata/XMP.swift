@@ -1,3 +1,4 @@
+import PDFCore
 /// The fields the reader takes from an XMP packet (the catalog's `/Metadata` stream).
 ///
 /// Parsed by a small XML parser of our own that **refuses** any `<!DOCTYPE` or `<!ENTITY`
@@ -33,7 +34,7 @@ public struct XMPMetadata: Sendable, Equatable {
     static let nsXMP = "http://ns.adobe.com/xap/1.0/"
     static let nsXML = "http://www.w3.org/XML/1998/namespace"
 
-    /// Parses an XMP packet. Throws ``PDFError`` of kind `.syntax` for malformed XML and of kind
+    /// Parses an XMP packet. Throws `PDFError` of kind `.syntax` for malformed XML and of kind
     /// `.limitExceeded` for a refused DOCTYPE/ENTITY declaration or a cap exceeded.
     public static func parse(_ bytes: [UInt8]) throws(PDFError) -> XMPMetadata {
         var xml = XMLTiny(bytes: bytes)

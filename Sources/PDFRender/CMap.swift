@@ -1,4 +1,4 @@
-import PDFMetadata
+import PDFCore
 
 /// A CMap: byte codes to CIDs (a Type 0 font's `/Encoding`) or to Unicode text (`/ToUnicode`).
 /// Reads embedded CMap streams: code-space ranges, `cidchar`/`cidrange`, `bfchar`/`bfrange`.

@@ -1,4 +1,4 @@
-import PDFMetadata
+import PDFCore
 
 /// An RGB colour with components in 0…1.
 struct RGB: Equatable {

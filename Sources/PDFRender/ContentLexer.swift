@@ -1,4 +1,4 @@
-import PDFMetadata
+import PDFCore
 
 /// One token of a content stream: an operand, or an operator with its name packed into an integer.
 enum ContentToken {

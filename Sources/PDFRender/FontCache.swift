@@ -1,4 +1,4 @@
-import PDFMetadata
+import PDFCore
 
 /// The fonts of one document, by font dictionary object, bounded in bytes: past the budget the
 /// cache is emptied and fonts load again as pages ask for them.

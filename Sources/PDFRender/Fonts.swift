@@ -1,5 +1,5 @@
 import CFreeType
-import PDFMetadata
+import PDFCore
 
 /// A font as a page uses it: how its string bytes split into codes, which glyph and advance each
 /// code has, and the face that draws them (or, for Type 3, the glyph procedures).

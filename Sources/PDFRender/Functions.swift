@@ -1,4 +1,4 @@
-import PDFMetadata
+import PDFCore
 
 /// A PDF function (types 0, 2, 3 and 4) mapping m inputs to n outputs, as used by shadings and
 /// the tint transforms of Separation and DeviceN colour spaces.

@@ -1,4 +1,4 @@
-import PDFMetadata
+import PDFCore
 
 /// The text state: font, size and spacing (PDF 32000-1 §9.3).
 struct TextState {

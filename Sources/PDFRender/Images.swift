@@ -1,5 +1,5 @@
 import CTurboJPEG
-import PDFMetadata
+import PDFCore
 
 /// Decodes image XObjects and inline images into ``DecodedImage`` pixels.
 struct ImageDecoder {
@@ -25,43 +25,6 @@ struct ImageDecoder {
         return out
     }
 
-    /// Applies an inline image's filters up to an image codec.
-    func inlineFilters(_ d: PDFDict, _ data: [UInt8]) -> (data: [UInt8], codec: String?, parms: PDFDict?)? {
-        var filters: [String] = []
-        var parms: [PDFDict?] = []
-        switch d["Filter"] {
-        case .name(let n)?: filters = [n]; parms = [r.dict(d["DecodeParms"])]
-        case .array(let a)?:
-            filters = a.compactMap(\.nameValue)
-            let pa = r.array(d["DecodeParms"]) ?? []
-            parms = filters.indices.map { $0 < pa.count ? r.dict(pa[$0]) : nil }
-        default: break
-        }
-        var out = data
-        let cap = r.maxStreamBytes
-        for (i, f) in filters.enumerated() {
-            let p = i < parms.count ? parms[i] : nil
-            do {
-                switch f {
-                case "FlateDecode":
-                    out = try PDFStreamDecoder.inflate(out, limit: cap).bytes
-                    if let p, let pred = r.int(p["Predictor"]), pred > 1 {
-                        out = try PDFStreamDecoder.unpredict(out, .init(predictor: pred, colors: r.int(p["Colors"]) ?? 1,
-                            bitsPerComponent: r.int(p["BitsPerComponent"]) ?? 8, columns: r.int(p["Columns"]) ?? 1))
-                    }
-                case "ASCIIHexDecode": out = PDFStreamDecoder.asciiHex(out)
-                case "ASCII85Decode": out = try PDFStreamDecoder.ascii85(out)
-                case "LZWDecode": out = PDFStreamDecoder.lzw(out, earlyChange: (r.int(p?["EarlyChange"]) ?? 1) != 0, limit: cap)
-                case "RunLengthDecode": out = PDFStreamDecoder.runLength(out, limit: cap)
-                default: return (out, f, p)
-                }
-            } catch {
-                return nil
-            }
-        }
-        return (out, nil, nil)
-    }
-
     /// Decodes an image; nil (with a warning) when it cannot be drawn.
     func decode(dict d: PDFDict, stream: PDFStream?, inlineData: [UInt8]?, object: Int?, fill: ColorState,
                 targetScale: Double, isSoftMask: Bool = false) -> DecodedImage? {
@@ -72,7 +35,7 @@ struct ImageDecoder {
         let isMask = r.bool(d["ImageMask"]) ?? false
         var bpc = isMask ? 1 : (r.int(d["BitsPerComponent"]) ?? 8)
         let raw: (data: [UInt8], codec: String?, parms: PDFDict?)?
-        if let stream { raw = r.imageStreamData(stream) } else { raw = inlineFilters(d, inlineData ?? []) }
+        if let stream { raw = r.imageStreamData(stream) } else { raw = r.inlineImageData(d, inlineData ?? []) }
         guard let raw else { return nil }
         var data = raw.data
         let codec = raw.codec, parms = raw.parms

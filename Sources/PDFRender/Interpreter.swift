@@ -1,4 +1,4 @@
-import PDFMetadata
+import PDFCore
 
 /// Limits and shared state for one page's interpretation.
 final class RenderContext {

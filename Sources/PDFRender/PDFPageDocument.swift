@@ -1,5 +1,5 @@
 import CCairo
-import PDFMetadata
+import PDFCore
 
 /// An error that stops a whole document or page from being drawn, with its place.
 public struct PDFRenderError: Error, Sendable, CustomStringConvertible {

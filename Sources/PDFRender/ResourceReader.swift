@@ -1,4 +1,4 @@
-import PDFMetadata
+import PDFCore
 
 /// Non-throwing access to a document's objects for the renderer: a failure to read an object
 /// becomes a warning and an absent value, so one damaged resource never stops a page.
@@ -96,13 +96,31 @@ final class ResourceReader {
     /// A stream's data with every filter applied up to an image codec (DCT, JPX, CCITT, JBIG2),
     /// which is returned with its parameters for the image decoder.
     func imageStreamData(_ s: PDFStream) -> (data: [UInt8], codec: String?, parms: PDFDict?)? {
-        do {
+        imageData(object: s.id?.num, offset: s.dataOffset) {
             let r = try doc.decodeStreamUpToImageCodec(s, cap: maxStreamBytes)
             return (r.data, r.codec, r.parms)
+        }
+    }
+
+    /// An inline image's data (`dict` with its abbreviations expanded) with its filters applied up
+    /// to an image codec; nil, with a warning, when they fail.
+    func inlineImageData(_ dict: PDFDict, _ data: [UInt8]) -> (data: [UInt8], codec: String?, parms: PDFDict?)? {
+        imageData(object: nil, offset: nil) {
+            let r = try doc.decodeFilterChain(data, filter: dict["Filter"], parms: dict["DecodeParms"], at: 0,
+                                              cap: min(maxStreamBytes, doc.options.maxDecompressedSize), maxRatio: nil,
+                                              keepPrefix: false, stopAtImageCodec: true)
+            return (r.data, r.codec, r.codecParms)
+        }
+    }
+
+    private func imageData(object: Int?, offset: Int?,
+                           _ body: () throws -> (data: [UInt8], codec: String?, parms: PDFDict?)) -> (data: [UInt8], codec: String?, parms: PDFDict?)? {
+        do {
+            return try body()
         } catch let e as PDFError {
-            warn(.image, "image data: \(e.message)", object: s.id?.num, offset: e.offset ?? s.dataOffset)
+            warn(.image, "image data: \(e.message)", object: object, offset: offset.map { e.offset ?? $0 })
         } catch {
-            warn(.image, "image data: \(error)", object: s.id?.num, offset: s.dataOffset)
+            warn(.image, "image data: \(error)", object: object, offset: offset)
         }
         return nil
     }

@@ -1,4 +1,4 @@
-import PDFMetadata
+import PDFCore
 
 /// One patch of a mesh shading: a Coons patch's twelve boundary points (in order around it) with
 /// its four corner colours, or a triangle's three points and colours.

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Testing) import PDFMetadata
+import PDFCore
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import PDFMetadata
+import PDFCore
 import Testing
 
 @Suite("Fixture corpus")

@@ -1,5 +1,6 @@
 import Foundation
 import PDFMetadata
+import PDFCore
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import PDFMetadata
+import PDFCore
 import Testing
 
 /// Runs poppler's `pdfinfo` and returns its fields (multi-line values joined with "\n"), or nil

@@ -1,5 +1,6 @@
 import Foundation
 import PDFMetadata
+import PDFCore
 import Testing
 
 /// The damage and encryption that PDF tools' own test suites keep (issue 32), beyond what the

@@ -1,6 +1,7 @@
 import Foundation
 import CZlib
 import PDFMetadata
+import PDFCore
 
 /// The fixture folder, found beside this file (no bundle resources needed).
 let fixturesDirectory: String = {

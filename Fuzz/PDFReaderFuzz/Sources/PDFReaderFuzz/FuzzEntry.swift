@@ -1,4 +1,5 @@
 import FuzzDriver
+import PDFCore
 @_spi(Testing) import PDFMetadata
 
 /// libFuzzer entry point: every input must end in a value or a PDFError, never a trap, within

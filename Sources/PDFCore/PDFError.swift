@@ -1,6 +1,6 @@
 /// A failure to read a PDF: what went wrong, in words, and where in the file.
 ///
-/// Every input, whatever its bytes, ends either in a ``PDFMetadata`` value or in a `PDFError`;
+/// Every input, whatever its bytes, ends either in a `PDFMetadata` value or in a `PDFError`;
 /// the reader never traps on input-derived data.
 public struct PDFError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The category of a failure, stable enough to branch on.

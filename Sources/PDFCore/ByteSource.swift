@@ -24,8 +24,8 @@ package final class ByteSource {
     /// costs more than the three or four block reads it saves.)
     package static let wholeFileLimit = 16 << 10
 
-    private(set) var size: Int
-    private(set) var bytesRead = 0
+    package private(set) var size: Int
+    package private(set) var bytesRead = 0
     private var fd: Int32 = -1
     private let memory: [UInt8]?
     /// The whole input, when it was small enough to be taken at open (see `wholeFileLimit`):
