@@ -107,7 +107,7 @@ public final class PDFPageDocument {
     let catalog: PDFDict?
     /// The page dictionaries in order, with their inherited attributes resolved.
     private var pages: [PageEntry] = []
-    private let optionalContent: OptionalContent
+    let optionalContent: OptionalContent
 
     struct PageEntry {
         var dict: PDFDict
@@ -340,129 +340,6 @@ public final class PDFPageDocument {
         default: break
         }
         return out
-    }
-
-    func drawAnnotations(_ e: PageEntry, ctx: RenderContext, device: CairoDevice, base: PDFMatrix) {
-        for a in reader.array(e.dict["Annots"]) ?? [] {
-            guard let ad = reader.dict(a) else { continue }
-            let flags = reader.int(ad["F"]) ?? 0
-            if flags & 2 != 0 || flags & 32 != 0 { continue } // Hidden, NoView
-            if ad["OC"] != nil && !optionalContent.isVisible(ad["OC"], reader) { continue }
-            guard let rect = reader.rect(ad["Rect"]) else { continue }
-            guard let ap = reader.dict(ad["AP"]) else {
-                drawWithoutAppearance(ad, rect: rect, device: device, base: base)
-                continue
-            }
-            var normal = reader.resolve(ap["N"])
-            if case .dict(let states) = normal {
-                guard let state = reader.name(ad["AS"]), let s = states[state] else { continue }
-                normal = reader.resolve(s)
-            }
-            guard case .stream(let form) = normal else { continue }
-            let bbox = reader.rect(form.dict["BBox"]) ?? rect
-            let fm = reader.matrix(form.dict["Matrix"]) ?? .identity
-            let tb = bbox.transformed(fm)
-            guard tb.width > 0, tb.height > 0 else { continue }
-            // Algorithm 8.1: the form's transformed box is mapped onto the annotation's rectangle.
-            let a = PDFMatrix.translation(-tb.x0, -tb.y0)
-                .concatenating(.scaling(rect.width / tb.width, rect.height / tb.height))
-                .concatenating(.translation(rect.x0, rect.y0))
-            let interp = Interpreter(ctx: ctx, device: device, resources: nil, ctm: base)
-            interp.drawForm(form, object: form.id?.num, extraMatrix: a)
-        }
-    }
-
-    /// The colour of an annotation's `/C` or `/IC` array (gray, RGB or CMYK by its length).
-    func annotationColor(_ o: PDFObject?) -> RGB? {
-        guard let c = reader.numbers(o) else { return nil }
-        switch c.count {
-        case 1: return ColorSpace.gray.toRGB(c)
-        case 3: return ColorSpace.rgb.toRGB(c)
-        case 4: return ColorSpace.cmyk.toRGB(c)
-        default: return nil
-        }
-    }
-
-    /// Draws the markup annotations that come without an appearance stream (squares, circles,
-    /// lines, polygons, ink, highlights and text decorations) from their dictionaries, as viewers do.
-    func drawWithoutAppearance(_ ad: PDFDict, rect: PDFRect, device: CairoDevice, base: PDFMatrix) {
-        let subtype = reader.name(ad["Subtype"]) ?? ""
-        let stroke = annotationColor(ad["C"])
-        let interior = annotationColor(ad["IC"])
-        let alpha = clip(reader.number(ad["CA"]) ?? 1, 0, 1)
-        var width = 1.0
-        if let bs = reader.dict(ad["BS"]), let w = reader.number(bs["W"]) { width = w }
-        else if let border = reader.numbers(ad["Border"]), border.count >= 3 { width = border[2] }
-        var style = StrokeStyle()
-        style.width = width
-        if let bs = reader.dict(ad["BS"]), reader.name(bs["S"]) == "D" { style.dash = reader.numbers(bs["D"]) ?? [3] }
-        func paint(_ c: RGB, blend: BlendMode = .normal) -> PaintState { PaintState(paint: .color(c), alpha: alpha, blend: blend, softMask: nil) }
-        func draw(_ path: PDFPath, fill: RGB?, strokes: Bool) {
-            if let fill { device.fill(path, ctm: base, rule: .nonZero, state: paint(fill)) }
-            if strokes, let stroke, width > 0 { device.stroke(path, ctm: base, style: style, state: paint(stroke)) }
-        }
-        let quads = reader.numbers(ad["QuadPoints"]) ?? []
-        var path = PDFPath()
-        switch subtype {
-        case "Square":
-            let i = width / 2
-            path.rectangle(rect.x0 + i, rect.y0 + i, rect.width - width, rect.height - width)
-            draw(path, fill: interior, strokes: true)
-        case "Circle":
-            let i = width / 2
-            let cx = (rect.x0 + rect.x1) / 2, cy = (rect.y0 + rect.y1) / 2
-            let rx = max(0, rect.width / 2 - i), ry = max(0, rect.height / 2 - i), k = 0.5523
-            path.move(cx + rx, cy)
-            path.curve(cx + rx, cy + k * ry, cx + k * rx, cy + ry, cx, cy + ry)
-            path.curve(cx - k * rx, cy + ry, cx - rx, cy + k * ry, cx - rx, cy)
-            path.curve(cx - rx, cy - k * ry, cx - k * rx, cy - ry, cx, cy - ry)
-            path.curve(cx + k * rx, cy - ry, cx + rx, cy - k * ry, cx + rx, cy)
-            path.close()
-            draw(path, fill: interior, strokes: true)
-        case "Line":
-            guard let l = reader.numbers(ad["L"]), l.count >= 4 else { return }
-            path.move(l[0], l[1]); path.line(l[2], l[3])
-            draw(path, fill: nil, strokes: true)
-        case "Polygon", "PolyLine":
-            guard let v = reader.numbers(ad["Vertices"]), v.count >= 4 else { return }
-            path.move(v[0], v[1])
-            var k = 2
-            while k + 1 < v.count { path.line(v[k], v[k + 1]); k += 2 }
-            if subtype == "Polygon" { path.close() }
-            draw(path, fill: subtype == "Polygon" ? interior : nil, strokes: true)
-        case "Ink":
-            for stroke in reader.array(ad["InkList"]) ?? [] {
-                guard let v = reader.numbers(stroke), v.count >= 2 else { continue }
-                path.move(v[0], v[1])
-                var k = 2
-                while k + 1 < v.count { path.line(v[k], v[k + 1]); k += 2 }
-            }
-            style.cap = 1; style.join = 1
-            draw(path, fill: nil, strokes: true)
-        case "Highlight", "Underline", "StrikeOut", "Squiggly":
-            guard let c = stroke else { return }
-            var k = 0
-            while k + 7 < quads.count {
-                let q = Array(quads[k ..< k + 8])
-                // Points: upper left, upper right, lower left, lower right.
-                var p = PDFPath()
-                if subtype == "Highlight" {
-                    p.move(q[0], q[1]); p.line(q[2], q[3]); p.line(q[6], q[7]); p.line(q[4], q[5]); p.close()
-                    device.fill(p, ctm: base, rule: .nonZero, state: paint(c, blend: .multiply))
-                } else {
-                    let h = abs(q[1] - q[5])
-                    let t = subtype == "StrikeOut" ? 0.5 : 0.1
-                    let y0 = q[5] + (q[1] - q[5]) * t, y1 = q[7] + (q[3] - q[7]) * t
-                    p.move(q[4], y0); p.line(q[6], y1)
-                    var s = StrokeStyle()
-                    s.width = max(0.5, h / 14)
-                    device.stroke(p, ctm: base, style: s, state: paint(c))
-                }
-                k += 8
-            }
-        default:
-            break
-        }
     }
 
     /// Draws page `page` into an image of `width` × `height` pixels.

@@ -203,27 +203,28 @@ struct PageRendererTests {
     }
 }
 
-/// A one-page PDF around a content stream (cross-reference offsets computed).
-func minimalPDF(content: String) -> [UInt8] {
+/// A one-page PDF around a content stream (cross-reference offsets computed). `page` and
+/// `catalog` are added to those dictionaries; `objects` are numbered from 5.
+func minimalPDF(content: String, page: String = "", catalog: String = "", objects more: [String] = []) -> [UInt8] {
     var out = Array("%PDF-1.4\n".utf8)
     var offsets: [Int] = []
     let c = Array(content.utf8)
     let objects: [[UInt8]] = [
-        Array("<< /Type /Catalog /Pages 2 0 R >>".utf8),
+        Array("<< /Type /Catalog /Pages 2 0 R \(catalog) >>".utf8),
         Array("<< /Type /Pages /Kids [3 0 R] /Count 1 >>".utf8),
-        Array("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R >>".utf8),
+        Array("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R \(page) >>".utf8),
         Array("<< /Length \(c.count) >>\nstream\n".utf8) + c + Array("\nendstream".utf8),
-    ]
+    ] + more.map { Array($0.utf8) }
     for (i, o) in objects.enumerated() {
         offsets.append(out.count)
         out += Array("\(i + 1) 0 obj\n".utf8) + o + Array("\nendobj\n".utf8)
     }
     let xref = out.count
-    out += Array("xref\n0 5\n0000000000 65535 f \n".utf8)
+    out += Array("xref\n0 \(objects.count + 1)\n0000000000 65535 f \n".utf8)
     for off in offsets {
         let s = String(off)
         out += Array((String(repeating: "0", count: 10 - s.count) + s + " 00000 n \n").utf8)
     }
-    out += Array("trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n".utf8)
+    out += Array("trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n".utf8)
     return out
 }

@@ -1,0 +1,67 @@
+import PDFRender
+import Testing
+
+/// Annotations without appearance streams: form fields' values and free text are drawn from
+/// their dictionaries, as viewers draw them; what cannot be shown stays blank.
+@Suite("Annotations without appearance streams")
+struct AnnotationWithoutAppearanceTests {
+    /// Dark pixels of page 1 at 72 dpi (1 pixel a point) inside `x0 ..< x1`, measured from the top.
+    func ink(_ pdf: [UInt8], x0: Int, y0: Int, x1: Int, y1: Int) throws -> Int {
+        let doc = try PDFPageDocument(data: pdf)
+        let img = try doc.render(page: 1, width: 300, height: 200)
+        var n = 0
+        for y in y0 ..< y1 {
+            for x in x0 ..< x1 where pixel(img, x, y).0 < 128 { n += 1 }
+        }
+        return n
+    }
+
+    /// A page with one widget at 20 100 220 130 (points), `/FT`, `/V` and `/Ff` as given.
+    func field(_ entries: String, flags: Int = 0) -> [UInt8] {
+        minimalPDF(content: "", page: "/Annots [5 0 R]", catalog: "/AcroForm << /Fields [5 0 R] /DA (/Helv 0 Tf 0 g) >>",
+                   objects: ["<< /Type /Annot /Subtype /Widget /Rect [20 100 220 130] /T (f) /Ff \(flags) \(entries) >>"])
+    }
+
+    @Test("a text field's value is drawn inside its rectangle, nothing outside it")
+    func textField() throws {
+        let pdf = field("/FT /Tx /V (Quarterly revenue)")
+        // The rectangle is y 100-130 from the bottom of a 200-point page: rows 70-100 from the top.
+        #expect(try ink(pdf, x0: 20, y0: 70, x1: 220, y1: 100) > 100)
+        #expect(try ink(pdf, x0: 0, y0: 0, x1: 300, y1: 69) == 0)
+        #expect(try ink(pdf, x0: 0, y0: 101, x1: 300, y1: 200) == 0)
+    }
+
+    @Test("a value inherited from the parent field, a choice, a checked box; a password and an unchecked box stay blank")
+    func kinds() throws {
+        let inherited = minimalPDF(
+            content: "", page: "/Annots [6 0 R]", catalog: "/AcroForm << /Fields [5 0 R] >>",
+            objects: ["<< /FT /Tx /V (Inherited) /DA (/Helv 12 Tf 0 g) /Kids [6 0 R] >>",
+                      "<< /Type /Annot /Subtype /Widget /Parent 5 0 R /Rect [20 100 220 130] >>"])
+        #expect(try ink(inherited, x0: 20, y0: 70, x1: 220, y1: 100) > 50)
+        #expect(try ink(field("/FT /Ch /V [(Option A)]"), x0: 20, y0: 70, x1: 220, y1: 100) > 50)
+        #expect(try ink(field("/FT /Btn /V /Yes /AS /Yes"), x0: 20, y0: 70, x1: 220, y1: 100) > 20)
+        #expect(try ink(field("/FT /Btn /V /Off /AS /Off"), x0: 0, y0: 0, x1: 300, y1: 200) == 0)
+        #expect(try ink(field("/FT /Tx /V (secret)", flags: 8192), x0: 0, y0: 0, x1: 300, y1: 200) == 0)
+        // Cyrillic in UTF-16: no Latin-1 form, so nothing rather than question marks.
+        #expect(try ink(field("/FT /Tx /V <FEFF041F04400438>"), x0: 0, y0: 0, x1: 300, y1: 200) == 0)
+    }
+
+    @Test("a comb field spreads its characters over its cells")
+    func comb() throws {
+        let pdf = field("/FT /Tx /V (1234) /MaxLen 4", flags: 1 << 24)
+        // Each of the four 50-point cells holds ink.
+        for cell in 0 ..< 4 {
+            #expect(try ink(pdf, x0: 20 + cell * 50, y0: 70, x1: 20 + (cell + 1) * 50, y1: 100) > 10)
+        }
+    }
+
+    @Test("free text shows its contents line by line")
+    func freeText() throws {
+        let pdf = minimalPDF(content: "", page: "/Annots [5 0 R]", objects: [
+            "<< /Type /Annot /Subtype /FreeText /Rect [20 40 280 180] /DA (/Helv 12 Tf 0 0 1 rg) /Contents (First line\\rSecond line) >>"])
+        // Two lines near the top of the box (rows 20-60 from the top), none further down.
+        #expect(try ink(pdf, x0: 20, y0: 20, x1: 280, y1: 40) > 30)
+        #expect(try ink(pdf, x0: 20, y0: 40, x1: 280, y1: 60) > 30)
+        #expect(try ink(pdf, x0: 20, y0: 70, x1: 280, y1: 160) == 0)
+    }
+}
