@@ -85,7 +85,13 @@ final class PDFFont {
         case .composite:
             let cid = codesAreUnicode ? code : (cmap.lookup(code) ?? 0)
             if let w = cidWidths[cid] { return w }
-            for r in cidWidthRanges where cid >= r.lo && cid <= r.hi { return r.w }
+            // The last range starting at or before `cid` (the ranges are disjoint and sorted).
+            var lo = 0, hi = cidWidthRanges.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if cidWidthRanges[mid].lo <= cid { lo = mid + 1 } else { hi = mid }
+            }
+            if lo > 0, cid <= cidWidthRanges[lo - 1].hi { return cidWidthRanges[lo - 1].w }
             return defaultWidth
         }
     }
@@ -386,6 +392,8 @@ struct FontLoader {
         // Widths.
         font.defaultWidth = (r.number(cid["DW"]) ?? 1000) / 1000
         if let w = r.array(cid["W"]) {
+            var ranges: [(lo: UInt32, hi: UInt32, w: Double)] = []
+            defer { font.cidWidthRanges = PDFFont.disjointRanges(ranges) }
             var i = 0
             while i < w.count && font.cidWidths.count < 1 << 20 {
                 guard let c1 = r.int(w[i]), c1 >= 0 else { break }
@@ -393,7 +401,7 @@ struct FontLoader {
                     for (k, v) in list.enumerated() { font.cidWidths[UInt32(clamping: c1 &+ k)] = v / 1000 }
                     i += 2
                 } else if i + 2 < w.count, let c2 = r.int(w[i + 1]), let v = r.number(w[i + 2]), c2 >= c1 {
-                    font.cidWidthRanges.append((UInt32(clamping: c1), UInt32(clamping: c2), v / 1000))
+                    ranges.append((UInt32(clamping: c1), UInt32(clamping: c2), v / 1000))
                     i += 3
                 } else {
                     break
@@ -481,5 +489,64 @@ struct FontLoader {
             font.widths[first + k] = w * font.fontMatrix.a
         }
         return font
+    }
+}
+
+extension PDFFont {
+    /// `/W` ranges (`c1 c2 w`) as sorted, disjoint ranges where the first range in file order
+    /// that covers a CID gives its width (as a linear search of the list would): a sweep over the
+    /// ranges' ends with a heap of the open ranges by file order, O(n log n), so a hostile font's
+    /// many overlapping ranges cost a binary search a glyph.
+    static func disjointRanges(_ ranges: [(lo: UInt32, hi: UInt32, w: Double)]) -> [(lo: UInt32, hi: UInt32, w: Double)] {
+        guard ranges.count > 1 else { return ranges }
+        // Events: a range opens at `lo` and closes after `hi` (as UInt64, so hi + 1 cannot wrap).
+        var events: [(at: UInt64, index: Int, opens: Bool)] = []
+        events.reserveCapacity(ranges.count * 2)
+        for (k, r) in ranges.enumerated() {
+            events.append((UInt64(r.lo), k, true))
+            events.append((UInt64(r.hi) + 1, k, false))
+        }
+        events.sort { $0.at != $1.at ? $0.at < $1.at : $0.index < $1.index }
+        var heap: [Int] = [] // open ranges' indices, the smallest on top
+        var closed = [Bool](repeating: false, count: ranges.count)
+        func push(_ v: Int) {
+            heap.append(v)
+            var c = heap.count - 1
+            while c > 0, heap[(c - 1) / 2] > heap[c] { heap.swapAt(c, (c - 1) / 2); c = (c - 1) / 2 }
+        }
+        func pop() {
+            heap.swapAt(0, heap.count - 1)
+            heap.removeLast()
+            var p = 0
+            while true {
+                let l = 2 * p + 1, r = l + 1
+                var m = p
+                if l < heap.count && heap[l] < heap[m] { m = l }
+                if r < heap.count && heap[r] < heap[m] { m = r }
+                if m == p { break }
+                heap.swapAt(p, m)
+                p = m
+            }
+        }
+        var out: [(lo: UInt32, hi: UInt32, w: Double)] = []
+        var e = 0
+        while e < events.count {
+            let at = events[e].at
+            while e < events.count && events[e].at == at {
+                if events[e].opens { push(events[e].index) } else { closed[events[e].index] = true }
+                e += 1
+            }
+            while let top = heap.first, closed[top] { pop() }
+            guard let top = heap.first, e < events.count else { continue }
+            // `top` covers `at ..< next event`.
+            let end = events[e].at - 1
+            let w = ranges[top].w
+            if let last = out.last, UInt64(last.hi) + 1 == at, last.w == w {
+                out[out.count - 1].hi = UInt32(end)
+            } else {
+                out.append((UInt32(at), UInt32(end), w))
+            }
+        }
+        return out
     }
 }
