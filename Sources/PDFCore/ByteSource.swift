@@ -284,11 +284,13 @@ package final class ByteSource {
         }
         if owner != nil {
             let bs = ByteSource.blockSize
+            // nil on a read error: the caller (the fast path) leaves the file to the full reader,
+            // whose own read reports the error.
             guard let (bytes, stop) = try? window(start, end, start / bs, (end - 1) / bs) else { return nil }
             if start >= stop { return body(UnsafeBufferPointer(start: nil, count: 0)) }
             return body(UnsafeBufferPointer(start: bytes, count: stop - start))
         }
-        guard let copy = try? read(offset, count) else { return nil }
+        guard let copy = try? read(offset, count) else { return nil } // as above
         return copy.withUnsafeBufferPointer { body($0) }
     }
 

@@ -132,7 +132,7 @@ extension Document {
         var length: Int? = nil
         if let l = s.dict["Length"] {
             if case .ref = l {
-                length = (try? resolve(l))?.intValue
+                length = (try? resolve(l))?.intValue // unreadable: the data ends at `endstream` instead
             } else {
                 length = l.intValue
             }
@@ -207,7 +207,8 @@ extension Document {
             throw PDFError(.unsupportedEncryption, "/Encrypt is not a dictionary", offset: encryptID.flatMap { offsetHint($0.num) })
         }
         // Any value may be indirect (`/CF 7 0 R`, `/O 9 0 R`, a crypt filter `/StdCF 8 0 R`):
-        // resolve the dictionary's values and, under /CF, each filter and its values.
+        // resolve the dictionary's values and, under /CF, each filter and its values. One that
+        // cannot be read is null: the handler then reports the entry it lacks by name.
         func direct(_ o: PDFObject?) -> PDFObject? {
             guard let o else { return nil }
             if case .ref = o { return (try? resolve(o)) ?? .null }
@@ -223,7 +224,7 @@ extension Document {
             d["CF"] = .dict(cfs)
         }
         var fileID: [UInt8] = []
-        if case .array(let ids)? = direct(trailer["ID"]), let first = ids.first, case .string(let b) = (try? resolve(first)) ?? .null {
+        if case .array(let ids)? = direct(trailer["ID"]), let first = ids.first, case .string(let b)? = direct(first) {
             fileID = b
         }
         // An /Encrypt dictionary written into the trailer has no object of its own: the trailer's

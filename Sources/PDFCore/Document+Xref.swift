@@ -89,6 +89,7 @@ extension Document {
             hits.sort { abs($0 - offset) < abs($1 - offset) }
             candidates.append(contentsOf: hits.filter { $0 != offset })
             for c in candidates.prefix(8) {
+                // Candidates are guesses: one that does not read is passed over for the next.
                 if let s = try? readXrefSectionExact(at: c) {
                     try warn(.startxrefAdjusted, "startxref points to \(offset); cross-reference data found at \(c)", offset: offset)
                     return s

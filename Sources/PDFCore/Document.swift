@@ -181,7 +181,7 @@ package final class Document {
             let tail = try src.read(tailStart, len)
             if let i = findLast(Array("startxref".utf8), in: tail) {
                 var p = Parser(tail, base: tailStart, atEOF: true, pos: i + 9)
-                try? p.skipWhitespace()
+                _ = p.lexer.skipWhitespace()
                 if let n = p.unsignedInt() { return n }
                 try warn(.startxrefAdjusted, "startxref is not followed by a number", offset: tailStart + i)
                 return nil
@@ -435,9 +435,9 @@ package final class Document {
             var pairs: [(num: Int, offset: Int)] = []
             pairs.reserveCapacity(min(n, data.count / 2 + 1))
             for _ in 0 ..< n {
-                try? p.skipWhitespace()
+                _ = p.lexer.skipWhitespace()
                 guard p.pos < first, let on = p.unsignedInt() else { break }
-                try? p.skipWhitespace()
+                _ = p.lexer.skipWhitespace()
                 guard let oo = p.unsignedInt() else { break }
                 pairs.append((on, oo))
             }

@@ -52,6 +52,7 @@ public enum PDFStreamDecoder {
             return try inflate(input, limit: limit, maxRatio: maxRatio, windowBits: 15, keepPrefix: keepPrefix)
         } catch let e where e.kind == .syntax {
             // Some writers omit the zlib header: try raw deflate before giving up.
+            // The raw attempt's own error is dropped: the zlib attempt's error is the one reported.
             if let raw = try? inflate(input, limit: limit, maxRatio: maxRatio, windowBits: -15, keepPrefix: keepPrefix),
                !raw.bytes.isEmpty, !raw.truncated {
                 return raw
@@ -248,8 +249,8 @@ public enum PDFStreamDecoder {
 
     /// Decodes ASCIIHexDecode data (whitespace ignored, `>` ends it, an odd digit is padded).
     public static func asciiHex(_ data: [UInt8]) -> [UInt8] {
-        var p = Parser([UInt8(ascii: "<")] + data + [UInt8(ascii: ">")], base: 0, atEOF: true)
-        return (try? p.parseHexString()) ?? []
+        let bytes = [UInt8(ascii: "<")] + data + [UInt8(ascii: ">")]
+        return PDFLexer(bytes, base: 0, atEOF: true).decodeHex(0, bytes.count)
     }
 
     /// Decodes ASCII85Decode data (`z` for four zeros, `~>` ends it).

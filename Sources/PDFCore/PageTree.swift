@@ -133,6 +133,7 @@ extension Document {
         }
         guard let d = obj.dict else { return 0 }
         guard isNode(d) else { return 1 }
+        // An unreadable /Count is no count: the caller counts the leaves instead.
         guard let n = try? resolve(d["Count"]).intValue, n >= 0 else { return nil }
         return n
     }

@@ -52,7 +52,7 @@ extension Document {
                 if matchWord(buf, i, "obj"), let s = objHeaderStart(buf, objAt: i) {
                     var p = Parser(buf, base: readStart, atEOF: true, pos: s)
                     if let n = p.unsignedInt() {
-                        try? p.skipWhitespace()
+                        _ = p.lexer.skipWhitespace()
                         let g = p.unsignedInt() ?? 0
                         let off = readStart + s
                         if found[n] == nil && found.count >= options.maxRepairObjects {
@@ -68,7 +68,7 @@ extension Document {
                         let peek = Array(buf[i ..< peekEnd])
                         if let t = find(Array("/Type".utf8), in: peek) {
                             var q = Parser(peek, base: 0, atEOF: true, pos: t + 5)
-                            try? q.skipWhitespace()
+                            _ = q.lexer.skipWhitespace()
                             if q.pos < peek.count, peek[q.pos] == UInt8(ascii: "/") {
                                 if matchWord(peek, q.pos, "/XRef") { xrefStreamNums.append(n) }
                                 if matchWord(peek, q.pos, "/ObjStm") { objStreamNums.append(n) }
@@ -126,6 +126,7 @@ extension Document {
 
         // Trailer candidates, newest first: `trailer` dictionaries, then xref stream dictionaries.
         var candidates: [PDFDict] = []
+        // The repair scan's candidates that do not parse are passed over (the scan is the fallback).
         for off in trailerOffsets.reversed().prefix(1000) {
             if let d = try? parseAt(off, initial: 1024, maxBytes: 1 << 20, { p -> PDFDict? in
                 p.pos += 7

@@ -38,9 +38,10 @@ public struct PDFTextString: Sendable, Hashable, CustomStringConvertible {
     /// it; nil when the source is not a complete string token.
     public init?(syntax: some Sequence<UInt8>) {
         var p = Parser(Array(syntax), base: 0, atEOF: true)
-        guard (try? p.skipWhitespace()) != nil, p.pos < p.buf.count else { return nil }
+        guard p.lexer.skipWhitespace() else { return nil }
         let raw: [UInt8]
         switch p.buf[p.pos] {
+        // An unterminated string is no text string: nil, as the initializer promises.
         case UInt8(ascii: "("): guard let r = try? p.parseLiteralString() else { return nil }; raw = r
         case UInt8(ascii: "<"): guard let r = try? p.parseHexString() else { return nil }; raw = r
         default: return nil

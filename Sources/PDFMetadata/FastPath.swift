@@ -129,7 +129,7 @@ struct FastPathReader {
             }
             guard i >= 0 else { return nil }
             var lx = FastPathLexer(tail, base: size - tailLen, atEOF: true, maxDepth: 1, pos: i + 9)
-            try? lx.skipWhitespace()
+            _ = lx.lexer.skipWhitespace()
             return lx.unsignedInt()
         } ?? nil
     }
@@ -288,6 +288,7 @@ struct FastPathReader {
         } ?? nil
         guard var bytes = raw else { throw .bail }
         if d.flate {
+            // Any failure sends the file to the full reader, which reports it.
             guard let inflated = try? PDFStreamDecoder.inflate(bytes, limit: cap, maxRatio: maxRatio, keepPrefix: keepPrefix),
                   !inflated.truncated, !inflated.capped else { throw .bail }
             bytes = inflated.bytes
@@ -336,9 +337,9 @@ struct FastPathReader {
             data.withUnsafeBufferPointer { buf in
                 var p = FastPathLexer(buf, base: 0, atEOF: true, maxDepth: 4, pos: 0)
                 for _ in 0 ..< count {
-                    try? p.skipWhitespace()
+                    _ = p.lexer.skipWhitespace()
                     guard p.pos < first, let on = p.unsignedInt() else { break }
-                    try? p.skipWhitespace()
+                    _ = p.lexer.skipWhitespace()
                     guard let oo = p.unsignedInt() else { break }
                     pairs.append((on, oo))
                 }
@@ -489,7 +490,7 @@ struct FastPathReader {
         let cap = min(options.maxMetadataStreamSize, options.maxDecompressedSize)
         let bytes = try streamData(offset, length: len, d, cap: cap, maxRatio: options.maxMetadataInflateRatio)
         if find(Array("<!DOCTYPE".utf8), in: bytes) != nil || find(Array("<!ENTITY".utf8), in: bytes) != nil { throw .bail }
-        guard let x = try? XMPMetadata.parse(bytes) else { throw .bail }
+        guard let x = try? XMPMetadata.parse(bytes) else { throw .bail } // the full reader warns
         return x
     }
 }

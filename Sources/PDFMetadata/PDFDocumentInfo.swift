@@ -122,6 +122,16 @@ public enum PDFDocumentInfo {
         return lean.read()
     }
 
+    /// A value that leaves its field unset when it cannot be read (a damaged object), while
+    /// strict mode, a missing password and I/O errors still end the read.
+    static func optionalValue(_ doc: Document, _ o: PDFObject?) throws -> PDFObject? {
+        do {
+            return try doc.resolve(o)
+        } catch let e as PDFError where e.kind != .strictModeViolation && e.kind != .passwordRequired && e.kind != .io {
+            return nil
+        }
+    }
+
     static func read(_ src: ByteSource, options: PDFReadOptions, fastPath: Bool = true) throws(PDFError) -> PDFMetadata {
         // Files of the plain shape are read without building objects; anything else (and any
         // file the fast path would read differently) goes to the full reader.
@@ -164,7 +174,7 @@ public enum PDFDocumentInfo {
         let rootOffset = doc.trailer["Root"]?.refValue.flatMap { doc.offsetHint($0.num) }
         m.version = doc.headerVersion
         if let catalog {
-            if let v = (try? doc.resolve(catalog["Version"]))?.nameValue, isNewer(v, than: m.version) {
+            if let v = try optionalValue(doc, catalog["Version"])?.nameValue, isNewer(v, than: m.version) {
                 m.version = v
             }
             do {
@@ -191,7 +201,7 @@ public enum PDFDocumentInfo {
                 if let d = info.dict {
                     var entries: [String: PDFTextString] = [:]
                     for (k, v) in d {
-                        let r = try? doc.resolve(v)
+                        let r = try optionalValue(doc, v)
                         switch r {
                         case .string(let b)?: entries[k] = PDFTextString(bytes: b)
                         case .name(let n)?: entries[k] = PDFTextString(bytes: Array(n.utf8))

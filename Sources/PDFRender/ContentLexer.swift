@@ -77,6 +77,7 @@ struct ContentLexer {
             do { try parser.skipWhitespace() } catch { return nil }
             guard parser.pos < buf.count else { return nil }
             if parser.matches("ID") { parser.pos += 2; break }
+            // A damaged inline-image dictionary: the image is skipped (the caller warns at `start`).
             guard let key = try? parser.parseObject(depth: 0), case .name(let k) = key,
                   let value = try? parser.parseObject(depth: 0) else {
                 skipped.append(start)
