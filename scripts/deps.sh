@@ -10,10 +10,11 @@
 # renderer uses (pinned in Sources/BubbleRender/PinnedFonts.swift, so output does not depend on
 # whatever else a machine has): DejaVu, Noto for the other scripts, Noto CJK, Noto Color Emoji.
 # The page renderer adds FreeType (PDF fonts), fontconfig's headers, libjpeg-turbo (DCTDecode images)
-# and Liberation (metric-compatible free substitutes for the standard-14 fonts a PDF does not embed).
+# and Liberation (metric-compatible free substitutes for the standard-14 fonts a PDF does not embed),
+# and poppler-data for the files of Adobe's CJK CMaps (BSD-3-Clause data read at run time, no code).
 BUILD_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev zlib1g-dev libdeflate-dev libssl-dev libsqlite3-dev
     libfreetype-dev libfontconfig-dev libturbojpeg0-dev libopenjp2-7-dev
-    fontconfig fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fonts-liberation2)
+    fontconfig fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fonts-liberation2 poppler-data)
 # Needed by the tests only: pdfinfo cross-checks the PDF reader and pdftoppm the page renderer
 # (measuring tools, never linked); headless Chromium opens the export's review page.
 TEST_PACKAGES=(poppler-utils chromium)

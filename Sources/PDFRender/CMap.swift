@@ -13,13 +13,38 @@ struct CMap {
     var strings: [UInt32: [UInt32]] = [:]
     /// Whether the CMap writes vertically (`/WMode 1`).
     var vertical = false
+    /// The CMap named by `usecmap`, whose mappings this one extends.
+    var useCMap: String? = nil
+    /// `ranges` as sorted, disjoint pieces, each naming the range that gives its values (the
+    /// last one defined, as a reversed search of `ranges` finds it): a binary search a code.
+    private var rangeIndex: [(lo: UInt32, hi: UInt32, index: Int)] = []
 
     static let identityH: CMap = {
         var c = CMap()
         c.codespace = [(2, 0, 0xFFFF)]
         c.ranges = [(0, 0xFFFF, 0)]
+        c.indexRanges()
         return c
     }()
+
+    /// Builds the lookup index of `ranges`; call after changing them.
+    mutating func indexRanges() {
+        let pieces = DisjointRanges.make(ranges.reversed().map { ($0.lo, $0.hi) })
+        rangeIndex = pieces.map { ($0.lo, $0.hi, ranges.count - 1 - $0.index) }
+    }
+
+    /// This CMap over `base` (the CMap it names by `usecmap`): its own mappings win.
+    func over(_ base: CMap) -> CMap {
+        var c = base
+        c.codespace += codespace
+        for (k, v) in single { c.single[k] = v }
+        for (k, v) in strings { c.strings[k] = v }
+        c.ranges += ranges
+        c.vertical = vertical || base.vertical
+        c.useCMap = nil
+        c.indexRanges()
+        return c
+    }
 
     /// Splits a string into codes by the code-space ranges (two bytes per code when none are known).
     func codes(_ bytes: [UInt8]) -> [(code: UInt32, length: Int)] {
@@ -51,8 +76,13 @@ struct CMap {
     /// The value of a code, nil when unmapped.
     func lookup(_ code: UInt32) -> UInt32? {
         if let v = single[code] { return v }
-        for r in ranges.reversed() where code >= r.lo && code <= r.hi { return r.start &+ (code - r.lo) }
-        return nil
+        guard rangeIndex.count > 0 || ranges.isEmpty else {
+            for r in ranges.reversed() where code >= r.lo && code <= r.hi { return r.start &+ (code - r.lo) }
+            return nil
+        }
+        guard let k = DisjointRanges.find(code, in: rangeIndex) else { return nil }
+        let r = ranges[rangeIndex[k].index]
+        return r.start &+ (code - r.lo)
     }
 
     /// The Unicode text of a code (ToUnicode CMaps).
@@ -166,11 +196,15 @@ struct CMap {
                         c.vertical = true
                     }
                     operands.removeAll()
+                case "usecmap":
+                    if case .name(let n)? = operands.last { c.useCMap = n }
+                    operands.removeAll()
                 default:
                     if mode.isEmpty { operands.removeAll() }
                 }
             }
         }
+        c.indexRanges()
         return c
     }
 

@@ -26,8 +26,14 @@ final class PDFFont {
     // Composite fonts.
     var cmap = CMap.identityH
     var codesAreUnicode = false
+    /// The encoding CMap is a predefined one read from the installed resources: it gives real
+    /// CIDs (for `/W` and CID-keyed fonts) even when the codes are Unicode.
+    var cmapIsPredefined = false
+    /// The character collection's CID-to-Unicode CMap, for a substitute font without `/ToUnicode`.
+    var cidToUnicode: CMap? = nil
     var cidToGID: [UInt16]? = nil
     var cidWidths: [UInt32: Double] = [:]
+    /// `/W`'s `c1 c2 w` ranges, sorted and disjoint (``DisjointRanges``).
     var cidWidthRanges: [(lo: UInt32, hi: UInt32, w: Double)] = []
     var defaultWidth = 1.0
     var passCIDs = false
@@ -73,7 +79,9 @@ final class PDFFont {
             let cid = cmap.lookup(code) ?? 0
             if passCIDs { return cid }
             if let map = cidToGID { return Int(cid) < map.count ? UInt32(map[Int(cid)]) : 0 }
-            if isSubstitute, let u = toUnicode?.unicode(code)?.first, let f = face { return f.glyph(forCode: u) }
+            if isSubstitute, let f = face {
+                if let u = toUnicode?.unicode(code)?.first ?? cidToUnicode?.unicode(cid)?.first { return f.glyph(forCode: u) }
+            }
             return cid
         }
     }
@@ -83,22 +91,16 @@ final class PDFFont {
         switch kind {
         case .simple, .type3: return code < 256 ? widths[Int(code)] : 0
         case .composite:
-            let cid = codesAreUnicode ? code : (cmap.lookup(code) ?? 0)
+            let cid = codesAreUnicode && !cmapIsPredefined ? code : (cmap.lookup(code) ?? 0)
             if let w = cidWidths[cid] { return w }
-            // The last range starting at or before `cid` (the ranges are disjoint and sorted).
-            var lo = 0, hi = cidWidthRanges.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if cidWidthRanges[mid].lo <= cid { lo = mid + 1 } else { hi = mid }
-            }
-            if lo > 0, cid <= cidWidthRanges[lo - 1].hi { return cidWidthRanges[lo - 1].w }
+            if let k = DisjointRanges.find(cid, in: cidWidthRanges) { return cidWidthRanges[k].w }
             return defaultWidth
         }
     }
 
     /// The vertical advance and position vector of a code (vertical writing).
     func verticalMetrics(_ code: UInt32) -> (w1: Double, vx: Double, vy: Double) {
-        let cid = codesAreUnicode ? code : (cmap.lookup(code) ?? 0)
+        let cid = codesAreUnicode && !cmapIsPredefined ? code : (cmap.lookup(code) ?? 0)
         if let m = verticalMetrics[cid] { return m }
         return (defaultVertical.w1, width(code) / 2, defaultVertical.vy)
     }
@@ -375,16 +377,32 @@ struct FontLoader {
             if n == "Identity-H" || n == "Identity-V" {
                 font.cmap = .identityH
                 font.vertical = n == "Identity-V"
+            } else if let c = PredefinedCMaps.named(n) {
+                font.cmap = c
+                font.cmapIsPredefined = true
+                font.vertical = c.vertical || n.hasSuffix("-V")
+                // Unicode-keyed CMaps: a substitute or a TrueType font can also find glyphs by
+                // the codes themselves (chosen below, once the font program is known).
+                font.codesAreUnicode = n.hasPrefix("Uni") && (n.contains("UCS2") || n.contains("UTF16"))
             } else if n.hasPrefix("Uni") && (n.contains("UCS2") || n.contains("UTF16")) {
                 font.cmap = .identityH
                 font.codesAreUnicode = true
                 font.vertical = n.hasSuffix("-V")
+                r.warn(.font, "predefined CMap /\(n) of \(font.name) is not installed (poppler-data); codes read as Unicode", object: object)
             } else {
                 font.cmap = .identityH
-                r.warn(.font, "predefined CMap /\(n) of \(font.name) is not available; codes read as CIDs", object: object)
+                r.warn(.font, "predefined CMap /\(n) of \(font.name) is not installed (poppler-data); codes read as CIDs", object: object)
             }
         case .stream(let s):
-            if let data = r.streamData(s) { font.cmap = CMap.parse(data) }
+            if let data = r.streamData(s) {
+                font.cmap = CMap.parse(data)
+                // An embedded CMap may extend a predefined one (`usecmap`, or `/UseCMap /Name`).
+                if let base = font.cmap.useCMap ?? r.name(s.dict["UseCMap"]) {
+                    if let b = PredefinedCMaps.named(base) { font.cmap = font.cmap.over(b) } else {
+                        r.warn(.font, "the CMap of \(font.name) extends /\(base), which is not installed; its own mappings only", object: object)
+                    }
+                }
+            }
             font.vertical = font.cmap.vertical || r.int(s.dict["WMode"]) == 1
         default:
             r.warn(.font, "Type0 font \(font.name) has no usable /Encoding; Identity-H assumed", object: object)
@@ -393,7 +411,9 @@ struct FontLoader {
         font.defaultWidth = (r.number(cid["DW"]) ?? 1000) / 1000
         if let w = r.array(cid["W"]) {
             var ranges: [(lo: UInt32, hi: UInt32, w: Double)] = []
-            defer { font.cidWidthRanges = PDFFont.disjointRanges(ranges) }
+            defer {
+                font.cidWidthRanges = DisjointRanges.make(ranges.map { ($0.lo, $0.hi) }).map { ($0.lo, $0.hi, ranges[$0.index].w) }
+            }
             var i = 0
             while i < w.count && font.cidWidths.count < 1 << 20 {
                 guard let c1 = r.int(w[i]), c1 >= 0 else { break }
@@ -448,15 +468,28 @@ struct FontLoader {
                 if font.codesAreUnicode { _ = face.selectEncoding(FT_ENCODING_UNICODE) }
             } else {
                 font.passCIDs = true
+                // A CID-keyed CFF font is indexed by CID: Unicode codes go through the CMap.
+                if font.cmapIsPredefined { font.codesAreUnicode = false }
             }
         } else {
-            let ordering = r.name(r.dict(cid["CIDSystemInfo"])?["Ordering"]) ?? ""
+            // `/Ordering` is a string, as the specification writes it; some producers write a name.
+            let orderingValue = r.resolve(r.dict(cid["CIDSystemInfo"])?["Ordering"])
+            let ordering: String
+            switch orderingValue {
+            case .string(let b): ordering = String(decoding: b, as: UTF8.self)
+            case .name(let n): ordering = n
+            default: ordering = ""
+            }
             let cjk = ["Japan1", "GB1", "CNS1", "Korea1"].contains(where: { ordering.contains($0) }) || font.codesAreUnicode
             if let (face, family) = substituteFace(base: base, desc: desc, cjk: cjk) {
                 font.face = face
                 font.isSubstitute = true
                 _ = face.selectEncoding(FT_ENCODING_UNICODE)
-                if !font.codesAreUnicode && font.toUnicode == nil {
+                if !font.codesAreUnicode && font.toUnicode == nil && font.cmapIsPredefined,
+                   let u = PredefinedCMaps.unicode(ordering: ordering) {
+                    font.cidToUnicode = u
+                    r.warn(.fontSubstituted, "\(font.name) is not embedded; drawn with \(family) through the \(ordering) collection's Unicode mapping", object: object)
+                } else if !font.codesAreUnicode && font.toUnicode == nil {
                     // Producers that do not embed a TrueType CID font write its glyph indices as
                     // CIDs; the free substitutes keep much of the common fonts' glyph order.
                     r.warn(.font, "\(font.name) is neither embedded nor mapped to Unicode; its CIDs are drawn as glyph indices of \(family), which may be wrong", object: object)
@@ -489,64 +522,5 @@ struct FontLoader {
             font.widths[first + k] = w * font.fontMatrix.a
         }
         return font
-    }
-}
-
-extension PDFFont {
-    /// `/W` ranges (`c1 c2 w`) as sorted, disjoint ranges where the first range in file order
-    /// that covers a CID gives its width (as a linear search of the list would): a sweep over the
-    /// ranges' ends with a heap of the open ranges by file order, O(n log n), so a hostile font's
-    /// many overlapping ranges cost a binary search a glyph.
-    static func disjointRanges(_ ranges: [(lo: UInt32, hi: UInt32, w: Double)]) -> [(lo: UInt32, hi: UInt32, w: Double)] {
-        guard ranges.count > 1 else { return ranges }
-        // Events: a range opens at `lo` and closes after `hi` (as UInt64, so hi + 1 cannot wrap).
-        var events: [(at: UInt64, index: Int, opens: Bool)] = []
-        events.reserveCapacity(ranges.count * 2)
-        for (k, r) in ranges.enumerated() {
-            events.append((UInt64(r.lo), k, true))
-            events.append((UInt64(r.hi) + 1, k, false))
-        }
-        events.sort { $0.at != $1.at ? $0.at < $1.at : $0.index < $1.index }
-        var heap: [Int] = [] // open ranges' indices, the smallest on top
-        var closed = [Bool](repeating: false, count: ranges.count)
-        func push(_ v: Int) {
-            heap.append(v)
-            var c = heap.count - 1
-            while c > 0, heap[(c - 1) / 2] > heap[c] { heap.swapAt(c, (c - 1) / 2); c = (c - 1) / 2 }
-        }
-        func pop() {
-            heap.swapAt(0, heap.count - 1)
-            heap.removeLast()
-            var p = 0
-            while true {
-                let l = 2 * p + 1, r = l + 1
-                var m = p
-                if l < heap.count && heap[l] < heap[m] { m = l }
-                if r < heap.count && heap[r] < heap[m] { m = r }
-                if m == p { break }
-                heap.swapAt(p, m)
-                p = m
-            }
-        }
-        var out: [(lo: UInt32, hi: UInt32, w: Double)] = []
-        var e = 0
-        while e < events.count {
-            let at = events[e].at
-            while e < events.count && events[e].at == at {
-                if events[e].opens { push(events[e].index) } else { closed[events[e].index] = true }
-                e += 1
-            }
-            while let top = heap.first, closed[top] { pop() }
-            guard let top = heap.first, e < events.count else { continue }
-            // `top` covers `at ..< next event`.
-            let end = events[e].at - 1
-            let w = ranges[top].w
-            if let last = out.last, UInt64(last.hi) + 1 == at, last.w == w {
-                out[out.count - 1].hi = UInt32(end)
-            } else {
-                out.append((UInt32(at), UInt32(end), w))
-            }
-        }
-        return out
     }
 }
