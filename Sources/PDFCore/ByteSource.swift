@@ -19,9 +19,8 @@ package final class ByteSource {
     package static let cacheCap = 8 << 20
 
     /// Files up to this size are read whole, in one `pread`, when opened: the reader needs most
-    /// of a small file anyway (head, tail, xref and a few objects), and one call beats a handful.
-    /// (Raised to 64 KiB, the 16–64 KiB class read about 10 % slower: copying the whole file
-    /// costs more than the three or four block reads it saves.)
+    /// of a small file anyway (head, tail, xref and a few objects), and one call beats a handful
+    /// (the limit is measured: `Benchmarks/NOTES.md`).
     package static let wholeFileLimit = 16 << 10
 
     package private(set) var size: Int

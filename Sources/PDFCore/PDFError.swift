@@ -49,6 +49,7 @@ public struct PDFError: Error, Sendable, Equatable, CustomStringConvertible {
         self.offset = offset
     }
 
+    /// The error as one line: its kind, message and byte offset.
     public var description: String {
         if let offset { return "\(kind.rawValue) at byte \(offset): \(message)" }
         return "\(kind.rawValue): \(message)"
@@ -115,6 +116,7 @@ public struct PDFWarning: Sendable, Equatable, CustomStringConvertible {
         self.offset = offset
     }
 
+    /// The warning as one line: its kind, message and byte offset.
     public var description: String {
         if let offset { return "\(kind.rawValue) at byte \(offset): \(message)" }
         return "\(kind.rawValue): \(message)"

@@ -49,6 +49,7 @@ public struct PDFTextString: Sendable, Hashable, CustomStringConvertible {
         self.init(bytes: raw)
     }
 
+    /// The decoded text.
     public var description: String { text }
 
     package static func decode(_ b: [UInt8]) -> (String, Encoding) {

@@ -93,6 +93,7 @@ public struct PDFPageInfo: Sendable, Equatable {
         return rotation % 180 == 0 ? (w, h) : (h, w)
     }
 
+    /// Equal boxes, rotations and user units.
     public static func == (a: PDFPageInfo, b: PDFPageInfo) -> Bool {
         a.box == b.box && a.rotation == b.rotation && a.userUnit == b.userUnit
     }
