@@ -243,7 +243,7 @@ final class CairoDevice: PageDevice {
                 } else {
                     v = px >> 24
                 }
-                dst[y * ds + x] = UInt8(v)
+                dst[y * ds + x] = sm.transfer.map { $0[Int(v)] } ?? UInt8(v)
             }
         }
         cairo_surface_mark_dirty(a8)

@@ -56,11 +56,14 @@ final class SoftMaskSpec {
     var backdrop: RGB
     /// Draws the mask's group (in the coordinates the page device uses).
     var drawGroup: (PageDevice) -> Void
+    /// The transfer function (`/TR`) as a table of the 256 mask values, nil for the identity.
+    var transfer: [UInt8]?
     /// Set by the device: its rendered mask, reused while the mask is in force.
     var cached: AnyObject?
-    init(luminosity: Bool, backdrop: RGB, drawGroup: @escaping (PageDevice) -> Void) {
+    init(luminosity: Bool, backdrop: RGB, transfer: [UInt8]? = nil, drawGroup: @escaping (PageDevice) -> Void) {
         self.luminosity = luminosity
         self.backdrop = backdrop
+        self.transfer = transfer
         self.drawGroup = drawGroup
     }
 }

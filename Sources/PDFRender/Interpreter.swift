@@ -472,8 +472,17 @@ final class Interpreter {
         if let bc = r.numbers(md["BC"]), let cs = ColorSpace.read(r.dict(gd["Group"])?["CS"], resources: resources, r) {
             backdrop = cs.toRGB(bc)
         }
+        // The transfer function maps each mask value (0...1) before use: a table of 256 values.
+        var transfer: [UInt8]? = nil
         if md["TR"] != nil, r.name(md["TR"]) != "Identity" {
-            r.warn(.transparency, "soft mask transfer function ignored", object: object)
+            if let f = PDFFunction.read(r.resolve(md["TR"]), r) {
+                transfer = (0 ..< 256).map { k in
+                    let v = f([Double(k) / 255]).first ?? Double(k) / 255
+                    return UInt8(clip(v.isFinite ? v : 0, 0, 1) * 255 + 0.5)
+                }
+            } else {
+                r.warn(.transparency, "soft mask transfer function cannot be read; the identity is used", object: object)
+            }
         }
         let ctm = gs.ctm
         let ctx = self.ctx
@@ -481,7 +490,7 @@ final class Interpreter {
         let formMatrix = r.matrix(gd["Matrix"]) ?? .identity
         let bbox = r.rect(gd["BBox"])
         let objNum = group.id?.num
-        return SoftMaskSpec(luminosity: luminosity, backdrop: backdrop) { dev in
+        return SoftMaskSpec(luminosity: luminosity, backdrop: backdrop, transfer: transfer) { dev in
             guard ctx.formDepth < RenderContext.maxFormDepth else { return }
             ctx.formDepth += 1
             defer { ctx.formDepth -= 1 }

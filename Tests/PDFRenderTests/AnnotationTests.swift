@@ -65,3 +65,24 @@ struct AnnotationWithoutAppearanceTests {
         #expect(try ink(pdf, x0: 20, y0: 70, x1: 280, y1: 160) == 0)
     }
 }
+
+/// A soft mask's transfer function (`/TR`) maps the mask's values before they apply.
+@Suite("Soft mask transfer functions")
+struct SoftMaskTransferTests {
+    /// A red page under a luminosity mask whose group paints white (mask 1), with `tr` as `/TR`.
+    func page(tr: String) -> [UInt8] {
+        minimalPDF(content: "/GS1 gs 1 0 0 rg 0 0 300 200 re f",
+                   page: "/Resources << /ExtGState << /GS1 << /SMask << /S /Luminosity /G 5 0 R \(tr) >> >> >> >>",
+                   objects: ["<< /Type /XObject /Subtype /Form /BBox [0 0 300 200] /Group << /S /Transparency /CS /DeviceRGB >> /Length 25 >>\nstream\n1 1 1 rg 0 0 300 200 re f\nendstream"])
+    }
+
+    @Test("an inverting transfer function hides what the mask showed")
+    func inverting() throws {
+        let shown = try PDFPageDocument(data: page(tr: "")).render(page: 1, width: 300, height: 200)
+        #expect(pixel(shown, 150, 100) == (255, 0, 0))
+        let hidden = try PDFPageDocument(data: page(tr: "/TR << /FunctionType 2 /Domain [0 1] /C0 [1] /C1 [0] /N 1 >>"))
+            .render(page: 1, width: 300, height: 200)
+        #expect(pixel(hidden, 150, 100) == (255, 255, 255))
+        #expect(!hidden.warnings.contains { $0.message.contains("transfer") })
+    }
+}
