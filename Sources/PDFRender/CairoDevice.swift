@@ -142,6 +142,9 @@ final class CairoDevice: PageDevice {
                         cairo_mesh_pattern_curve_to(mesh, a.0, a.1, b.0, b.1, c.0, c.1)
                     }
                 }
+                // Cairo's patches are tensor-product patches: a Coons patch's interior points are
+                // implied by its edges; a type 7 patch gives its own.
+                for (i, c) in (p.interior ?? []).enumerated() { cairo_mesh_pattern_set_control_point(mesh, UInt32(i), c.0, c.1) }
                 for (i, c) in p.colors.enumerated() { cairo_mesh_pattern_set_corner_color_rgb(mesh, UInt32(i), c.r, c.g, c.b) }
                 cairo_mesh_pattern_end_patch(mesh)
             }

@@ -1,10 +1,12 @@
 import PDFCore
 
-/// One patch of a mesh shading: a Coons patch's twelve boundary points (in order around it) with
-/// its four corner colours, or a triangle's three points and colours.
+/// One patch of a mesh shading: a patch's twelve boundary points (in order around it) with its
+/// four corner colours, or a triangle's three points and colours. A tensor-product patch also
+/// has its four interior control points (p11, p12, p22, p21: each near corner 0, 1, 2, 3).
 struct MeshPatch {
     var points: [(Double, Double)]
     var colors: [RGB]
+    var interior: [(Double, Double)]? = nil
 }
 
 /// Reads the vertex and patch data of mesh shadings (types 4 to 7).
@@ -128,7 +130,7 @@ extension Interpreter {
                     patches.append(MeshPatch(points: [b.0, e.0, c.0], colors: [b.1, e.1, c.1]))
                 }
             }
-        default: // 6 and 7: Coons and tensor-product patches (the tensor's interior points are not used)
+        default: // 6 and 7: Coons and tensor-product patches
             var prev: MeshPatch? = nil
             let extra = type == 7 ? 4 : 0
             while reader.hasData && patches.count < Self.maxMeshPatches {
@@ -151,11 +153,11 @@ extension Interpreter {
                     cols.append(rgb(c))
                 }
                 guard ok, pts.count >= 12, cols.count == 4 else { break }
-                let patch = MeshPatch(points: Array(pts.prefix(12)), colors: cols)
+                let patch = MeshPatch(points: Array(pts.prefix(12)), colors: cols,
+                                      interior: type == 7 && pts.count >= 16 ? Array(pts[12 ..< 16]) : nil)
                 patches.append(patch)
                 prev = patch
             }
-            if type == 7 { r.warn(.shading, "tensor-product patches drawn as Coons patches (interior control points ignored)", object: object) }
         }
         guard !patches.isEmpty else { return nil }
         return ShadingSpec(geometry: .mesh(patches), stops: [], extendStart: false, extendEnd: false, matrix: .identity, background: nil)

@@ -86,3 +86,40 @@ struct SoftMaskTransferTests {
         #expect(!hidden.warnings.contains { $0.message.contains("transfer") })
     }
 }
+
+/// Tensor-product patch meshes (type 7) use their interior control points.
+@Suite("Tensor-product patch meshes")
+struct TensorPatchTests {
+    /// A page filled by one patch over the whole page (a square's edges as straight cubic
+    /// curves), corner colours red, green, blue, white; type 7 adds `interior` (p11 p12 p22 p21).
+    func page(type: Int, interior: [(Int, Int)]) -> [UInt8] {
+        let boundary = [(0, 0), (0, 85), (0, 170), (0, 255), (85, 255), (170, 255), (255, 255),
+                        (255, 170), (255, 85), (255, 0), (170, 0), (85, 0)]
+        var bytes: [Int] = [0]
+        for (x, y) in boundary + (type == 7 ? interior : []) { bytes += [x, y] }
+        bytes += [255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255]
+        let hex = bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() + ">"
+        return minimalPDF(content: "/Sh1 sh", page: "/Resources << /Shading << /Sh1 5 0 R >> >>", objects: [
+            "<< /ShadingType \(type) /ColorSpace /DeviceRGB /BitsPerCoordinate 8 /BitsPerComponent 8 /BitsPerFlag 8 /Decode [0 300 0 200 0 1 0 1 0 1] /Filter /ASCIIHexDecode /Length \(hex.count) >>\nstream\n\(hex)\nendstream"])
+    }
+
+    func grey(_ pdf: [UInt8]) throws -> PDFPageImage { try PDFPageDocument(data: pdf).render(page: 1, width: 300, height: 200) }
+
+    @Test("interior points where a Coons patch implies them draw the Coons patch; moved ones change it, without a warning")
+    func interior() throws {
+        let coons = try grey(page(type: 6, interior: []))
+        let same = try grey(page(type: 7, interior: [(85, 85), (85, 170), (170, 170), (170, 85)]))
+        let moved = try grey(page(type: 7, interior: [(240, 240), (240, 240), (240, 240), (240, 240)]))
+        var sameDiff = 0, movedDiff = 0
+        for y in stride(from: 10, to: 190, by: 10) {
+            for x in stride(from: 10, to: 290, by: 10) {
+                let a = pixel(coons, x, y), b = pixel(same, x, y), c = pixel(moved, x, y)
+                sameDiff = max(sameDiff, abs(a.0 - b.0), abs(a.1 - b.1), abs(a.2 - b.2))
+                movedDiff = max(movedDiff, abs(a.0 - c.0), abs(a.1 - c.1), abs(a.2 - c.2))
+            }
+        }
+        #expect(sameDiff <= 3)
+        #expect(movedDiff > 40)
+        #expect(!moved.warnings.contains { $0.kind == .shading })
+    }
+}
