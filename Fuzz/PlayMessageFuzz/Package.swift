@@ -19,12 +19,13 @@ let package = Package(
         .target(name: "BubblePhysics", dependencies: ["BubbleSupport"]),
         .target(name: "BubbleDashboard", dependencies: ["BubblePhysics", "BubbleSupport"]),
         .target(name: "ReportLibrary", dependencies: ["BubbleSupport"]),
-        .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
+        .target(name: "PDFCore", dependencies: ["CZlib", "CLibCrypto"]),
+        .target(name: "PDFMetadata", dependencies: ["PDFCore"]),
         .target(
             name: "ReportIndex",
-            dependencies: ["ReportLibrary", "PDFMetadata", "CLibCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["ReportLibrary", "PDFCore", "PDFMetadata", "CLibCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
-            name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary", "PDFMetadata", "ReportIndex"]),
+            name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary", "PDFCore", "PDFMetadata", "ReportIndex"]),
         .target(name: "PlayMessage", dependencies: ["BubbleDashboard", "BubbleScenario", "BubbleSupport", "ReportLibrary"]),
         .executableTarget(name: "PlayMessageFuzz", dependencies: ["FuzzDriver", "PlayMessage", "BubbleDashboard"]),
     ]

@@ -18,12 +18,13 @@ let package = Package(
         .target(name: "BubblePhysics", dependencies: ["BubbleSupport"]),
         .target(name: "BubbleDashboard", dependencies: ["BubblePhysics", "BubbleSupport"]),
         .target(name: "ReportLibrary", dependencies: ["BubbleSupport"]),
-        .target(name: "PDFMetadata", dependencies: ["CZlib", "CLibCrypto"]),
+        .target(name: "PDFCore", dependencies: ["CZlib", "CLibCrypto"]),
+        .target(name: "PDFMetadata", dependencies: ["PDFCore"]),
         .target(
             name: "ReportIndex",
-            dependencies: ["ReportLibrary", "PDFMetadata", "CLibCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["ReportLibrary", "PDFCore", "PDFMetadata", "CLibCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
-            name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary", "PDFMetadata", "ReportIndex"]),
+            name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary", "PDFCore", "PDFMetadata", "ReportIndex"]),
         .executableTarget(name: "ScenarioFuzz", dependencies: ["FuzzDriver", "BubbleDashboard", "BubbleScenario", "ReportLibrary"]),
     ]
 )
