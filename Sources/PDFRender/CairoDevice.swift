@@ -426,6 +426,25 @@ final class CairoDevice: PageDevice {
         return (pat, surface)
     }
 
+    /// An upright image narrower or lower than one device pixel widened to one pixel about its
+    /// centre, as poppler and PDFium draw it: TeX and dvips draw rules as 1×1 image masks
+    /// stretched over a rectangle, and a rule thinner than a pixel must not vanish into grey.
+    static func atLeastOnePixel(_ m: PDFMatrix) -> PDFMatrix {
+        guard m.b == 0 && m.c == 0 else { return m }
+        var r = m
+        if abs(m.a) < 1 {
+            let sign: Double = m.a < 0 ? -1 : 1
+            r.a = sign
+            r.e = m.e + m.a / 2 - sign / 2
+        }
+        if abs(m.d) < 1 {
+            let sign: Double = m.d < 0 ? -1 : 1
+            r.d = sign
+            r.f = m.f + m.d / 2 - sign / 2
+        }
+        return r
+    }
+
     func unitSquare(_ ctm: PDFMatrix) {
         var p = PDFPath()
         p.rectangle(0, 0, 1, 1)
@@ -434,8 +453,9 @@ final class CairoDevice: PageDevice {
 
     /// Runs `body` with the pattern of an image's pixels, clipped to the unit square of `ctm`,
     /// under the state's blend mode and soft mask; the surface is finished afterwards (see deinit).
-    func paintClippedToImage(_ img: DecodedImage, ctm: PDFMatrix, interpolate: Bool, state: PaintState,
+    func paintClippedToImage(_ img: DecodedImage, ctm imageCTM: PDFMatrix, interpolate: Bool, state: PaintState,
                              _ body: (OpaquePointer) -> Void) {
+        let ctm = Self.atLeastOnePixel(imageCTM)
         guard let (pat, surface) = imagePattern(img, ctm: ctm, interpolate: interpolate) else { return }
         defer { cairo_pattern_destroy(pat); cairo_surface_finish(surface); cairo_surface_destroy(surface) }
         composite(state) {

@@ -123,3 +123,17 @@ struct TensorPatchTests {
         #expect(!moved.warnings.contains { $0.kind == .shading })
     }
 }
+
+/// Images thinner than a device pixel (TeX's rules are 1×1 image masks) are drawn one pixel wide.
+@Suite("Sub-pixel images")
+struct SubPixelImageTests {
+    @Test("a 0.3-point-wide rule drawn as a 1×1 image mask stays a dark line")
+    func rule() throws {
+        let img = try PDFPageDocument(data: minimalPDF(content: "0 g q 0.3 0 0 150 100.2 25 cm BI /IM true /W 1 /H 1 /BPC 1 ID \u{0}\nEI Q"))
+            .render(page: 1, width: 300, height: 200)
+        let darkest = (0 ..< 300).map { pixel(img, $0, 100).0 }.min() ?? 255
+        #expect(darkest < 64)
+        // One pixel wide: the pixels two away from the rule stay white.
+        #expect(pixel(img, 98, 100).0 == 255 && pixel(img, 103, 100).0 == 255)
+    }
+}
