@@ -468,9 +468,11 @@ final class Interpreter {
         guard let md = r.dict(value), case .stream(let group)? = r.resolveOpt(md["G"]), let data = r.streamData(group) else { return nil }
         let luminosity = r.name(md["S"]) != "Alpha"
         let gd = group.dict
+        // The backdrop: `/BC` in the group's colour space, by default zero in every component (as
+        // poppler and PDFium read it): black in Gray and RGB, white in CMYK.
         var backdrop = RGB.black
-        if let bc = r.numbers(md["BC"]), let cs = ColorSpace.read(r.dict(gd["Group"])?["CS"], resources: resources, r) {
-            backdrop = cs.toRGB(bc)
+        if let cs = ColorSpace.read(r.dict(gd["Group"])?["CS"], resources: resources, r) {
+            backdrop = cs.toRGB(r.numbers(md["BC"]) ?? [Double](repeating: 0, count: cs.components))
         }
         // The transfer function maps each mask value (0...1) before use: a table of 256 values.
         var transfer: [UInt8]? = nil

@@ -137,3 +137,22 @@ struct SubPixelImageTests {
         #expect(pixel(img, 98, 100).0 == 255 && pixel(img, 103, 100).0 == 255)
     }
 }
+
+/// A luminosity soft mask's default backdrop is zero in each component of its group's colour
+/// space: black for RGB, white (nothing masked) for CMYK.
+@Suite("Soft mask backdrops")
+struct SoftMaskBackdropTests {
+    func page(groupSpace: String) -> [UInt8] {
+        minimalPDF(content: "/GS1 gs 1 0 0 rg 0 0 300 200 re f",
+                   page: "/Resources << /ExtGState << /GS1 << /SMask << /S /Luminosity /G 5 0 R >> >> >> >>",
+                   objects: ["<< /Type /XObject /Subtype /Form /BBox [0 0 300 200] /Group << /S /Transparency /CS /\(groupSpace) >> /Length 3 >>\nstream\nq Q\nendstream"])
+    }
+
+    @Test("an empty mask group over a CMYK backdrop shows everything; over an RGB one, nothing")
+    func defaults() throws {
+        let cmyk = try PDFPageDocument(data: page(groupSpace: "DeviceCMYK")).render(page: 1, width: 300, height: 200)
+        #expect(pixel(cmyk, 150, 100) == (255, 0, 0))
+        let rgb = try PDFPageDocument(data: page(groupSpace: "DeviceRGB")).render(page: 1, width: 300, height: 200)
+        #expect(pixel(rgb, 150, 100) == (255, 255, 255))
+    }
+}
