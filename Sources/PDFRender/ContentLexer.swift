@@ -48,6 +48,11 @@ struct ContentLexer {
                     let tok = try parser.regularToken()
                     if tok.isEmpty { parser.pos += 1; skipped.append(start); continue }
                     if let n = Parser.number(tok) { return .operand(n) }
+                    // A sign or point with no digit (`.`, `-`) is 0, as pdf.js and poppler read it
+                    // in content: operators never start with these characters.
+                    if tok.allSatisfy({ $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }) {
+                        return .operand(.int(0))
+                    }
                     if tok.count > 4 {
                         if tok.elementsEqual("false".utf8) { return .operand(.bool(false)) }
                         return .longOp(String(decoding: tok, as: UTF8.self), offset: start)

@@ -156,3 +156,14 @@ struct SoftMaskBackdropTests {
         #expect(pixel(rgb, 150, 100) == (255, 255, 255))
     }
 }
+
+/// Content-stream numbers written without a digit.
+@Suite("Digitless numbers in content")
+struct DigitlessNumberTests {
+    @Test("`.` and `-` alone read as 0, so the operator gets its operands (pdf.js issue9252)")
+    func dot() throws {
+        let img = try PDFPageDocument(data: minimalPDF(content: ". .5 1 rg 0 0 300 200 re f")).render(page: 1, width: 300, height: 200)
+        #expect(pixel(img, 150, 100) == (0, 128, 255))
+        #expect(!img.warnings.contains { $0.message.contains("unknown operator") })
+    }
+}
