@@ -250,7 +250,8 @@ struct FontLoader {
         } else {
             // Type 1 and CFF: glyph names, else the font's built-in encoding, else Unicode.
             var builtin = [UInt32](repeating: 0, count: 256)
-            if face.selectEncoding(FT_ENCODING_ADOBE_CUSTOM) || face.selectEncoding(FT_ENCODING_ADOBE_STANDARD) {
+            if face.selectEncoding(FT_ENCODING_ADOBE_CUSTOM) || face.selectEncoding(FT_ENCODING_ADOBE_EXPERT)
+                || face.selectEncoding(FT_ENCODING_ADOBE_STANDARD) {
                 for c in 0 ..< 256 { builtin[c] = face.glyph(forCode: UInt32(c)) }
             }
             let hasUnicode = face.selectEncoding(FT_ENCODING_UNICODE)
