@@ -14,6 +14,9 @@ indirect enum ColorSpace {
     /// Separation (one component) and DeviceN (several), through their tint transform.
     case tinted(components: Int, alternate: ColorSpace, function: PDFFunction?, isNone: Bool)
     case lab(whitePoint: [Double], range: [Double])
+    /// CalGray (one component) or CalRGB (three): gamma, then a matrix to XYZ under the white point,
+    /// adapted to D65 (Bradford) and shown in sRGB.
+    case calibrated(components: Int, gamma: [Double], matrix: [Double], whitePoint: [Double])
     /// A pattern colour space, with the space of an uncoloured pattern's colour if any.
     case pattern(underlying: ColorSpace?)
 
@@ -26,6 +29,7 @@ indirect enum ColorSpace {
         case .indexed: return 1
         case .tinted(let n, _, _, _): return n
         case .lab: return 3
+        case .calibrated(let n, _, _, _): return n
         case .pattern(let u): return u?.components ?? 0
         }
     }
@@ -38,6 +42,7 @@ indirect enum ColorSpace {
         case .cmyk: return [0, 0, 0, 1]
         case .tinted(let n, _, _, _): return Array(repeating: 1, count: n)
         case .lab: return [0, 0, 0]
+        case .calibrated(let n, _, _, _): return Array(repeating: 0, count: n)
         case .pattern: return []
         }
     }
@@ -82,6 +87,8 @@ indirect enum ColorSpace {
             return alt.toRGB(fn(c))
         case .lab(let wp, _):
             return labToRGB(at(0), at(1), at(2), whitePoint: wp)
+        case .calibrated(let n, let gamma, let matrix, let wp):
+            return calibratedToRGB(n == 1 ? [at(0)] : [at(0), at(1), at(2)], gamma: gamma, matrix: matrix, whitePoint: wp)
         case .pattern:
             return .black
         }
@@ -113,6 +120,50 @@ private let inkCorners: [(Double, Double, Double)] = [
         r += w * corner.0; g += w * corner.1; b += w * corner.2
     }
     return RGB(r: r / 255, g: g / 255, b: b / 255)
+}
+
+/// CalGray or CalRGB to sRGB: each component clipped to 0…1 and raised to its gamma, then to
+/// XYZ (CalRGB through its matrix, CalGray along the white point), adapted from the space's white
+/// point to D65 with the Bradford transform, through the sRGB matrix and curve (as pdf.js does,
+/// the black point taken as zero). Same white point and identity gamma give sRGB's own curve.
+func calibratedToRGB(_ c: [Double], gamma: [Double], matrix: [Double], whitePoint wp: [Double]) -> RGB {
+    let xw = wp.count > 0 && wp[0] > 0 ? wp[0] : 0.9505, yw = wp.count > 1 && wp[1] > 0 ? wp[1] : 1
+    let zw = wp.count > 2 && wp[2] > 0 ? wp[2] : 1.089
+    var x = 0.0, y = 0.0, z = 0.0
+    if c.count == 1 {
+        let g = gamma.first ?? 1
+        let v = pow(clip(c[0], 0, 1), g > 0 ? g : 1)
+        (x, y, z) = (xw * v, yw * v, zw * v)
+    } else {
+        var v = [0.0, 0.0, 0.0]
+        for k in 0 ..< 3 {
+            let g = k < gamma.count && gamma[k] > 0 ? gamma[k] : 1
+            v[k] = pow(clip(c[k], 0, 1), g)
+        }
+        let m = matrix.count == 9 ? matrix : [1, 0, 0, 0, 1, 0, 0, 0, 1]
+        x = m[0] * v[0] + m[3] * v[1] + m[6] * v[2]
+        y = m[1] * v[0] + m[4] * v[1] + m[7] * v[2]
+        z = m[2] * v[0] + m[5] * v[1] + m[8] * v[2]
+    }
+    // Bradford: cone responses of the colour and of both white points.
+    func cone(_ x: Double, _ y: Double, _ z: Double) -> (Double, Double, Double) {
+        (0.8951 * x + 0.2664 * y - 0.1614 * z, -0.7502 * x + 1.7135 * y + 0.0367 * z, 0.0389 * x - 0.0685 * y + 1.0296 * z)
+    }
+    let (l, mm, s) = cone(x, y, z)
+    let (ls, ms, ss) = cone(xw, yw, zw)
+    let (ld, md, sd) = cone(0.95047, 1.0, 1.08883)
+    let (la, ma, sa) = (l * ld / ls, mm * md / ms, s * sd / ss)
+    let xa = 0.9869929 * la - 0.1470543 * ma + 0.1599627 * sa
+    let ya = 0.4323053 * la + 0.5183603 * ma + 0.0492912 * sa
+    let za = -0.0085287 * la + 0.0400428 * ma + 0.9684867 * sa
+    let r = 3.2404542 * xa - 1.5371385 * ya - 0.4985314 * za
+    let g = -0.9692660 * xa + 1.8760108 * ya + 0.0415560 * za
+    let b = 0.0556434 * xa - 0.2040259 * ya + 1.0572252 * za
+    func encode(_ v: Double) -> Double {
+        let c = clip(v, 0, 1)
+        return c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1 / 2.4) - 0.055
+    }
+    return RGB(r: encode(r), g: encode(g), b: encode(b))
 }
 
 /// CIE L*a*b* to sRGB (through XYZ relative to the white point, then the sRGB matrix and curve).
@@ -156,8 +207,14 @@ extension ColorSpace {
         case .array(let a):
             guard let family = r.name(a.first) else { return nil }
             switch family {
-            case "DeviceGray", "G", "CalGray": return .gray
-            case "DeviceRGB", "RGB", "CalRGB": return .rgb
+            case "CalGray", "CalRGB":
+                let d = a.count > 1 ? r.dict(a[1]) : nil
+                let n = family == "CalGray" ? 1 : 3
+                let gamma = n == 1 ? [r.number(d?["Gamma"]) ?? 1] : (r.numbers(d?["Gamma"]) ?? [1, 1, 1])
+                return .calibrated(components: n, gamma: gamma, matrix: r.numbers(d?["Matrix"]) ?? [1, 0, 0, 0, 1, 0, 0, 0, 1],
+                                   whitePoint: r.numbers(d?["WhitePoint"]) ?? [0.9505, 1, 1.089])
+            case "DeviceGray", "G": return .gray
+            case "DeviceRGB", "RGB": return .rgb
             case "DeviceCMYK", "CMYK": return .cmyk
             case "ICCBased":
                 guard a.count > 1, let s = r.dict(a[1]) else { return nil }

@@ -167,3 +167,22 @@ struct DigitlessNumberTests {
         #expect(!img.warnings.contains { $0.message.contains("unknown operator") })
     }
 }
+
+/// CalRGB and CalGray through XYZ, adapted to D65 and shown in sRGB (pdf.js's calrgb.pdf).
+@Suite("Calibrated colour spaces")
+struct CalibratedColourTests {
+    func fill(_ space: String, _ values: String) throws -> (Int, Int, Int) {
+        let pdf = minimalPDF(content: "/CS1 cs \(values) sc 0 0 300 200 re f", page: "/Resources << /ColorSpace << /CS1 \(space) >> >>")
+        return pixel(try PDFPageDocument(data: pdf).render(page: 1, width: 300, height: 200), 150, 100)
+    }
+
+    @Test("linear CalRGB under a flat white point is sRGB-encoded; CalGray with gamma 2.2 is about sRGB's mid grey")
+    func values() throws {
+        let rgb = try fill("[/CalRGB << /WhitePoint [1 1 1] /Gamma [1 1 1] /Matrix [1 0 0 0 1 0 0 0 1] >>]", "0.5 0.5 0.5")
+        #expect(abs(rgb.0 - 188) <= 1 && abs(rgb.1 - 188) <= 1 && abs(rgb.2 - 188) <= 1)
+        let gray = try fill("[/CalGray << /WhitePoint [0.9505 1 1.089] /Gamma 2.2 >>]", "0.5")
+        #expect(abs(gray.0 - 128) <= 2 && gray.0 == gray.1 && gray.1 == gray.2)
+        // Black stays black.
+        #expect(try fill("[/CalRGB << /WhitePoint [0.9505 1 1.089] >>]", "0 0 0") == (0, 0, 0))
+    }
+}
