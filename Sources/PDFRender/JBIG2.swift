@@ -53,10 +53,20 @@ struct JBIG2Decoder {
     /// pixels are the page's, 1 = black. `warnings` receives what was skipped.
     static func decode(_ data: [UInt8], globals: [UInt8]?, warn: (String) -> Void) throws -> Bitmap {
         var state = DecodeState()
-        if let globals { try state.run(globals, warn: warn) }
-        try state.run(data, warn: warn)
+        if let globals { try state.run(withoutFileHeader(globals), warn: warn) }
+        try state.run(withoutFileHeader(data), warn: warn)
         guard let page = state.page else { throw Failure(message: "no page information segment") }
         return page
+    }
+
+    /// The segments of a stream that starts with a JBIG2 file's header (D.4), which PDF's embedded
+    /// streams leave out but some writers keep: the header and its page count skipped. Sequential
+    /// organisation is assumed (random-access files put every segment header first).
+    static func withoutFileHeader(_ data: [UInt8]) -> [UInt8] {
+        let magic: [UInt8] = [0x97, 0x4A, 0x42, 0x32, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard data.count > 9, data.prefix(8).elementsEqual(magic) else { return data }
+        let skip = 9 + (data[8] & 2 == 0 ? 4 : 0)
+        return Array(data.dropFirst(skip))
     }
 
     // MARK: Decoding state
@@ -773,6 +783,20 @@ struct JBIG2Decoder {
         return out
     }
 
+    /// The byte after the first MMR end-of-block (24 bits 0x001001 at any bit position) at or after
+    /// byte `from`, nil if there is none.
+    static func endOfBlock(_ data: [UInt8], from: Int) -> Int? {
+        var window: UInt32 = 0
+        var bit = max(0, from) * 8
+        let end = data.count * 8
+        while bit < end {
+            window = ((window << 1) | UInt32(data[bit >> 3] >> UInt8(7 - bit & 7)) & 1) & 0xFF_FFFF
+            bit += 1
+            if window == 0x001001 && bit - max(0, from) * 8 >= 24 { return (bit + 7) / 8 }
+        }
+        return nil
+    }
+
     static func halftoneRegion(_ body: [UInt8], patterns: [Bitmap]) throws -> (RegionInfo, Bitmap) {
         let info = try RegionInfo(body)
         var r = ByteReader(data: body, pos: RegionInfo.size)
@@ -811,8 +835,11 @@ struct JBIG2Decoder {
         for _ in 0 ..< bits {
             var plane: Bitmap
             if mmr {
-                plane = mmrBitmap(Array(data[min(mmrOffset, data.count)...]), width: gw, height: gh)
-                mmrOffset = data.count // one plane per MMR run is what real files use; later planes read what is left
+                // Each plane is coded up to its end-of-block and padded to a byte (C.5): the next
+                // one starts after the first EOFB, two EOL codes (0000 0000 0001 twice), from here.
+                let end = endOfBlock(data, from: mmrOffset) ?? data.count
+                plane = mmrBitmap(Array(data[min(mmrOffset, data.count) ..< end]), width: gw, height: gh)
+                mmrOffset = end
             } else {
                 plane = genericBitmap(width: gw, height: gh, template: template, prediction: false, at: at, skip: skip, decoder: &d, contexts: &cx)
             }

@@ -78,6 +78,19 @@ struct JBIG2Tests {
         #expect(throws: JBIG2Decoder.Failure.self) { _ = try JBIG2Decoder.HuffmanTable(segment: [0x71, 0, 0, 0, 0, 0x7F, 0xFF, 0xFF, 0xFF, 0x10, 0x00]) }
     }
 
+    @Test("MMR-coded halftone planes end at their end-of-block; a file header before the segments is skipped")
+    func planesAndHeader() {
+        let eofb = "000000000001" + "000000000001"
+        #expect(JBIG2Decoder.endOfBlock(pack("101" + eofb + "11111"), from: 0) == 4)
+        #expect(JBIG2Decoder.endOfBlock(pack("10110110" + eofb), from: 1) == 4)
+        #expect(JBIG2Decoder.endOfBlock(pack("0" + eofb + "0000000"), from: 1) == nil)
+        let segments: [UInt8] = [0, 0, 0, 0, 0x30, 0, 1]
+        let magic: [UInt8] = [0x97, 0x4A, 0x42, 0x32, 0x0D, 0x0A, 0x1A, 0x0A]
+        #expect(JBIG2Decoder.withoutFileHeader(magic + [0x01, 0, 0, 0, 1] + segments) == segments)
+        #expect(JBIG2Decoder.withoutFileHeader(magic + [0x03] + segments) == segments)
+        #expect(JBIG2Decoder.withoutFileHeader(segments) == segments)
+    }
+
     @Test("cut and damaged Huffman-coded streams fail or draw, never trap")
     func damaged() throws {
         let streams = try jbig2Streams(Self.fixture)
