@@ -275,7 +275,7 @@ extension JBIG2Decoder {
         /// Decodes a refinement bitmap from the next byte boundary and skips its `size` bytes.
         mutating func refineAligned(_ reference: Bitmap, width: Int, height: Int, dx: Int, dy: Int, size: Int,
                                     template: Int, at: [(Int, Int)]) throws -> Bitmap {
-            guard width >= 0, height >= 0, width.multipliedReportingOverflow(by: height).partialValue <= maxSymbolPixels,
+            guard fits(width, height, maxSymbolPixels),
                   abs(dx) < 1 << 24, abs(dy) < 1 << 24 else {
                 throw Failure(message: "refined symbol of \(width)×\(height)")
             }
@@ -376,7 +376,7 @@ extension JBIG2Decoder {
             let size = try sizeTable.value(&coder.r)
             coder.r.align()
             let start = coder.r.pos
-            guard totalWidth.multipliedReportingOverflow(by: heightClass).partialValue <= maxPixels else {
+            guard fits(totalWidth, heightClass, maxPixels) else {
                 throw Failure(message: "collective bitmap of \(totalWidth)×\(heightClass)")
             }
             var collective = Bitmap(width: totalWidth, height: heightClass)

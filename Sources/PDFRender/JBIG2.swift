@@ -49,6 +49,14 @@ struct JBIG2Decoder {
     /// The most pixels of new symbols one symbol dictionary may have, and one refined symbol.
     static let maxSymbolPixels = 1 << 26
 
+    /// Whether a width × height bitmap has at most `limit` pixels (not for a negative size or a
+    /// product past Int's range).
+    static func fits(_ width: Int, _ height: Int, _ limit: Int) -> Bool {
+        guard width >= 0, height >= 0 else { return false }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        return !overflow && pixels <= limit
+    }
+
     /// Decodes a page from the embedded stream and the optional globals stream; the result's
     /// pixels are the page's, 1 = black. `warnings` receives what was skipped.
     static func decode(_ data: [UInt8], globals: [UInt8]?, warn: (String) -> Void) throws -> Bitmap {
@@ -170,7 +178,7 @@ struct JBIG2Decoder {
                     let striping = pr.pos + 2 <= body.count ? try pr.u16() : 0
                     pageStriped = h == 0xFFFF_FFFF
                     let height = pageStriped ? Int(striping & 0x7FFF) : h
-                    guard w > 0, w.multipliedReportingOverflow(by: max(1, height)).partialValue <= maxPixels else {
+                    guard w > 0, fits(w, max(1, height), maxPixels) else {
                         throw Failure(message: "page of \(w)×\(h) pixels")
                     }
                     page = Bitmap(width: w, height: height, fill: (pf >> 2) & 1)
@@ -236,7 +244,7 @@ struct JBIG2Decoder {
             width = Int(try r.u32()); height = Int(try r.u32())
             x = try r.s32(); y = try r.s32()
             op = Int(try r.u8() & 7)
-            guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels else {
+            guard fits(width, height, maxPixels) else {
                 throw Failure(message: "region of \(width)×\(height) pixels")
             }
         }
@@ -579,7 +587,7 @@ struct JBIG2Decoder {
             let rdw = ctx.iardw.decode(&d) ?? 0, rdh = ctx.iardh.decode(&d) ?? 0
             let rdx = ctx.iardx.decode(&d) ?? 0, rdy = ctx.iardy.decode(&d) ?? 0
             let w = symbol.width + rdw, h = symbol.height + rdh
-            guard w >= 0, h >= 0, w.multipliedReportingOverflow(by: h).partialValue <= maxSymbolPixels else {
+            guard fits(w, h, maxSymbolPixels) else {
                 throw Failure(message: "refined symbol of \(w)×\(h)")
             }
             return refinementBitmap(width: w, height: h, template: template, reference: symbol, dx: (rdw >> 1) + rdx,
@@ -809,7 +817,8 @@ struct JBIG2Decoder {
         let gw = Int(try r.u32()), gh = Int(try r.u32())
         let gx = try r.s32(), gy = try r.s32()
         let rx = Int(try r.u16()), ry = Int(try r.u16())
-        guard !patterns.isEmpty, gw.multipliedReportingOverflow(by: gh).partialValue <= maxPixels else {
+        // The grid's planes are decoded cell by cell: bounded as a symbol dictionary's pixels are.
+        guard !patterns.isEmpty, fits(gw * max(1, codeLength(patterns.count)), gh, maxSymbolPixels) else {
             throw Failure(message: "halftone grid \(gw)×\(gh) with \(patterns.count) patterns")
         }
         var bm = Bitmap(width: info.width, height: info.height, fill: defaultPixel)
@@ -846,11 +855,15 @@ struct JBIG2Decoder {
             if let prev = planes.last { for k in 0 ..< plane.pixels.count { plane.pixels[k] ^= prev.pixels[k] } }
             planes.append(plane)
         }
+        var work = 0
         for m in 0 ..< gh {
             for n in 0 ..< gw {
                 var v = 0
                 for p in planes { v = (v << 1) | Int(p.pixels[m * gw + n]) }
                 let x = (gx + m * ry + n * rx) >> 8, y = (gy + m * rx - n * ry) >> 8
+                // The pixels drawn, bounded as a text region's are.
+                work += max(0, min(x + pw, info.width) - max(x, 0)) * max(0, min(y + ph, info.height) - max(y, 0)) + 1
+                guard work <= maxPixels else { throw Failure(message: "halftone region draws more than \(maxPixels) pixels") }
                 bm.combine(patterns[min(v, patterns.count - 1)], x: x, y: y, op: combOp)
             }
         }

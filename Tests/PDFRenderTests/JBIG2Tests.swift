@@ -91,6 +91,18 @@ struct JBIG2Tests {
         #expect(JBIG2Decoder.withoutFileHeader(segments) == segments)
     }
 
+    @Test("a page or region whose width × height passes Int's range is an error, not a trap")
+    func overflowingSizes() {
+        let huge: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE]
+        // A page information segment (type 48) of 2^32 − 1 × 2^32 − 2 pixels.
+        let page: [UInt8] = [0, 0, 0, 0, 0x30, 0, 1, 0, 0, 0, 19] + huge + [UInt8](repeating: 0, count: 11)
+        #expect(throws: JBIG2Decoder.Failure.self) { _ = try JBIG2Decoder.decode(page, globals: nil) { _ in } }
+        // A generic region (type 38) as large, on a small page.
+        let small: [UInt8] = [0, 0, 0, 0, 0x30, 0, 1, 0, 0, 0, 19, 0, 0, 0, 8, 0, 0, 0, 8] + [UInt8](repeating: 0, count: 11)
+        let region: [UInt8] = [0, 0, 0, 1, 0x26, 0, 1, 0, 0, 0, 26] + huge + [UInt8](repeating: 0, count: 18)
+        #expect(throws: JBIG2Decoder.Failure.self) { _ = try JBIG2Decoder.decode(small + region, globals: nil) { _ in } }
+    }
+
     @Test("cut and damaged Huffman-coded streams fail or draw, never trap")
     func damaged() throws {
         let streams = try jbig2Streams(Self.fixture)
