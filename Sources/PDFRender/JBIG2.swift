@@ -1,8 +1,8 @@
 /// A JBIG2 decoder (ITU-T T.88) for JBIG2Decode images: generic regions (arithmetic with
 /// templates 0–3, typical prediction and adaptive pixels, or MMR), refinement regions, symbol
-/// dictionaries and text regions (arithmetic coding), pattern dictionaries and halftone regions,
-/// composed onto the page with the five combination operators. Huffman-coded symbol dictionaries
-/// and text regions are not decoded (a warning says so).
+/// dictionaries and text regions (arithmetic or Huffman coding, with the standard or custom tables:
+/// `JBIG2+Huffman.swift`), pattern dictionaries and halftone regions, composed onto the page with
+/// the five combination operators.
 struct JBIG2Decoder {
     /// A bilevel bitmap, one byte per pixel (1 = black), row after row.
     struct Bitmap {
@@ -22,12 +22,12 @@ struct JBIG2Decoder {
 
         /// Combines `other` onto this bitmap with its top-left corner at (x, y).
         mutating func combine(_ other: Bitmap, x: Int, y: Int, op: Int) {
-            for j in 0 ..< other.height {
+            let rows = max(0, -y) ..< max(max(0, -y), min(other.height, height - y))
+            let columns = max(0, -x) ..< max(max(0, -x), min(other.width, width - x))
+            for j in rows {
                 let ty = y + j
-                guard ty >= 0 && ty < height else { continue }
-                for i in 0 ..< other.width {
+                for i in columns {
                     let tx = x + i
-                    guard tx >= 0 && tx < width else { continue }
                     let s = other.pixels[j * other.width + i]
                     let k = ty * width + tx
                     switch op {
@@ -44,17 +44,37 @@ struct JBIG2Decoder {
 
     struct Failure: Error { var message: String }
 
-    /// The most pixels one region or page may have.
+    /// The most pixels one region or page may have, and one text region may draw.
     static let maxPixels = 1 << 28
+    /// The most pixels of new symbols one symbol dictionary may have, and one refined symbol.
+    static let maxSymbolPixels = 1 << 26
+
+    /// Whether a width × height bitmap has at most `limit` pixels (not for a negative size or a
+    /// product past Int's range).
+    static func fits(_ width: Int, _ height: Int, _ limit: Int) -> Bool {
+        guard width >= 0, height >= 0 else { return false }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        return !overflow && pixels <= limit
+    }
 
     /// Decodes a page from the embedded stream and the optional globals stream; the result's
     /// pixels are the page's, 1 = black. `warnings` receives what was skipped.
     static func decode(_ data: [UInt8], globals: [UInt8]?, warn: (String) -> Void) throws -> Bitmap {
         var state = DecodeState()
-        if let globals { try state.run(globals, warn: warn) }
-        try state.run(data, warn: warn)
+        if let globals { try state.run(withoutFileHeader(globals), warn: warn) }
+        try state.run(withoutFileHeader(data), warn: warn)
         guard let page = state.page else { throw Failure(message: "no page information segment") }
         return page
+    }
+
+    /// The segments of a stream that starts with a JBIG2 file's header (D.4), which PDF's embedded
+    /// streams leave out but some writers keep: the header and its page count skipped. Sequential
+    /// organisation is assumed (random-access files put every segment header first).
+    static func withoutFileHeader(_ data: [UInt8]) -> [UInt8] {
+        let magic: [UInt8] = [0x97, 0x4A, 0x42, 0x32, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard data.count > 9, data.prefix(8).elementsEqual(magic) else { return data }
+        let skip = 9 + (data[8] & 2 == 0 ? 4 : 0)
+        return Array(data.dropFirst(skip))
     }
 
     // MARK: Decoding state
@@ -66,6 +86,8 @@ struct JBIG2Decoder {
         var symbols: [Int: [Bitmap]] = [:]
         var patterns: [Int: [Bitmap]] = [:]
         var regions: [Int: (Bitmap, Int, Int)] = [:]
+        var tables: [Int: HuffmanTable] = [:]
+        var retained: [Int: RetainedContexts] = [:]
 
         mutating func run(_ data: [UInt8], warn: (String) -> Void) throws {
             var r = ByteReader(data: data)
@@ -114,11 +136,16 @@ struct JBIG2Decoder {
                 case 0:
                     var input: [Bitmap] = []
                     for ref in refs { input += symbols[ref] ?? [] }
-                    symbols[number] = try JBIG2Decoder.symbolDictionary(body, input: input, warn: warn)
+                    // Contexts a dictionary may reuse: those the last dictionary it refers to kept.
+                    let last = refs.last { symbols[$0] != nil }
+                    let (exported, kept) = try JBIG2Decoder.symbolDictionary(body, input: input, tables: refs.compactMap { tables[$0] },
+                                                                             reused: last.flatMap { retained[$0] })
+                    symbols[number] = exported
+                    retained[number] = kept
                 case 4, 6, 7:
                     var input: [Bitmap] = []
                     for ref in refs { input += symbols[ref] ?? [] }
-                    let (info, region) = try JBIG2Decoder.textRegion(body, symbols: input, warn: warn)
+                    let (info, region) = try JBIG2Decoder.textRegion(body, symbols: input, tables: refs.compactMap { tables[$0] })
                     place(region, info, number: number, immediate: type != 4)
                 case 16:
                     patterns[number] = try JBIG2Decoder.patternDictionary(body)
@@ -151,7 +178,7 @@ struct JBIG2Decoder {
                     let striping = pr.pos + 2 <= body.count ? try pr.u16() : 0
                     pageStriped = h == 0xFFFF_FFFF
                     let height = pageStriped ? Int(striping & 0x7FFF) : h
-                    guard w > 0, w.multipliedReportingOverflow(by: max(1, height)).partialValue <= maxPixels else {
+                    guard w > 0, fits(w, max(1, height), maxPixels) else {
                         throw Failure(message: "page of \(w)×\(h) pixels")
                     }
                     page = Bitmap(width: w, height: height, fill: (pf >> 2) & 1)
@@ -169,7 +196,7 @@ struct JBIG2Decoder {
                     }
                 case 49, 51, 52, 62: break
                 case 53:
-                    warn("JBIG2 custom Huffman tables are not decoded")
+                    tables[number] = try HuffmanTable(segment: body)
                 default:
                     warn("JBIG2 segment type \(type) ignored")
                 }
@@ -217,7 +244,7 @@ struct JBIG2Decoder {
             width = Int(try r.u32()); height = Int(try r.u32())
             x = try r.s32(); y = try r.s32()
             op = Int(try r.u8() & 7)
-            guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels else {
+            guard fits(width, height, maxPixels) else {
                 throw Failure(message: "region of \(width)×\(height) pixels")
             }
         }
@@ -437,7 +464,9 @@ struct JBIG2Decoder {
 
     // MARK: Refinement (6.3)
 
-    static let refinementCoding: [[(Int, Int)]] = [[(-1, -1), (0, -1), (1, -1), (-1, 0)], [(-1, -1), (0, -1), (1, -1), (-1, 0)]]
+    /// The refined bitmap's pixels in each template's context (template 0 adds its first adaptive
+    /// pixel here, its second to the reference's).
+    static let refinementCoding: [[(Int, Int)]] = [[(0, -1), (1, -1), (-1, 0)], [(-1, -1), (0, -1), (1, -1), (-1, 0)]]
     static let refinementReference: [[(Int, Int)]] = [
         [(0, -1), (1, -1), (-1, 0), (0, 0), (1, 0), (-1, 1), (0, 1), (1, 1)],
         [(0, -1), (-1, 0), (0, 0), (1, 0), (0, 1), (1, 1)],
@@ -506,129 +535,202 @@ struct JBIG2Decoder {
         return l
     }
 
-    static func symbolDictionary(_ body: [UInt8], input: [Bitmap], warn: (String) -> Void) throws -> [Bitmap] {
+    /// How a text region lays its symbols out (7.4.3.1.1).
+    struct TextLayout {
+        var strips: Int
+        var refinement: Bool
+        var refCorner: Int
+        var transposed: Bool
+        var combOp: Int
+        var defaultPixel: UInt8
+        var dsOffset: Int
+        var rTemplate: Int
+        var rAt: [(Int, Int)]
+    }
+
+    /// Where a text region's numbers come from (6.4.5): the arithmetic integer decoders, or
+    /// Huffman tables (`HuffmanTextCoder`).
+    protocol TextRegionCoder {
+        mutating func initialStripT() throws -> Int
+        mutating func deltaT() throws -> Int
+        mutating func deltaFirstS() throws -> Int
+        /// Nil (out of band) ends the strip.
+        mutating func deltaS() throws -> Int?
+        mutating func currentT(strips: Int) throws -> Int
+        mutating func symbolID() throws -> Int
+        /// Whether the instance is refined (read only when the region has refinement).
+        mutating func refines() throws -> Bool
+        /// The refined instance of `symbol`: its size and offset deltas, then the refinement bitmap.
+        mutating func refine(_ symbol: Bitmap, template: Int, at: [(Int, Int)]) throws -> Bitmap
+    }
+
+    /// A segment's arithmetic decoder and contexts: the text region procedures and the rest of a
+    /// symbol dictionary read from the same ones.
+    struct ArithmeticTextCoder: TextRegionCoder {
+        var d: ArithmeticDecoder
+        var ctx: TextContexts
+
+        mutating func initialStripT() throws -> Int { ctx.iadt.decode(&d) ?? 0 }
+        mutating func deltaT() throws -> Int {
+            guard let v = ctx.iadt.decode(&d) else { throw Failure(message: "text strip out of band") }
+            return v
+        }
+        mutating func deltaFirstS() throws -> Int {
+            guard let v = ctx.iafs.decode(&d) else { throw Failure(message: "text strip out of band") }
+            return v
+        }
+        mutating func deltaS() throws -> Int? { ctx.iads.decode(&d) }
+        mutating func currentT(strips: Int) throws -> Int { strips > 1 ? (ctx.iait.decode(&d) ?? 0) : 0 }
+        mutating func symbolID() throws -> Int { ctx.id.decode(&d) }
+        mutating func refines() throws -> Bool { (ctx.iari.decode(&d) ?? 0) != 0 }
+        mutating func refine(_ symbol: Bitmap, template: Int, at: [(Int, Int)]) throws -> Bitmap {
+            let rdw = ctx.iardw.decode(&d) ?? 0, rdh = ctx.iardh.decode(&d) ?? 0
+            let rdx = ctx.iardx.decode(&d) ?? 0, rdy = ctx.iardy.decode(&d) ?? 0
+            let w = symbol.width + rdw, h = symbol.height + rdh
+            guard fits(w, h, maxSymbolPixels) else {
+                throw Failure(message: "refined symbol of \(w)×\(h)")
+            }
+            return refinementBitmap(width: w, height: h, template: template, reference: symbol, dx: (rdw >> 1) + rdx,
+                                    dy: (rdh >> 1) + rdy, prediction: false, at: at, decoder: &d, contexts: &ctx.refinement)
+        }
+    }
+
+    /// The generic and refinement contexts a symbol dictionary keeps for a later one (7.4.2.1.1).
+    struct RetainedContexts {
+        var generic: [UInt8]
+        var refinement: [UInt8]
+    }
+
+    /// Decodes a symbol dictionary to its exported symbols, and the contexts it retains if its flags
+    /// say so. `tables` are the custom Huffman tables of the table segments it refers to, in order;
+    /// `reused`, the contexts its flags may ask for.
+    static func symbolDictionary(_ body: [UInt8], input: [Bitmap], tables: [HuffmanTable],
+                                 reused: RetainedContexts? = nil) throws -> ([Bitmap], RetainedContexts?) {
         var r = ByteReader(data: body)
         let flags = try r.u16()
         let huffman = flags & 1 != 0
         let refAgg = flags & 2 != 0
         let template = Int((flags >> 10) & 3)
         let rTemplate = Int((flags >> 12) & 1)
-        if huffman {
-            warn("JBIG2 Huffman-coded symbol dictionary is not decoded")
-            throw Failure(message: "Huffman-coded symbol dictionary")
-        }
         var at: [(Int, Int)] = []
-        for _ in 0 ..< (template == 0 ? 4 : 1) { at.append((try r.s8(), try r.s8())) }
+        if !huffman { for _ in 0 ..< (template == 0 ? 4 : 1) { at.append((try r.s8(), try r.s8())) } }
         var rAt: [(Int, Int)] = []
         if refAgg && rTemplate == 0 { for _ in 0 ..< 2 { rAt.append((try r.s8(), try r.s8())) } }
         let numExported = Int(try r.u32()), numNew = Int(try r.u32())
         guard numNew < 1 << 20, numExported < 1 << 21 else { throw Failure(message: "symbol dictionary of \(numNew) symbols") }
-        var d = ArithmeticDecoder(body, start: r.pos)
-        var ctx = TextContexts(codeLength: codeLength(input.count + numNew))
+        let reuse = flags & 0x100 != 0 ? reused : nil, retain = flags & 0x200 != 0
+        if huffman {
+            return try huffmanSymbolDictionary(body, at: r.pos, flags: flags, input: input, numNew: numNew, numExported: numExported,
+                                               rTemplate: rTemplate, rAt: rAt, tables: tables, reused: reuse, retain: retain)
+        }
+        var coder = ArithmeticTextCoder(d: ArithmeticDecoder(body, start: r.pos), ctx: TextContexts(codeLength: codeLength(input.count + numNew)))
+        if let reuse {
+            coder.ctx.generic = reuse.generic
+            coder.ctx.refinement = reuse.refinement
+        }
         var newSymbols: [Bitmap] = []
-        var heightClass = 0
+        var heightClass = 0, classes = 0, pixels = 0
         while newSymbols.count < numNew {
-            guard let dh = ctx.iadh.decode(&d) else { throw Failure(message: "symbol height is out of band") }
+            classes += 1
+            guard classes <= numNew, let dh = coder.ctx.iadh.decode(&coder.d) else { throw Failure(message: "symbol height is out of band") }
             heightClass += dh
             guard heightClass >= 0, heightClass < 1 << 16 else { throw Failure(message: "symbol height \(heightClass)") }
             var width = 0
             while true {
-                guard let dw = ctx.iadw.decode(&d) else { break }
+                guard let dw = coder.ctx.iadw.decode(&coder.d) else { break }
                 width += dw
                 guard width >= 0, width < 1 << 16, newSymbols.count < numNew else { throw Failure(message: "symbol width \(width)") }
+                pixels += width * heightClass
+                guard pixels <= maxSymbolPixels else { throw Failure(message: "symbol dictionary of more than \(maxSymbolPixels) pixels") }
                 if refAgg {
-                    guard let instances = ctx.iaai.decode(&d) else { throw Failure(message: "aggregate count out of band") }
+                    guard let instances = coder.ctx.iaai.decode(&coder.d) else { throw Failure(message: "aggregate count out of band") }
+                    let all = input + newSymbols
                     if instances > 1 {
-                        let bm = try textRegionBitmap(width: width, height: heightClass, instances: instances, strips: 1,
-                                                      symbols: input + newSymbols, refinement: true, refCorner: 1, transposed: false,
-                                                      combOp: 0, defaultPixel: 0, dsOffset: 0, rTemplate: rTemplate, rAt: rAt,
-                                                      decoder: &d, contexts: &ctx)
-                        newSymbols.append(bm)
+                        let layout = TextLayout(strips: 1, refinement: true, refCorner: 1, transposed: false, combOp: 0,
+                                                defaultPixel: 0, dsOffset: 0, rTemplate: rTemplate, rAt: rAt)
+                        newSymbols.append(try textRegionBitmap(width: width, height: heightClass, instances: instances,
+                                                               symbols: all, layout: layout, coder: &coder))
                     } else {
-                        let id = ctx.id.decode(&d)
-                        let rdx = ctx.iardx.decode(&d) ?? 0, rdy = ctx.iardy.decode(&d) ?? 0
-                        let all = input + newSymbols
+                        let id = coder.ctx.id.decode(&coder.d)
+                        let rdx = coder.ctx.iardx.decode(&coder.d) ?? 0, rdy = coder.ctx.iardy.decode(&coder.d) ?? 0
                         guard id < all.count else { throw Failure(message: "symbol \(id) of \(all.count)") }
                         newSymbols.append(refinementBitmap(width: width, height: heightClass, template: rTemplate, reference: all[id],
-                                                           dx: rdx, dy: rdy, prediction: false, at: rAt, decoder: &d, contexts: &ctx.refinement))
+                                                           dx: rdx, dy: rdy, prediction: false, at: rAt, decoder: &coder.d,
+                                                           contexts: &coder.ctx.refinement))
                     }
                 } else {
                     newSymbols.append(genericBitmap(width: width, height: heightClass, template: template, prediction: false, at: at,
-                                                    decoder: &d, contexts: &ctx.generic))
+                                                    decoder: &coder.d, contexts: &coder.ctx.generic))
                 }
             }
         }
-        // Which of the input and new symbols the dictionary exports: alternating runs.
-        let all = input + newSymbols
+        let exported = try exportedSymbols(input + newSymbols, count: numExported) { coder.ctx.iaex.decode(&coder.d) }
+        return (exported, retain ? RetainedContexts(generic: coder.ctx.generic, refinement: coder.ctx.refinement) : nil)
+    }
+
+    /// Which of the input and new symbols a dictionary exports: alternating runs of not exported
+    /// and exported ones (6.5.10).
+    static func exportedSymbols(_ all: [Bitmap], count: Int, run: () throws -> Int?) throws -> [Bitmap] {
         var exported: [Bitmap] = []
-        var i = 0
+        var i = 0, runs = 0
         var export = false
-        while i < all.count && exported.count < numExported {
-            guard let run = ctx.iaex.decode(&d), run >= 0 else { break }
-            if export { exported += all[i ..< min(all.count, i + run)] }
-            i += run
+        while i < all.count && exported.count < count && runs <= 2 * all.count + 2 {
+            guard let n = try run(), n >= 0 else { break }
+            if export { exported += all[i ..< min(all.count, i + n)].prefix(count - exported.count) }
+            i += n
+            runs += 1
             export.toggle()
         }
         return exported
     }
 
-    static func textRegion(_ body: [UInt8], symbols: [Bitmap], warn: (String) -> Void) throws -> (RegionInfo, Bitmap) {
+    static func textRegion(_ body: [UInt8], symbols: [Bitmap], tables: [HuffmanTable]) throws -> (RegionInfo, Bitmap) {
         let info = try RegionInfo(body)
         var r = ByteReader(data: body, pos: RegionInfo.size)
         let flags = try r.u16()
         let huffman = flags & 1 != 0
         let refine = flags & 2 != 0
-        let strips = 1 << Int((flags >> 2) & 3)
-        let refCorner = Int((flags >> 4) & 3)
-        let transposed = flags & 0x40 != 0
-        let combOp = Int((flags >> 7) & 3)
-        let defaultPixel = UInt8((flags >> 9) & 1)
         var dsOffset = Int((flags >> 10) & 0x1F)
         if dsOffset > 15 { dsOffset -= 32 }
         let rTemplate = Int((flags >> 15) & 1)
-        if huffman {
-            warn("JBIG2 Huffman-coded text region is not decoded")
-            throw Failure(message: "Huffman-coded text region")
-        }
+        let huffmanFlags = huffman ? try r.u16() : 0
         var rAt: [(Int, Int)] = []
         if refine && rTemplate == 0 { for _ in 0 ..< 2 { rAt.append((try r.s8(), try r.s8())) } }
         let instances = Int(try r.u32())
-        var d = ArithmeticDecoder(body, start: r.pos)
-        var ctx = TextContexts(codeLength: codeLength(symbols.count))
-        let bm = try textRegionBitmap(width: info.width, height: info.height, instances: instances, strips: strips, symbols: symbols,
-                                      refinement: refine, refCorner: refCorner, transposed: transposed, combOp: combOp,
-                                      defaultPixel: defaultPixel, dsOffset: dsOffset, rTemplate: rTemplate, rAt: rAt,
-                                      decoder: &d, contexts: &ctx)
-        return (info, bm)
+        let layout = TextLayout(strips: 1 << Int((flags >> 2) & 3), refinement: refine, refCorner: Int((flags >> 4) & 3),
+                                transposed: flags & 0x40 != 0, combOp: Int((flags >> 7) & 3), defaultPixel: UInt8((flags >> 9) & 1),
+                                dsOffset: dsOffset, rTemplate: rTemplate, rAt: rAt)
+        // Every instance takes some of the data: at most 32 a byte, as PDFium bounds it.
+        guard instances <= 32 * body.count else { throw Failure(message: "\(instances) symbol instances in \(body.count) bytes") }
+        if huffman {
+            return (info, try huffmanTextRegion(body, at: r.pos, info: info, flags: flags, huffmanFlags: huffmanFlags,
+                                                instances: instances, symbols: symbols, tables: tables, layout: layout))
+        }
+        var coder = ArithmeticTextCoder(d: ArithmeticDecoder(body, start: r.pos), ctx: TextContexts(codeLength: codeLength(symbols.count)))
+        return (info, try textRegionBitmap(width: info.width, height: info.height, instances: instances, symbols: symbols,
+                                           layout: layout, coder: &coder))
     }
 
-    static func textRegionBitmap(width: Int, height: Int, instances: Int, strips: Int, symbols: [Bitmap], refinement: Bool,
-                                 refCorner: Int, transposed: Bool, combOp: Int, defaultPixel: UInt8, dsOffset: Int,
-                                 rTemplate: Int, rAt: [(Int, Int)], decoder d: inout ArithmeticDecoder,
-                                 contexts ctx: inout TextContexts) throws -> Bitmap {
-        var bm = Bitmap(width: width, height: height, fill: defaultPixel)
+    /// Decodes a text region's symbol instances (6.4.5) and draws them into a new bitmap.
+    static func textRegionBitmap<C: TextRegionCoder>(width: Int, height: Int, instances: Int, symbols: [Bitmap],
+                                                     layout: TextLayout, coder: inout C) throws -> Bitmap {
+        var bm = Bitmap(width: width, height: height, fill: layout.defaultPixel)
         guard instances >= 0, instances < 1 << 24 else { throw Failure(message: "\(instances) symbol instances") }
-        var stripT = -(ctx.iadt.decode(&d) ?? 0) * strips
+        let strips = layout.strips, refCorner = layout.refCorner, transposed = layout.transposed
+        var stripT = -(try coder.initialStripT()) * strips
         var firstS = 0
-        var placed = 0
+        var placed = 0, work = 0
         while placed < instances {
-            guard let dt = ctx.iadt.decode(&d), let dfs = ctx.iafs.decode(&d) else { throw Failure(message: "text strip out of band") }
-            stripT += dt * strips
-            firstS += dfs
+            stripT += try coder.deltaT() * strips
+            firstS += try coder.deltaFirstS()
             var currentS = firstS
             while true {
-                let currentT = strips > 1 ? (ctx.iait.decode(&d) ?? 0) : 0
-                let t = stripT + currentT
-                let id = ctx.id.decode(&d)
-                guard id < symbols.count else { throw Failure(message: "symbol \(id) of \(symbols.count)") }
+                let t = stripT + (try coder.currentT(strips: strips))
+                let id = try coder.symbolID()
+                guard id >= 0, id < symbols.count else { throw Failure(message: "symbol \(id) of \(symbols.count)") }
                 var sym = symbols[id]
-                if refinement, let ri = ctx.iari.decode(&d), ri != 0 {
-                    let rdw = ctx.iardw.decode(&d) ?? 0, rdh = ctx.iardh.decode(&d) ?? 0
-                    let rdx = ctx.iardx.decode(&d) ?? 0, rdy = ctx.iardy.decode(&d) ?? 0
-                    let w = sym.width + rdw, h = sym.height + rdh
-                    guard w >= 0, h >= 0, w * h <= maxPixels else { throw Failure(message: "refined symbol of \(w)×\(h)") }
-                    sym = refinementBitmap(width: w, height: h, template: rTemplate, reference: sym, dx: (rdw >> 1) + rdx,
-                                           dy: (rdh >> 1) + rdy, prediction: false, at: rAt, decoder: &d, contexts: &ctx.refinement)
+                if layout.refinement, try coder.refines() {
+                    sym = try coder.refine(sym, template: layout.rTemplate, at: layout.rAt)
                 }
                 // The symbol's corner at (S, T) by the reference corner; S advances along the strip.
                 var increment = 0
@@ -645,10 +747,16 @@ struct JBIG2Decoder {
                     x = t - (refCorner & 2 != 0 ? sym.width - 1 : 0)
                     y = currentS - (refCorner & 1 != 0 ? 0 : sym.height - 1)
                 }
-                bm.combine(sym, x: x, y: y, op: combOp)
+                guard abs(x) < 1 << 30, abs(y) < 1 << 30 else { throw Failure(message: "symbol instance at \(x), \(y)") }
+                // The pixels drawn, bounded so that hostile data cannot keep the decoder busy for long.
+                work += max(0, min(x + sym.width, width) - max(x, 0)) * max(0, min(y + sym.height, height) - max(y, 0)) + 1
+                guard work <= maxPixels else { throw Failure(message: "text region draws more than \(maxPixels) pixels") }
+                bm.combine(sym, x: x, y: y, op: layout.combOp)
                 placed += 1
-                guard placed < instances, let ds = ctx.iads.decode(&d) else { break }
-                currentS += increment + ds + dsOffset
+                // Every strip ends with an out-of-band S delta, read even after the last instance:
+                // a refinement aggregate's coding goes on after it.
+                guard let ds = try coder.deltaS(), placed < instances else { break }
+                currentS += increment + ds + layout.dsOffset
             }
         }
         return bm
@@ -683,6 +791,20 @@ struct JBIG2Decoder {
         return out
     }
 
+    /// The byte after the first MMR end-of-block (24 bits 0x001001 at any bit position) at or after
+    /// byte `from`, nil if there is none.
+    static func endOfBlock(_ data: [UInt8], from: Int) -> Int? {
+        var window: UInt32 = 0
+        var bit = max(0, from) * 8
+        let end = data.count * 8
+        while bit < end {
+            window = ((window << 1) | UInt32(data[bit >> 3] >> UInt8(7 - bit & 7)) & 1) & 0xFF_FFFF
+            bit += 1
+            if window == 0x001001 && bit - max(0, from) * 8 >= 24 { return (bit + 7) / 8 }
+        }
+        return nil
+    }
+
     static func halftoneRegion(_ body: [UInt8], patterns: [Bitmap]) throws -> (RegionInfo, Bitmap) {
         let info = try RegionInfo(body)
         var r = ByteReader(data: body, pos: RegionInfo.size)
@@ -695,7 +817,8 @@ struct JBIG2Decoder {
         let gw = Int(try r.u32()), gh = Int(try r.u32())
         let gx = try r.s32(), gy = try r.s32()
         let rx = Int(try r.u16()), ry = Int(try r.u16())
-        guard !patterns.isEmpty, gw.multipliedReportingOverflow(by: gh).partialValue <= maxPixels else {
+        // The grid's planes are decoded cell by cell: bounded as a symbol dictionary's pixels are.
+        guard !patterns.isEmpty, fits(gw * max(1, codeLength(patterns.count)), gh, maxSymbolPixels) else {
             throw Failure(message: "halftone grid \(gw)×\(gh) with \(patterns.count) patterns")
         }
         var bm = Bitmap(width: info.width, height: info.height, fill: defaultPixel)
@@ -721,19 +844,26 @@ struct JBIG2Decoder {
         for _ in 0 ..< bits {
             var plane: Bitmap
             if mmr {
-                plane = mmrBitmap(Array(data[min(mmrOffset, data.count)...]), width: gw, height: gh)
-                mmrOffset = data.count // one plane per MMR run is what real files use; later planes read what is left
+                // Each plane is coded up to its end-of-block and padded to a byte (C.5): the next
+                // one starts after the first EOFB, two EOL codes (0000 0000 0001 twice), from here.
+                let end = endOfBlock(data, from: mmrOffset) ?? data.count
+                plane = mmrBitmap(Array(data[min(mmrOffset, data.count) ..< end]), width: gw, height: gh)
+                mmrOffset = end
             } else {
                 plane = genericBitmap(width: gw, height: gh, template: template, prediction: false, at: at, skip: skip, decoder: &d, contexts: &cx)
             }
             if let prev = planes.last { for k in 0 ..< plane.pixels.count { plane.pixels[k] ^= prev.pixels[k] } }
             planes.append(plane)
         }
+        var work = 0
         for m in 0 ..< gh {
             for n in 0 ..< gw {
                 var v = 0
                 for p in planes { v = (v << 1) | Int(p.pixels[m * gw + n]) }
                 let x = (gx + m * ry + n * rx) >> 8, y = (gy + m * rx - n * ry) >> 8
+                // The pixels drawn, bounded as a text region's are.
+                work += max(0, min(x + pw, info.width) - max(x, 0)) * max(0, min(y + ph, info.height) - max(y, 0)) + 1
+                guard work <= maxPixels else { throw Failure(message: "halftone region draws more than \(maxPixels) pixels") }
                 bm.combine(patterns[min(v, patterns.count - 1)], x: x, y: y, op: combOp)
             }
         }
