@@ -19,8 +19,9 @@
 //   BubblePlay     – the live server of `bubbles play` (Hummingbird HTTP + WebSocket)
 //   BubblesCLI     – the `bubbles` command-line tool
 //
-// Benchmarks live in their own package under Benchmarks/ so that users of these libraries never
-// build benchmark tooling.
+// Benchmarks live in their own package under Benchmarks/ and in `bubbles bench`
+// (Sources/BubblesCLI/Bench/), so that users of these libraries never build benchmark tooling; their
+// fixtures are the PhysicsFixtures and RenderFixtures targets, outside the product modules.
 import PackageDescription
 
 let package = Package(
@@ -35,6 +36,8 @@ let package = Package(
         .library(name: "PDFMetadata", targets: ["PDFMetadata"]),
         .library(name: "PDFRender", targets: ["PDFRender"]),
         .library(name: "ReportIndex", targets: ["ReportIndex"]),
+        // The standard physics benchmark scene, for the Benchmarks package (not part of the engine).
+        .library(name: "PhysicsFixtures", targets: ["PhysicsFixtures"]),
         .executable(name: "bubbles", targets: ["BubblesCLI"]),
         .executable(name: "make-sample-library", targets: ["SampleLibraryTool"]),
     ],
@@ -130,12 +133,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
+        // Benchmark fixtures, apart from the product modules: the standard physics scene (used by
+        // `bubbles bench`, the Benchmarks package and the tests) and the hand-made render scenes
+        // with the render pipeline's timer (used by `bubbles bench render` and the tests).
+        .target(name: "PhysicsFixtures", dependencies: ["BubblePhysics", "BubbleSupport"]),
+        .target(name: "RenderFixtures", dependencies: ["BubbleRender", "BubbleDashboard"]),
+
         // Executables.
         .executableTarget(
             name: "BubblesCLI",
             dependencies: [
                 "BubblePhysics", "BubbleSupport", "BubbleThreads", "BubbleDashboard", "BubbleRender", "BubbleScenario", "BubbleExport",
                 "ReportLibrary", "PDFMetadata", "PDFRender", "BubblePlay", "ReportIndex", "SampleLibrary",
+                "PhysicsFixtures", "RenderFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -153,14 +163,14 @@ let package = Package(
         .testTarget(
             name: "BubblePhysicsTests",
             dependencies: [
-                "BubblePhysics", "BubbleThreads", "TestSupport",
+                "BubblePhysics", "BubbleThreads", "PhysicsFixtures", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "ReportLibraryTests", dependencies: ["ReportLibrary", "SampleLibrary", "TestSupport"]),
         .testTarget(name: "ReportIndexTests", dependencies: ["ReportIndex", "ReportLibrary", "PDFMetadata", "SampleLibrary", "TestSupport"]),
         .testTarget(name: "PDFMetadataTests", dependencies: ["PDFMetadata", "CZlib", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "PDFRenderTests", dependencies: ["PDFRender", "PDFMetadata", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "BubbleRenderTests", dependencies: ["BubbleRender", "TestSupport"], exclude: ["References"]),
+        .testTarget(name: "BubbleRenderTests", dependencies: ["BubbleRender", "RenderFixtures", "TestSupport"], exclude: ["References"]),
         .testTarget(
             name: "BubbleDashboardTests",
             dependencies: [
@@ -168,7 +178,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "CLITests", dependencies: ["BubblesCLI", "BubblePhysics", "ReportIndex", "TestSupport"]),
-        .testTarget(name: "BubbleExportTests", dependencies: ["BubbleExport", "BubbleRender", "TestSupport"]),
+        .testTarget(name: "BubbleExportTests", dependencies: ["BubbleExport", "BubbleRender", "RenderFixtures", "TestSupport"]),
         .testTarget(
             name: "BubblePlayTests",
             dependencies: [

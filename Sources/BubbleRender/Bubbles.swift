@@ -30,7 +30,7 @@ struct BubblePaint {
     var worst: SceneColour
 }
 
-struct Sprite {
+package struct Sprite {
     var image: RenderedImage
     /// Where the shape's centre lies in the sprite, in pixels.
     var originX: Double
@@ -520,7 +520,7 @@ extension SceneRenderer {
     }
 
     /// Draws the focus sharply into a padded offscreen image and blurs it (uncached).
-    func makeBlurredFocus(_ b: SceneBubble, pixelScale ps: Double) -> Sprite {
+    package func makeBlurredFocus(_ b: SceneBubble, pixelScale ps: Double) -> Sprite {
         let (image, radius, ox, oy) = focusOffscreen(b, pixelScale: ps)
         image.withPixels { p, stride in
             BoxBlur.blur(p, width: image.width, height: image.height, stride: stride, channels: 4, radius: radius)

@@ -3,6 +3,7 @@ import BubbleRender
 import Foundation
 import TestSupport
 import Testing
+import RenderFixtures
 
 /// Writes that fail the way a full disk makes them fail (ENOSPC part-way through a file), through
 /// the `FileSystemCalls` seam: every output file (frames in each format, hard-linked duplicates,

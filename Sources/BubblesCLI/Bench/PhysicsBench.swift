@@ -1,78 +1,9 @@
 import ArgumentParser
+import PhysicsFixtures
 import BubblePhysics
+import BubbleRender
 import BubbleThreads
 import Foundation
-
-/// `bubbles bench`: the benchmarks, one subcommand each. Plain `bubbles bench [options]` is
-/// `bubbles bench physics [options]`.
-struct Bench: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "bench",
-        abstract: "Benchmark the physics step (the default), the renderer, the export, level taps, the play server, the PDF reader or the library index and search.",
-        discussion: """
-            Run `bubbles bench <subcommand> --help` for the options of one benchmark; every \
-            subcommand takes --json. Build with -c release.
-
-            The flags that chose a benchmark before the subcommands (--render, --export, --levels, \
-            --play, --pdf DIR..., --search) still work for one release: `bubbles bench --levels ...` \
-            runs `bubbles bench levels ...` and says so on standard error.
-            """,
-        subcommands: [
-            BenchPhysics.self, BenchRender.self, BenchExport.self, BenchLevels.self, BenchPlay.self, BenchPDF.self, BenchPage.self,
-            BenchSearch.self,
-        ],
-        defaultSubcommand: BenchPhysics.self)
-
-    /// The deprecated mode flags and the subcommand each stands for.
-    static let legacyModes: [(flag: String, subcommand: String)] = [
-        ("--render", "render"), ("--export", "export"), ("--levels", "levels"), ("--play", "play"),
-        ("--pdf", "pdf"), ("--search", "search"),
-    ]
-
-    /// Rewrites a command line that picks its benchmark with one of the deprecated flags
-    /// (`bench --levels --children 10` → `bench levels --children 10`; `bench --pdf A B --json` →
-    /// `bench pdf A B --json`), and returns the one-line notice to print; nil when `arguments`
-    /// (the whole command line after `bubbles`) uses no such flag. The old internal
-    /// `--levels-child PATH` becomes `levels --child PATH`, silently.
-    static func rewritingLegacyFlags(_ arguments: [String]) -> (arguments: [String], notice: String?)? {
-        let names = Set(Bubbles.configuration.subcommands.map { $0._commandName })
-        guard let b = arguments.firstIndex(where: { names.contains($0) }), arguments[b] == "bench" else { return nil }
-        var rest = Array(arguments[(b + 1)...])
-        if let first = rest.first, configuration.subcommands.contains(where: { $0._commandName == first }) { return nil }
-        if let c = rest.firstIndex(of: "--levels-child") {
-            rest[c] = "--child"
-            return (Array(arguments[...b]) + ["levels"] + rest, nil)
-        }
-        for (flag, subcommand) in legacyModes {
-            guard let i = rest.firstIndex(where: { $0 == flag || $0.hasPrefix(flag + "=") }) else { continue }
-            if rest[i] == flag {
-                rest.remove(at: i)
-            } else {
-                rest[i] = String(rest[i].dropFirst(flag.count + 1))
-            }
-            let notice = "warning: `bubbles bench \(flag)` is deprecated and will be removed; use `bubbles bench \(subcommand)`"
-            return (Array(arguments[...b]) + [subcommand] + rest, notice)
-        }
-        return nil
-    }
-
-    /// Runs a benchmark's body the way every subcommand does: its own errors are one `error:`
-    /// line (exit status 1), usage errors go to the caller, `--verbose` adds the time.
-    static func running(_ global: GlobalOptions, _ body: () throws -> Void) throws {
-        let start = monotonicNow()
-        defer { Diagnostics.timing(since: start, verbose: global.verbose) }
-        do {
-            try body()
-        } catch let error as ExitCode {
-            throw error
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            Diagnostics.report(error, verbose: global.verbose)
-            throw ExitCode.failure
-        }
-    }
-}
 
 /// `bubbles bench physics` (and plain `bubbles bench`): the layout-step benchmark on the standard
 /// scene (or a scene file).
@@ -322,5 +253,98 @@ struct BenchPhysics: ParsableCommand {
                 + "\"peak_memory_bytes\": \(r.peakMemory), \"steps_measured\": \(r.stepsMeasured), \"warmup_steps\": \(warmup), \"rounds\": \(rounds)}"
         }
         return "[\n" + items.joined(separator: ",\n") + "\n]\n"
+    }
+}
+
+/// Reading and writing benchmark scene files.
+///
+/// Format (pt, y down): `{"target": [x, y], "bodies": [{"x": 1.5, "y": -2, "r": 12},
+/// {"x": 0, "y": 40, "w": 60, "h": 36, "corner": 8}]}`. A body with `r` is a circle, one with `w`
+/// and `h` a rounded rectangle (`corner` defaults to 0). Other fields are ignored.
+enum BenchSceneFile {
+    struct FormatError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func encode(_ scene: BenchmarkScene) -> String {
+        var out = "{\"target\": [\(scene.target.x), \(scene.target.y)], \"bodies\": [\n"
+        for (i, b) in scene.bodies.enumerated() {
+            switch b.shape {
+            case let .circle(r):
+                out += "{\"x\": \(b.position.x), \"y\": \(b.position.y), \"r\": \(r)}"
+            case let .roundedRect(w, h, c):
+                out += "{\"x\": \(b.position.x), \"y\": \(b.position.y), \"w\": \(w), \"h\": \(h), \"corner\": \(c)}"
+            }
+            out += i == scene.bodies.count - 1 ? "\n" : ",\n"
+        }
+        out += "]}\n"
+        return out
+    }
+
+    /// Reads a scene file; errors name the file (and the JSON path of a bad value).
+    static func load(_ path: String) throws -> BenchmarkScene {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            var isDir: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
+            throw CLIError("\(path): cannot read: " + (!exists ? "No such file or directory" : isDir.boolValue ? "Is a directory" : "Permission denied"))
+        }
+        do {
+            return try decode(data)
+        } catch let e as FormatError {
+            throw CLIError(path + ": " + e.description.replacingOccurrences(of: "scene file: ", with: ""))
+        } catch {
+            let ns = error as NSError
+            let detail = (ns.userInfo[NSDebugDescriptionErrorKey] as? String).map { ": " + $0 } ?? ""
+            throw CLIError("\(path): malformed JSON\(detail)")
+        }
+    }
+
+    static func decode(_ data: Data) throws -> BenchmarkScene {
+        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw FormatError(description: "scene file: the top level must be an object")
+        }
+        func number(_ v: Any?, _ what: String) throws -> Double {
+            // `v is Bool` is true for every NSNumber 0 or 1 on Linux, so booleans are told apart
+            // by their Objective-C type code ("c") instead.
+            guard let n = v as? NSNumber, String(cString: n.objCType) != "c" else {
+                throw FormatError(description: "scene file: \(what) must be a number")
+            }
+            return n.doubleValue
+        }
+        var target = Vector2.zero
+        if let t = root["target"] {
+            guard let a = t as? [Any], a.count == 2 else {
+                throw FormatError(description: "scene file: target must be [x, y]")
+            }
+            target = Vector2(try number(a[0], "target[0]"), try number(a[1], "target[1]"))
+        }
+        guard let list = root["bodies"] as? [Any] else {
+            throw FormatError(description: "scene file: bodies must be an array")
+        }
+        var bodies: [SceneBody] = []
+        bodies.reserveCapacity(list.count)
+        for (i, item) in list.enumerated() {
+            guard let o = item as? [String: Any] else {
+                throw FormatError(description: "scene file: bodies[\(i)] must be an object")
+            }
+            let p = Vector2(try number(o["x"], "bodies[\(i)].x"), try number(o["y"], "bodies[\(i)].y"))
+            let shape: Shape
+            if o["r"] != nil {
+                shape = .circle(radius: try number(o["r"], "bodies[\(i)].r"))
+            } else if o["w"] != nil || o["h"] != nil {
+                shape = .roundedRect(
+                    width: try number(o["w"], "bodies[\(i)].w"), height: try number(o["h"], "bodies[\(i)].h"),
+                    cornerRadius: o["corner"] == nil ? 0 : try number(o["corner"], "bodies[\(i)].corner"))
+            } else {
+                throw FormatError(description: "scene file: bodies[\(i)] needs r, or w and h")
+            }
+            bodies.append(SceneBody(position: p, shape: shape))
+        }
+        return BenchmarkScene(target: target, bodies: bodies)
+    }
+
+    /// Writes `text` to `path` through a temporary file and a rename, so readers never see half a file.
+    static func writeAtomically(_ text: String, to path: String) throws {
+        try AtomicFile.write(Array(text.utf8), to: path)
     }
 }

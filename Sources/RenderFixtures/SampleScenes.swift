@@ -1,3 +1,4 @@
+import BubbleRender
 import BubbleDashboard
 
 /// Hand-made scenes that look like real dashboard levels, for tests, previews and the render

@@ -1,6 +1,7 @@
 // The standard benchmark scene, shared by the `bubbles bench` command, the Benchmarks package and
 // the tests.
 
+import BubblePhysics
 import BubbleSupport
 
 /// One body of a scene: a centre and a shape (the scene-file format's `x`, `y` and `r`, or `w`,

@@ -1,3 +1,4 @@
+import ArgumentParser
 @_spi(Testbed) import BubbleDashboard
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
@@ -155,3 +156,74 @@ enum LevelBench {
               + "\"peak_memory_bytes\": \(peakResident()), \"load_peak_memory_bytes\": \(loadPeak), \"load_ms\": \(loadMS)}")
     }
 }
+
+/// `bubbles bench levels`.
+struct BenchLevels: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "levels",
+        abstract: "Benchmark a tap on a category of 10 to 100 000 reports.",
+        discussion: """
+            Each count runs in a child process of its own, so that its peak memory is its own. \
+            Per count: tap_ms_median (the tap to the first frame of the new level, on a fresh \
+            dashboard and text measurer each time), layout_ms_median (the grouping and layout \
+            part of it), visible_bubbles and groups once settled, peak_memory_bytes and \
+            load_peak_memory_bytes (after loading the datasource), and load_ms (loading it, with \
+            the titles' fields and collation keys read once). --titles unstructured uses titles \
+            with no shared structure instead of invoices. With --find instead: search \
+            and the keyword filter to the first frame drawn at scale 1 (a keystroke with results \
+            on the 100 000-report library, a filter set and cleared on a level of 10 000 reports, \
+            a result picked to its level), median and p99 in ms.
+            """)
+
+    @Option(help: "Comma-separated category sizes (default 10,30,100,1000,10000,100000).")
+    var children: String?
+
+    @Option(help: "Taps per count; the figures are their medians.")
+    var rounds: Int = 5
+
+    @Option(help: "The titles of the category: invoices (grouped by number) or unstructured (words in several scripts, grouped alphabetically).")
+    var titles: LevelBench.Titles = .invoices
+
+    @Flag(help: "Print one JSON array.")
+    var json = false
+
+    /// The child process's datasource (internal: the parent runs one child per count).
+    @Option(help: .hidden)
+    var child: String?
+
+    @Flag(help: "Search and the keyword filter instead: a keystroke, a filter set and cleared, a result picked, each to its frame (median and p99 ms).")
+    var find = false
+
+    @Option(help: "With --find: the folder of the generated 100 000-report library and its index (bench search's; the PDFs are written once).")
+    var work = "out/bench-search"
+
+    /// With --find: the size of the generated library (internal: a quick run of the code).
+    @Option(help: .hidden)
+    var findReports = 100_000
+
+    @OptionGroup var global: GlobalOptions
+
+    func counts() throws -> [Int] {
+        guard let children else { return LevelBench.defaultCounts }
+        let c = children.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !c.isEmpty, c.allSatisfy({ ($0 ?? 0) > 0 && ($0 ?? 0) <= 1_000_000 }) else {
+            throw ValidationError("--children must be whole numbers within 1...1000000 separated by commas")
+        }
+        return c.map { $0! }
+    }
+
+    func validate() throws {
+        if rounds < 1 || rounds > 1000 { throw ValidationError("--rounds must be in 1...1000") }
+        _ = try counts()
+    }
+
+    func run() throws {
+        try Bench.running(global) {
+            if let child { return try LevelBench.child(path: child, rounds: rounds) }
+            if find { return try FindBench.run(work: work, reports: max(100, findReports), rounds: rounds, json: json) }
+            try LevelBench.run(counts: try counts(), rounds: rounds, json: json, titles: titles)
+        }
+    }
+}
+
+extension LevelBench.Titles: ExpressibleByArgument {}

@@ -1,3 +1,4 @@
+import ArgumentParser
 @_spi(Testbed) import BubbleDashboard
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
@@ -5,7 +6,8 @@ import Foundation
 import ReportLibrary
 import SampleLibrary
 
-/// `bubbles bench levels --find`: search and the keyword filter to their frames (issue 30), each
+/// `bubbles bench find` (also `bubbles bench levels --find`): search and the keyword filter to
+/// their frames, each
 /// timed from the event to the first frame drawn at scale 1 with the `SceneRenderer`, as the play
 /// server draws it. Medians and 99th percentiles (nearest rank), in ms:
 ///
@@ -203,4 +205,41 @@ enum FindBench {
     }
 
     static func fmt(_ x: Double) -> String { String(format: "%.3f", x) }
+}
+
+/// `bubbles bench find` (the same run as `bubbles bench levels --find`).
+struct BenchFind: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "find",
+        abstract: "Benchmark search and the keyword filter: a keystroke, a filter set and cleared, a result picked, each to its frame (median and p99 ms).",
+        discussion: """
+            The same run as `bubbles bench levels --find`: a keystroke with results on the \
+            100 000-report library, a filter set and cleared on a level of 10 000 reports, a \
+            result picked to its level, each to the first frame drawn at scale 1.
+            """)
+
+    @Option(help: "The folder of the generated 100 000-report library and its index (bench search's; the PDFs are written once).")
+    var work = "out/bench-search"
+
+    @Option(help: "Rounds of each measurement; the figures are their medians and p99.")
+    var rounds: Int = 5
+
+    /// The size of the generated library (internal: a quick run of the code).
+    @Option(help: .hidden)
+    var findReports = 100_000
+
+    @Flag(help: "Print one JSON document.")
+    var json = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if rounds < 1 || rounds > 1000 { throw ValidationError("--rounds must be in 1...1000") }
+    }
+
+    func run() throws {
+        try Bench.running(global) {
+            try FindBench.run(work: work, reports: max(100, findReports), rounds: rounds, json: json)
+        }
+    }
 }

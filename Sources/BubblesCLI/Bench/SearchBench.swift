@@ -1,3 +1,4 @@
+import ArgumentParser
 import BubbleExport
 import Foundation
 import ReportIndex
@@ -178,4 +179,41 @@ enum SearchBench {
     }
 
     static func fmt(_ x: Double) -> String { String(format: "%.3f", x) }
+}
+
+/// `bubbles bench search`.
+struct BenchSearch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Benchmark the library index and search on a generated library.",
+        discussion: """
+            Every keystroke of 20 queries in thirteen languages (p50_ms, p99_ms by nearest rank, \
+            max_ms; facets_p50_ms), `bubbles index` cold and warm as whole processes, index bytes \
+            per report, cold reading of every distinct PDF found on one core and on all against \
+            pdfinfo once per file, and `render --data` with the index against --no-pdf.
+            """)
+
+    @Option(help: "Reports in the generated library.")
+    var reports = 100_000
+
+    @Option(help: "The folder for the generated library and its index (kept between runs: the PDFs are written once).")
+    var work = "out/bench-search"
+
+    @Flag(help: .hidden)
+    var typingOnly = false
+
+    @Flag(help: "Print one JSON document.")
+    var json = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if reports < 100 || reports > 10_000_000 { throw ValidationError("--reports must be within 100...10000000") }
+    }
+
+    func run() throws {
+        try Bench.running(global) {
+            try SearchBench.run(work: work, reports: reports, json: json, typingOnly: typingOnly)
+        }
+    }
 }

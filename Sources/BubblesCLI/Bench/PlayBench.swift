@@ -1,3 +1,4 @@
+import ArgumentParser
 @_spi(Testbed) import BubbleDashboard
 import BubblePlay
 @_spi(Testbed) import BubbleScenario
@@ -206,5 +207,31 @@ enum PlayBench {
             }
             print("  at rest: \(figures.restFrames) frames in 2 s, CPU \(f(figures.restCPUPercent)) % of one core")
         }
+    }
+}
+
+/// `bubbles bench play`.
+struct BenchPlay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Benchmark the play server: input message to frame, frames/s while moving at scale 1 and 2, rest.",
+        discussion: """
+            In process, with the real message parser, session, renderer and encoder; a page is \
+            simulated on a virtual 60 Hz clock. Latency: a message arriving between two frames, to \
+            the next frame ready to leave (median and 90th percentile, nearest rank). Frames per \
+            second the server sustains while bubbles move at scale 1 and 2 (with changed tiles and, \
+            for the ratio, with whole pictures); frames and CPU at rest.
+            """)
+
+    @Option(help: "The datasource.")
+    var input: String = "Data/reports.json"
+
+    @Flag(help: "Print one JSON document.")
+    var json = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        try Bench.running(global) { try PlayBench.run(data: input, json: json) }
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 @_spi(Testbed) import BubbleDashboard
 import BubbleExport
 @_spi(Testbed) import BubbleScenario
@@ -130,5 +131,30 @@ enum ExportBench {
         print(String(format: "  speed-up 1 → 2 jobs: %.2f× at 60 fps, %.2f× at 120 fps", speedup(60), speedup(120)))
         print(String(format: "  --video (MP4) costs %.2f ms per frame at 60 fps, %.2f ms at 120 fps (2 jobs, against the same run without)",
                      videoCost(60), videoCost(120)))
+    }
+}
+
+/// `bubbles bench export`.
+struct BenchExport: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Benchmark the frame export of a scenario (60 and 120 fps, 1 and 2 jobs, and with --video).",
+        discussion: """
+            Frames per second of the whole export at 1536x2048 at 60 and 120 fps with 1 and 2 \
+            render jobs, the speed-up from 1 to 2 jobs, the time per frame in each stage (simulate, \
+            draw, encode), the duplicate frames, and then what an MP4 video costs per frame. Every \
+            configuration runs twice, interleaved; the faster run counts.
+            """)
+
+    @Option(help: "The scenario.")
+    var input: String = "Data/scenarios/tour.json"
+
+    @Flag(help: "Print one JSON document.")
+    var json = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        try Bench.running(global) { try ExportBench.run(scenario: input, json: json) }
     }
 }
