@@ -139,13 +139,18 @@ let package = Package(
         .target(name: "PhysicsFixtures", dependencies: ["BubblePhysics", "BubbleSupport"]),
         .target(name: "RenderFixtures", dependencies: ["BubbleRender", "BubbleDashboard"]),
 
+        // The load-testing client of the play server (loopback pages and misbehaving clients, and
+        // the raw WebSocket client the tests use): `bubbles play-client`, scripts/soak-play.sh and
+        // the tests; never the server itself.
+        .target(name: "PlayLoadClient", dependencies: ["BubbleSupport"]),
+
         // Executables.
         .executableTarget(
             name: "BubblesCLI",
             dependencies: [
                 "BubblePhysics", "BubbleSupport", "BubbleThreads", "BubbleDashboard", "BubbleRender", "BubbleScenario", "BubbleExport",
                 "ReportLibrary", "PDFMetadata", "PDFRender", "BubblePlay", "ReportIndex", "SampleLibrary",
-                "PhysicsFixtures", "RenderFixtures",
+                "PhysicsFixtures", "RenderFixtures", "PlayLoadClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -159,7 +164,7 @@ let package = Package(
         .testTarget(name: "BubbleSupportTests", dependencies: ["BubbleSupport"]),
         // What several test targets share (package root, scratch folders, the seeded random
         // generator, Chromium/DevTools and loopback WebSocket helpers); only test targets use it.
-        .target(name: "TestSupport", dependencies: ["BubblePhysics", "BubblePlay"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["BubblePhysics", "PlayLoadClient"], path: "Tests/TestSupport"),
         .testTarget(
             name: "BubblePhysicsTests",
             dependencies: [
@@ -183,7 +188,7 @@ let package = Package(
             name: "BubblePlayTests",
             dependencies: [
                 "BubblePlay", "BubbleExport", "BubbleScenario", "BubbleDashboard", "BubbleRender", "ReportLibrary",
-                "BubblePhysics", "TestSupport",
+                "BubblePhysics", "PlayLoadClient", "TestSupport",
             ]),
         .testTarget(
             name: "IntegrationTests",

@@ -29,7 +29,7 @@ import Foundation
 ///   and assembles `manifest.json`, `contact-sheet.png` and `index.html`.
 public enum Exporter {
     public static func run(_ options: ExportOptions, progress: ((ExportProgress) -> Void)? = nil) throws -> ExportSummary {
-        let start = monotonicSeconds()
+        let start = MonotonicClock.seconds()
 
         // Scenario and settings: everything that can be refused is refused before a file is written.
         let scenario: Scenario
@@ -168,7 +168,7 @@ public enum Exporter {
             simulateSeconds: 0, drawSeconds: 0, encodeSeconds: 0, writeSeconds: 0, manifestPath: manifestPath,
             contactSheetPath: nil, reviewPagePath: nil)
         var done = 0
-        var lastProgress = -1.0, lastManifest = monotonicSeconds()
+        var lastProgress = -1.0, lastManifest = MonotonicClock.seconds()
         var failure: ExportError? = nil
         func collect(_ r: RunResult) {
             for e in r.entries { finished[e.index - first] = e }
@@ -194,7 +194,7 @@ public enum Exporter {
         }
         func pump(final: Bool = false) {
             for r in pool.takeResults() { collect(r) }
-            let now = monotonicSeconds()
+            let now = MonotonicClock.seconds()
             if let progress, final || now - lastProgress >= 0.1 {
                 lastProgress = now
                 progress(ExportProgress(done: done, total: count, elapsed: now - start, finished: final))
@@ -265,7 +265,7 @@ public enum Exporter {
         var samples: [(info: FrameInfo, scene: Scene)] = []
         var simulate = 0.0
         for i in 0...last {
-            let t0 = monotonicSeconds()
+            let t0 = MonotonicClock.seconds()
             let time = Double(i) / fps
             let fired = player.advance(to: time)
             if let bad = fired.first(where: { $0.error != nil }) {
@@ -276,7 +276,7 @@ public enum Exporter {
             let scene = dashboard.scene(at: time)
             let info = FrameInfo(index: i, time: time, step: dashboard.stepCount, stateHash: dashboard.stateHash(at: time),
                                  events: fired.map(\.label))
-            simulate += monotonicSeconds() - t0
+            simulate += MonotonicClock.seconds() - t0
             if options.review && (i - first) % every == 0 { samples.append((info, scene)) }
             if run != nil && run!.scene == scene {
                 run!.duplicates.append(info)
@@ -342,7 +342,7 @@ public enum Exporter {
             summary.reviewPagePath = folder + "/" + pageName
         }
         try writeManifest(complete: true)
-        summary.seconds = monotonicSeconds() - start
+        summary.seconds = MonotonicClock.seconds() - start
         pump(final: true)
         return summary
     }

@@ -61,13 +61,6 @@ enum FileOps {
     }
 }
 
-/// Monotonic seconds.
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-}
-
 /// The path of the executable `name` in the first folder of `searchPath` (a colon-separated
 /// list; default: the `PATH` environment variable, or `/usr/bin:/bin` without one) that holds an
 /// executable file of that name; nil if none does. The tool's one program finder (ffmpeg for

@@ -131,7 +131,7 @@ final class VideoWriter: @unchecked Sendable {
             let item = queue.removeFirst()
             cond.broadcast()
             cond.unlock()
-            let t0 = monotonicSeconds()
+            let t0 = MonotonicClock.seconds()
             var ok = true
             item.pixels.withUnsafeBytes { buf in
                 for _ in 0..<item.count where ok {
@@ -148,7 +148,7 @@ final class VideoWriter: @unchecked Sendable {
                 }
             }
             cond.lock()
-            pipeSeconds += monotonicSeconds() - t0
+            pipeSeconds += MonotonicClock.seconds() - t0
             if ok { framesWritten += item.count } else if failure == nil { failure = "ffmpeg stopped reading frames" }
             cond.broadcast()
             cond.unlock()

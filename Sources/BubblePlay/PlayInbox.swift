@@ -1,3 +1,4 @@
+import BubbleSupport
 @_spi(Testbed) import BubbleDashboard
 
 /// What a page has sent that its session has not taken yet: the pacing credit, the finger's

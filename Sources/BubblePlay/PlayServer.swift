@@ -5,6 +5,7 @@ import HummingbirdWebSocket
 import Logging
 import ServiceLifecycle
 import NIOCore
+import BubbleSupport
 
 /// How `bubbles play` serves: address, limits and where the recording goes.
 public struct PlayServerOptions: Sendable {
@@ -131,21 +132,23 @@ public final class PlayServer: Sendable {
         var logger = Logger(label: "bubbles.play")
         logger.logLevel = .critical
         let router = Router()
+        let checks = HostOriginMiddleware<BasicRequestContext>(listenHost: options.host, isLoopback: options.isLoopback) { [self] in port ?? options.port }
+        // The page, its assets and the statistics pass the Host check; an unknown path is a 404
+        // whatever its Host.
+        let checked = router.group().add(middleware: checks)
         for file in PlayAssets.files {
             let body = ByteBuffer(string: file.body)
             let type = file.contentType
-            router.get(RouterPath(file.path)) { [self] request, _ -> Response in
-                guard hostAllowed(request.head.authority) else { return Self.plain(.forbidden, "host not allowed") }
-                return Response(
+            checked.get(RouterPath(file.path)) { _, _ -> Response in
+                Response(
                     status: .ok,
                     headers: [.contentType: type, .cacheControl: "no-store"],
                     body: .init(byteBuffer: body))
             }
         }
         if options.servesStatistics && options.isLoopback {
-            router.get("/stats") { [self] request, _ -> Response in
-                guard hostAllowed(request.head.authority) else { return Self.plain(.forbidden, "host not allowed") }
-                return Response(
+            checked.get("/stats") { [self] _, _ -> Response in
+                Response(
                     status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                     body: .init(byteBuffer: ByteBuffer(string: statistics.json + "\n")))
             }
@@ -162,7 +165,7 @@ public final class PlayServer: Sendable {
         let builder = HTTPServerBuilder { [self] responder in
             GuardedChannel(
                 base: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: upgrade) { [self] request, channel, _ in
-                    guard request.path == "/ws", upgradeAllowed(request) else { return .dontUpgrade }
+                    guard request.path == "/ws", checks.upgradeAllowed(request) else { return .dontUpgrade }
                     return .upgrade([:]) { [self] inbound, outbound, _ in
                         try await serveSession(inbound: inbound, outbound: outbound, channel: channel)
                     }
@@ -197,24 +200,6 @@ public final class PlayServer: Sendable {
 
     static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {
         Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text + "\n")))
-    }
-
-    // MARK: - Origin and Host
-
-    /// The Host values this server answers to on a loopback address.
-    func hostAllowed(_ host: String?) -> Bool {
-        guard options.isLoopback else { return true }
-        guard let host else { return false }
-        let port = self.port ?? options.port
-        let names = ["127.0.0.1", "localhost", "[::1]", options.host.contains(":") ? "[\(options.host)]" : options.host]
-        return names.contains { host == "\($0):\(port)" || (port == 80 && host == $0) }
-    }
-
-    /// A WebSocket upgrade needs an allowed Host and an Origin of `http://` that same host.
-    func upgradeAllowed(_ request: HTTPRequest) -> Bool {
-        guard let host = request.authority, hostAllowed(host) else { return false }
-        guard let origin = request.headerFields[.origin] else { return false }
-        return origin == "http://" + host || origin == "https://" + host
     }
 
     // MARK: - A session
@@ -404,7 +389,7 @@ public final class PlayServer: Sendable {
     /// burst, rapid reconnects) once a second later, so that trimming costs at most a few
     /// milliseconds a second of the threads that draw frames.
     func returnFreedMemorySoon() {
-        let now = monotonicSeconds()
+        let now = MonotonicClock.seconds()
         let action = trim.withLock { t -> Int in
             if now - t.last >= 1 {
                 t.last = now
@@ -422,7 +407,7 @@ public final class PlayServer: Sendable {
                 try? await Task.sleep(for: .seconds(1))
                 trim.withLock {
                     $0.pending = false
-                    $0.last = monotonicSeconds()
+                    $0.last = MonotonicClock.seconds()
                 }
                 PlayMemory.returnFreedMemory()
             }

@@ -53,13 +53,6 @@ public struct PlayFrame {
     public var encodeSeconds = 0.0
 }
 
-/// Monotonic seconds, for timing only.
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-}
-
 /// One page's live dashboard: input in, frames out, recording. Not thread-safe: one task owns it.
 ///
 /// Time: the dashboard runs on a clock made of the wall clock the server passes in (`now`,
@@ -310,23 +303,23 @@ public final class PlaySession {
         guard dirty || moving else { return nil }
         advanceClock(now)
         let t = min(simTime, dashboard.time)
-        let t0 = monotonicSeconds()
+        let t0 = MonotonicClock.seconds()
         let scene = dashboard.scene(at: t)
         let picture: PlayPicture
         let t1: Double
         if sendsChangedTiles, shownImage != nil, scene == shownScene {
-            t1 = monotonicSeconds()
+            t1 = MonotonicClock.seconds()
             picture = PlayPicture(png: [], tiles: [], columns: 0, tileSize: patcher.tileSize)
         } else {
             let image = try renderer.render(scene, reusing: spareImage)
-            t1 = monotonicSeconds()
+            t1 = MonotonicClock.seconds()
             picture = try patcher.picture(image, shown: sendsChangedTiles ? shownImage : nil, encoder: encoder)
             spareImage = shownImage
             shownImage = image
             shownScene = scene
         }
         let png = picture.png
-        let t2 = monotonicSeconds()
+        let t2 = MonotonicClock.seconds()
         hasCredit = false
         dirty = false
         framesSent += 1

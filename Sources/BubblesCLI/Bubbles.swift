@@ -13,7 +13,7 @@ struct Bubbles: ParsableCommand {
             --verbose (on any subcommand) adds detail lines. Exit status: 0 on success, 1 when a \
             command failed, 64 for a malformed command line.
             """,
-        subcommands: [Validate.self, Index.self, Search.self, Render.self, Page.self, Keywords.self, Bench.self, Export.self, Play.self])
+        subcommands: [Validate.self, Index.self, Search.self, Render.self, Page.self, Keywords.self, Bench.self, Export.self, Play.self, PlayClient.self])
 
     static let verboseFlags: Set<String> = ["--verbose", "-v"]
 

@@ -6,6 +6,7 @@ import BubbleRender
 import Foundation
 import PDFMetadata
 import ReportLibrary
+import BubbleSupport
 
 /// Options every subcommand takes.
 struct GlobalOptions: ParsableArguments {
@@ -32,7 +33,7 @@ enum Diagnostics {
 
     /// Prints the elapsed time of the command when verbose.
     static func timing(since start: Double, verbose: Bool) {
-        if verbose { printError(String(format: "  time: %.3f s", monotonicNow() - start)) }
+        if verbose { printError(String(format: "  time: %.3f s", MonotonicClock.seconds() - start)) }
     }
 
     /// Collapses line breaks so that a message is one line.
@@ -106,9 +107,3 @@ func ownExecutablePath() -> String {
     CommandLine.arguments[0].contains("/") ? CommandLine.arguments[0] : (Bundle.main.executablePath ?? CommandLine.arguments[0])
 }
 
-/// Monotonic seconds.
-func monotonicNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-}

@@ -2,6 +2,7 @@ import ArgumentParser
 import BubbleExport
 @_spi(Testbed) import BubbleScenario
 import Foundation
+import BubbleSupport
 
 /// `bubbles export`: a scenario as a numbered frame sequence, with manifest, contact sheet and review page.
 struct Export: ParsableCommand {
@@ -96,7 +97,7 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
-        let start = monotonicNow()
+        let start = MonotonicClock.seconds()
         defer { Diagnostics.timing(since: start, verbose: global.verbose) }
         var lastLength = 0
         do {

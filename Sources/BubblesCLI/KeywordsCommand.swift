@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PDFMetadata
+import BubbleSupport
 
 /// `bubbles keywords FILE|DIR... [--json]`: the title, page count and keywords of PDFs, read by
 /// our own poppler-free reader (the PDFMetadata module).
@@ -47,7 +48,7 @@ struct Keywords: ParsableCommand {
     }
 
     func run() throws {
-        let start = monotonicNow()
+        let start = MonotonicClock.seconds()
         defer { Diagnostics.timing(since: start, verbose: global.verbose) }
         var failed = false
         let files = Keywords.collect(paths) { path, message in

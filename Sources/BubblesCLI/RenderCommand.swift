@@ -5,6 +5,7 @@ import BubbleRender
 @_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportLibrary
+import BubbleSupport
 
 /// `bubbles render`: settles one level of the dashboard and writes the frame as PNG and/or SVG.
 struct Render: ParsableCommand {
@@ -63,7 +64,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let start = monotonicNow()
+        let start = MonotonicClock.seconds()
         defer { Diagnostics.timing(since: start, verbose: global.verbose) }
         do {
             try render()

@@ -2,6 +2,7 @@ import ArgumentParser
 import BubblePhysics
 import BubbleThreads
 import Foundation
+import BubbleSupport
 
 /// `bubbles bench`: the benchmarks, one subcommand each. Plain `bubbles bench [options]` is
 /// `bubbles bench physics [options]`.
@@ -62,7 +63,7 @@ struct Bench: ParsableCommand {
     /// Runs a benchmark's body the way every subcommand does: its own errors are one `error:`
     /// line (exit status 1), usage errors go to the caller, `--verbose` adds the time.
     static func running(_ global: GlobalOptions, _ body: () throws -> Void) throws {
-        let start = monotonicNow()
+        let start = MonotonicClock.seconds()
         defer { Diagnostics.timing(since: start, verbose: global.verbose) }
         do {
             try body()

@@ -5,6 +5,7 @@ import BubbleRender
 import Foundation
 import ReportLibrary
 import SampleLibrary
+import BubbleSupport
 
 /// `bubbles bench find` (also `bubbles bench levels --find`): search and the keyword filter to
 /// their frames, each
@@ -73,11 +74,11 @@ enum FindBench {
                 var typed = ""
                 for c in query {
                     typed.append(c)
-                    let t0 = monotonicNow()
+                    let t0 = MonotonicClock.seconds()
                     try dashboard.send(.search(typed))
-                    samples[0].eventMs.append((monotonicNow() - t0) * 1000)
+                    samples[0].eventMs.append((MonotonicClock.seconds() - t0) * 1000)
                     try frame(dashboard)
-                    let ms = (monotonicNow() - t0) * 1000
+                    let ms = (MonotonicClock.seconds() - t0) * 1000
                     samples[0].ms.append(ms)
                     slowest.append((ms, typed))
                     dashboard.step()
@@ -99,12 +100,12 @@ enum FindBench {
                 try frame(dashboard)
                 let count = dashboard.searchResults.count
                 guard count > 0 else { continue }
-                let t0 = monotonicNow()
+                let t0 = MonotonicClock.seconds()
                 try dashboard.send(.searchPick(round % min(3, count)))
                 dashboard.step()
-                samples[3].eventMs.append((monotonicNow() - t0) * 1000)
+                samples[3].eventMs.append((MonotonicClock.seconds() - t0) * 1000)
                 try frame(dashboard)
-                samples[3].ms.append((monotonicNow() - t0) * 1000)
+                samples[3].ms.append((MonotonicClock.seconds() - t0) * 1000)
                 dashboard.settle(limit: 3000)
                 try dashboard.send(.closeOverlay)
                 dashboard.settle(limit: 600)
@@ -127,21 +128,21 @@ enum FindBench {
         var first: Double? = nil
         for round in 0..<max(20, rounds * 4) {
             let keyword = levelKeywords[round % 4 + 4]  // Q1…Q4: about a quarter of the reports each
-            var t0 = monotonicNow()
+            var t0 = MonotonicClock.seconds()
             try level.send(.filter([keyword]))
             level.step()
-            samples[1].eventMs.append((monotonicNow() - t0) * 1000)
+            samples[1].eventMs.append((MonotonicClock.seconds() - t0) * 1000)
             try frame(level)
-            let apply = (monotonicNow() - t0) * 1000
+            let apply = (MonotonicClock.seconds() - t0) * 1000
             samples[1].ms.append(apply)
             if first == nil { first = apply }
             level.settle(limit: 3000)
-            t0 = monotonicNow()
+            t0 = MonotonicClock.seconds()
             try level.send(.filter([]))
             level.step()
-            samples[2].eventMs.append((monotonicNow() - t0) * 1000)
+            samples[2].eventMs.append((MonotonicClock.seconds() - t0) * 1000)
             try frame(level)
-            samples[2].ms.append((monotonicNow() - t0) * 1000)
+            samples[2].ms.append((MonotonicClock.seconds() - t0) * 1000)
             level.settle(limit: 3000)
         }
         progress("  first filter on the level (nothing laid out for it yet): \(fmt(first ?? 0)) ms")

@@ -4,6 +4,7 @@ import BubbleRender
 @_spi(Testbed) import BubbleScenario
 import Foundation
 import ReportLibrary
+import BubbleSupport
 
 /// `bubbles bench levels`: what a tap on a category of 10 … 100 000 reports costs. Each count
 /// runs in a child process of its own (`bench levels --child`), so that its peak memory is its own:
@@ -115,10 +116,10 @@ enum LevelBench {
 
     /// The child: loads `path`, then taps its one category `rounds` times on fresh dashboards.
     static func child(path: String, rounds: Int) throws {
-        let loadStart = monotonicNow()
+        let loadStart = MonotonicClock.seconds()
         let library = try LibraryLoader.load(path, options: LibraryLoadOptions(checkFiles: false))
         let tree = try LibraryBridge.dashboardTree(library)
-        let loadMS = (monotonicNow() - loadStart) * 1000
+        let loadMS = (MonotonicClock.seconds() - loadStart) * 1000
         let loadPeak = peakResident()
         let category = tree.nodes[0].children[0]
         var taps: [Double] = [], layouts: [Double] = []
@@ -131,11 +132,11 @@ enum LevelBench {
             let dashboard = try Dashboard(tree: tree, measurer: measurer)
             try dashboard.send(.tapBubble("root"))
             dashboard.settle(limit: 3000)
-            let t0 = monotonicNow()
+            let t0 = MonotonicClock.seconds()
             try dashboard.send(.tapBubble(tree.nodes[category].id))
             dashboard.step()
             let scene = dashboard.scene()
-            let t1 = monotonicNow()
+            let t1 = MonotonicClock.seconds()
             taps.append((t1 - t0) * 1000)
             _ = scene
             // The grouping and layout alone, on another fresh dashboard at the same moment.
@@ -143,9 +144,9 @@ enum LevelBench {
             _ = fresh.measure("Warm-up 0123", role: .cardTitle, width: 100)
             _ = fresh.measure("Warm-up 0123", role: .categoryTitle, width: 100)
             let again = try Dashboard(tree: tree, measurer: fresh)
-            let l0 = monotonicNow()
+            let l0 = MonotonicClock.seconds()
             _ = try again.layout(of: category)
-            layouts.append((monotonicNow() - l0) * 1000)
+            layouts.append((MonotonicClock.seconds() - l0) * 1000)
             dashboard.settle(limit: 3000)
             let settled = dashboard.scene()
             visible = settled.bubbles.count

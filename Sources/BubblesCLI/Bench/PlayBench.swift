@@ -3,6 +3,7 @@ import ArgumentParser
 import BubblePlay
 @_spi(Testbed) import BubbleScenario
 import Foundation
+import BubbleSupport
 
 /// `bubbles bench play`: the play server's costs, in process, with the real message parser,
 /// session and renderer (what is left out is the WebSocket write, a loopback copy). The page is
@@ -41,7 +42,7 @@ enum PlayBench {
         var restCPUPercent = 0.0
     }
 
-    static func now() -> Double { monotonicNow() }
+    static func now() -> Double { MonotonicClock.seconds() }
 
     /// A message arriving half a display frame after the clock, timed to the next frame; nil if
     /// no frame was drawn. `shown`: the frame's picture differs from the one before.

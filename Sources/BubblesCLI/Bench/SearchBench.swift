@@ -4,6 +4,7 @@ import Foundation
 import ReportIndex
 import ReportLibrary
 import SampleLibrary
+import BubbleSupport
 
 /// `bubbles bench search`: the library index and search on a generated library of 100 000
 /// reports (titles, keywords and authors in thirteen languages) over 1 000 distinct PDFs.
@@ -59,13 +60,13 @@ enum SearchBench {
             for character in query {
                 typed.append(character)
                 let q = SearchQuery(typed)
-                let t0 = monotonicNow()
+                let t0 = MonotonicClock.seconds()
                 let found = try opened.search(q, options: SearchOptions(limit: 50))
-                times.append((monotonicNow() - t0) * 1000)
+                times.append((MonotonicClock.seconds() - t0) * 1000)
                 slowest.append((times.last!, typed, found.total))
-                let t1 = monotonicNow()
+                let t1 = MonotonicClock.seconds()
                 _ = try opened.facets(q, options: SearchOptions(facetLimit: 50))
-                facetTimes.append((monotonicNow() - t1) * 1000)
+                facetTimes.append((MonotonicClock.seconds() - t1) * 1000)
             }
         }
         times.sort()
@@ -92,9 +93,9 @@ enum SearchBench {
         row += [("pdf_files", String(pdfs.count)), ("pdf_files_per_s", fmt(Double(pdfs.count) / oursOne)),
                 ("pdf_files_per_s_all_cores", fmt(Double(pdfs.count) / oursAll))]
         if let pdfinfo = findProgram("pdfinfo") {
-            let t0 = monotonicNow()
+            let t0 = MonotonicClock.seconds()
             for path in pdfs { _ = try? runQuiet(pdfinfo, [path]) }
-            let seconds = monotonicNow() - t0
+            let seconds = MonotonicClock.seconds() - t0
             row += [("pdfinfo_files_per_s", fmt(Double(pdfs.count) / seconds)), ("pdf_ratio_vs_pdfinfo", fmt(seconds / oursOne))]
             progress("  cold, \(pdfs.count) PDFs: \(fmt(Double(pdfs.count) / oursOne)) files/s on one core (\(fmt(Double(pdfs.count) / oursAll)) on all), pdfinfo \(fmt(Double(pdfs.count) / seconds)) files/s: \(fmt(seconds / oursOne))×")
         }
@@ -160,9 +161,9 @@ enum SearchBench {
 
     /// Wall seconds of `bubbles ARGS` as a child process (its output discarded); fails on a failure.
     static func timeProcess(_ arguments: [String]) throws -> Double {
-        let t0 = monotonicNow()
+        let t0 = MonotonicClock.seconds()
         let status = try runQuiet(ownExecutablePath(), arguments)
-        let seconds = monotonicNow() - t0
+        let seconds = MonotonicClock.seconds() - t0
         guard status == 0 else { throw CLIError("bench search: 'bubbles \(arguments.joined(separator: " "))' failed (status \(status))") }
         return seconds
     }

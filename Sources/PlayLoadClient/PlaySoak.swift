@@ -8,7 +8,7 @@ import Glibc
 /// A load test of a play server on this machine (127.0.0.1 only): pages that play as people do
 /// (drags at the display's rate, taps, pinches back, a `ready` per frame shown and never again
 /// until the next frame comes), and clients that misbehave. Used by the soak test of the suite
-/// and by `bubbles play --soak` (`scripts/soak-play.sh`). Every loop is bounded in time.
+/// and by `bubbles play-client` (`scripts/soak-play.sh`). Every loop is bounded in time.
 public enum PlaySoak {
     /// What to run.
     public struct Options: Sendable {
@@ -119,7 +119,7 @@ public enum PlaySoak {
     /// cooperative pool the server uses) and returns when all are done; `sample` is called every
     /// `sampleInterval` seconds with the seconds elapsed (on another thread).
     public static func run(_ options: Options, sample: @escaping @Sendable (Double) -> Void = { _ in }) -> Report {
-        let start = LoopbackWebSocket.now()
+        let start = MonotonicClock.seconds()
         let end = start + options.seconds
         let results = Locked<[Int: Page]>([:])
         let misbehaviour = Locked(Misbehaviour())
@@ -143,7 +143,7 @@ public enum PlaySoak {
         }
         var nextSample = start + options.sampleInterval
         while group.wait(timeout: .now() + 0.2) == .timedOut {
-            let t = LoopbackWebSocket.now()
+            let t = MonotonicClock.seconds()
             if t >= nextSample {
                 sample(t - start)
                 nextSample += options.sampleInterval
@@ -198,7 +198,7 @@ public enum PlaySoak {
             page.endedEarly = -1
             return page
         }
-        let began = LoopbackWebSocket.now()
+        let began = MonotonicClock.seconds()
         let tick = 1 / o.displayHz
         var nextTick = began + tick
         // The page's state: a frame shown since its last `ready` (the first credit is implicit),
@@ -225,11 +225,11 @@ public enum PlaySoak {
             do { try ws.send(text); return true } catch { return false }
         }
         loop: while true {
-            let t = LoopbackWebSocket.now()
+            let t = MonotonicClock.seconds()
             if t >= end { break }
             // Read until the next refresh.
             let event = ws.read(timeout: max(0, nextTick - t))
-            let now = LoopbackWebSocket.now()
+            let now = MonotonicClock.seconds()
             switch event {
             case .text(let s):
                 let m = object(s)
@@ -288,14 +288,14 @@ public enum PlaySoak {
             case .timeout:
                 break
             }
-            guard LoopbackWebSocket.now() >= nextTick else { continue }
+            guard MonotonicClock.seconds() >= nextTick else { continue }
             nextTick += tick
             if nextTick < now { nextTick = now + tick }
             // A display refresh: the credit for the frame just shown, then the finger.
             if shownSinceReady {
                 shownSinceReady = false
                 guard send(#"{"type": "ready"}"#) else { page.endedEarly = 0; break }
-                creditSentAt = LoopbackWebSocket.now()
+                creditSentAt = MonotonicClock.seconds()
             }
             switch phase {
             case .findBubble(let asked):
@@ -308,13 +308,13 @@ public enum PlaySoak {
                     // The start screen (one fixed bubble): open it, then look again.
                     _ = send(#"{"type": "debug", "on": false}"#)
                     _ = send(#"{"type": "tap", "x": \#(f.0), "y": \#(f.1)}"#)
-                    pendingInputAt = pendingInputAt ?? LoopbackWebSocket.now()
+                    pendingInputAt = pendingInputAt ?? MonotonicClock.seconds()
                     phase = .pause(until: now + 1.2, pinch: false)
                 } else if !bodies.isEmpty || now - asked > 2 {
                     _ = send(#"{"type": "debug", "on": false}"#)
                     let b = bodies.isEmpty ? (canvas.0 / 2, canvas.1 / 2) : bodies[random.below(bodies.count)]
                     _ = send(#"{"type": "press", "x": \#(b.0), "y": \#(b.1)}"#)
-                    pendingInputAt = pendingInputAt ?? LoopbackWebSocket.now()
+                    pendingInputAt = pendingInputAt ?? MonotonicClock.seconds()
                     phase = .drag(centre: b, until: now + 2, ticks: 0)
                     dragBegan = now
                 }
@@ -335,7 +335,7 @@ public enum PlaySoak {
                     cycle += 1
                     let tapAndPinch = cycle % 3 == 0
                     if tapAndPinch { _ = send(#"{"type": "tap", "x": \#(c.0), "y": \#(c.1)}"#) }
-                    pendingInputAt = pendingInputAt ?? LoopbackWebSocket.now()
+                    pendingInputAt = pendingInputAt ?? MonotonicClock.seconds()
                     phase = .pause(until: now + (tapAndPinch ? 1.2 : 0.3), pinch: tapAndPinch)
                 } else {
                     let a = Double(ticks) * 2 * Double.pi / (o.displayHz * 0.8)
@@ -344,21 +344,21 @@ public enum PlaySoak {
                         page.endedEarly = 0
                         break loop
                     }
-                    pendingInputAt = pendingInputAt ?? LoopbackWebSocket.now()
+                    pendingInputAt = pendingInputAt ?? MonotonicClock.seconds()
                     phase = .drag(centre: c, until: until, ticks: ticks + 1)
                 }
             case .pause(let until, let pinch):
                 if now >= until {
                     if pinch {
                         _ = send(#"{"type": "pinch"}"#)
-                        pendingInputAt = pendingInputAt ?? LoopbackWebSocket.now()
+                        pendingInputAt = pendingInputAt ?? MonotonicClock.seconds()
                     }
                     phase = .findBubble(asked: 0)
                 }
             }
         }
-        if let start = openStall { page.stalls.append((start, LoopbackWebSocket.now())) }
-        page.seconds = LoopbackWebSocket.now() - began
+        if let start = openStall { page.stalls.append((start, MonotonicClock.seconds())) }
+        page.seconds = MonotonicClock.seconds() - began
         page.latencies.sort()
         return page
     }
@@ -370,8 +370,8 @@ public enum PlaySoak {
         var random = SplitMix64(seed: o.seed &+ 0xBAD)
         var halfSent: [(fd: Int32, since: Double)] = []
         func expectClose(_ ws: LoopbackWebSocket, _ code: Int, _ what: String) {
-            let deadline = LoopbackWebSocket.now() + 10
-            while LoopbackWebSocket.now() < deadline {
+            let deadline = MonotonicClock.seconds() + 10
+            while MonotonicClock.seconds() < deadline {
                 switch ws.read(timeout: 1) {
                 case .close(let c):
                     m.closeCodes[c, default: 0] += 1
@@ -394,10 +394,10 @@ public enum PlaySoak {
             return nil
         }
         var round = 0
-        while LoopbackWebSocket.now() < end - 1 {
+        while MonotonicClock.seconds() < end - 1 {
             round += 1
             // Half-sent requests: a few connections that never finish their headers.
-            let now = LoopbackWebSocket.now()
+            let now = MonotonicClock.seconds()
             for (i, h) in halfSent.enumerated().reversed() {
                 var p = pollfd(fd: h.fd, events: Int16(POLLIN), revents: 0)
                 var scratch = [UInt8](repeating: 0, count: 512)
@@ -414,7 +414,7 @@ public enum PlaySoak {
             while halfSent.count < 4, let fd = try? LoopbackWebSocket.connect(port: o.port) {
                 let partial = random.below(2) == 0 ? "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(o.port)\r\nX-Slow: " : "GET /ws HTTP/1.1\r\nUpgr"
                 _ = Array(partial.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                halfSent.append((fd, LoopbackWebSocket.now()))
+                halfSent.append((fd, MonotonicClock.seconds()))
                 m.halfSentRequests += 1
             }
             switch round % 5 {
@@ -426,8 +426,8 @@ public enum PlaySoak {
                 for k in 0..<2000 where (try? ws.send(junk[k % junk.count])) != nil {}
                 // The answer comes after the replies to the malformed messages before it: on a
                 // busy machine that takes a while, and it is not a latency check.
-                let deadline = LoopbackWebSocket.now() + 20
-                while LoopbackWebSocket.now() < deadline {
+                let deadline = MonotonicClock.seconds() + 20
+                while MonotonicClock.seconds() < deadline {
                     if case .text(let s) = ws.read(timeout: 1), (object(s)["message"] as? String)?.hasPrefix("too many messages") == true {
                         m.floodsAnswered += 1
                         break

@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+import BubbleSupport
 #endif
 
 /// Why a load client could not do what it was asked.
@@ -76,7 +77,7 @@ package final class LoopbackWebSocket {
             close(fd)
             throw error
         }
-        let deadline = Self.now() + timeout
+        let deadline = MonotonicClock.seconds() + timeout
         while true {
             if let end = find([13, 10, 13, 10]) {
                 let head = String(decoding: buffer[start..<end], as: UTF8.self)
@@ -87,7 +88,7 @@ package final class LoopbackWebSocket {
                 }
                 return
             }
-            let left = deadline - Self.now()
+            let left = deadline - MonotonicClock.seconds()
             guard left > 0, fill(timeout: left) == .data else {
                 close(fd)
                 throw PlaySoakError(place: "upgrade", message: "no answer")
@@ -96,12 +97,6 @@ package final class LoopbackWebSocket {
     }
 
     deinit { close(fd) }
-
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
 
     private func find(_ needle: [UInt8]) -> Int? {
         guard buffer.count - start >= needle.count else { return nil }
@@ -170,7 +165,7 @@ package final class LoopbackWebSocket {
 
     /// The next message (pings are answered), waiting at most `timeout` seconds.
     package func read(timeout: Double) -> Event {
-        let deadline = Self.now() + timeout
+        let deadline = MonotonicClock.seconds() + timeout
         var message: [UInt8] = []
         var opcode: UInt8 = 0
         while true {
@@ -196,7 +191,7 @@ package final class LoopbackWebSocket {
     private func frame(deadline: Double) -> (Bool, UInt8, [UInt8])? {
         func need(_ n: Int) -> Bool {
             while buffer.count - start < n {
-                let left = deadline - Self.now()
+                let left = deadline - MonotonicClock.seconds()
                 guard left > 0, fill(timeout: left) == .data else { return false }
             }
             return true
