@@ -131,7 +131,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            // The page, its script and its style sheet, embedded in the binary (PlayAssets).
+            resources: [.embedInCode("Page/play.html"), .embedInCode("Page/play.js"), .embedInCode("Page/play.css")]),
 
         // Benchmark fixtures, apart from the product modules: the standard physics scene (used by
         // `bubbles bench`, the Benchmarks package and the tests) and the hand-made render scenes
