@@ -13,7 +13,8 @@
 //   PDFMetadata    – poppler-free PDF metadata reader (zlib, libcrypto)
 //   PDFRender      – PDF pages drawn with Cairo (FreeType fonts, libjpeg-turbo images)
 //   ReportIndex    – the library index: SQLite (GRDB) database of PDF metadata, FTS5 search, facets
-//   BubbleScenario – datasource → dashboard tree (with PDF metadata from the index), scenario files (Foundation)
+//   DashboardLibrary – datasource + index → dashboard tree (with PDF metadata), the report finder over the index
+//   BubbleScenario – scenario and settings files (Foundation)
 //   BubbleExport   – frame sequences of a scenario: parallel rendering, manifest, contact sheet, review page
 //   SampleLibrary  – the deterministic generator of the shipped sample data (Cairo's PDF surface)
 //   BubblePlay     – the live server of `bubbles play` (Hummingbird HTTP + WebSocket)
@@ -116,14 +117,17 @@ let package = Package(
                 "ReportLibrary", "PDFMetadata", "CLibCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary", "PDFMetadata", "ReportIndex"]),
-        .target(name: "BubbleExport", dependencies: ["BubbleScenario", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary"]),
+        // The report library as the dashboard sees it: datasource + index → dashboard tree, and
+        // the dashboard's report finder over the index.
+        .target(name: "DashboardLibrary", dependencies: ["BubbleDashboard", "ReportLibrary", "PDFMetadata", "ReportIndex"]),
+        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary"]),
+        .target(name: "BubbleExport", dependencies: ["BubbleScenario", "DashboardLibrary", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary"]),
         // The live server of `bubbles play`: sessions, message parser and recorder are plain types
         // (testable without sockets); PlayServer puts them on Hummingbird's HTTP and WebSocket.
         .target(
             name: "BubblePlay",
             dependencies: [
-                "BubbleScenario", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary",
+                "BubbleScenario", "DashboardLibrary", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -150,7 +154,7 @@ let package = Package(
         .executableTarget(
             name: "BubblesCLI",
             dependencies: [
-                "BubblePhysics", "BubbleSupport", "BubbleThreads", "BubbleDashboard", "BubbleRender", "BubbleScenario", "BubbleExport",
+                "BubblePhysics", "BubbleSupport", "BubbleThreads", "BubbleDashboard", "BubbleRender", "BubbleScenario", "DashboardLibrary", "BubbleExport",
                 "ReportLibrary", "PDFMetadata", "PDFRender", "BubblePlay", "ReportIndex", "SampleLibrary",
                 "PhysicsFixtures", "RenderFixtures", "PlayLoadClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -181,27 +185,27 @@ let package = Package(
         .testTarget(
             name: "BubbleDashboardTests",
             dependencies: [
-                "BubbleDashboard", "BubblePhysics", "BubbleScenario", "ReportIndex", "ReportLibrary", "TestSupport",
+                "BubbleDashboard", "BubblePhysics", "BubbleScenario", "DashboardLibrary", "ReportIndex", "ReportLibrary", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "CLITests", dependencies: ["BubblesCLI", "BubblePhysics", "ReportIndex", "TestSupport"]),
-        .testTarget(name: "BubbleExportTests", dependencies: ["BubbleExport", "BubbleRender", "RenderFixtures", "TestSupport"]),
+        .testTarget(name: "BubbleExportTests", dependencies: ["BubbleExport", "BubbleRender", "DashboardLibrary", "RenderFixtures", "TestSupport"]),
         .testTarget(
             name: "BubblePlayTests",
             dependencies: [
-                "BubblePlay", "BubbleExport", "BubbleScenario", "BubbleDashboard", "BubbleRender", "ReportLibrary",
+                "BubblePlay", "BubbleExport", "BubbleScenario", "DashboardLibrary", "BubbleDashboard", "BubbleRender", "ReportLibrary",
                 "BubblePhysics", "PlayLoadClient", "TestSupport",
             ]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["BubbleDashboard", "BubbleRender", "BubbleScenario", "ReportLibrary", "TestSupport"],
+            dependencies: ["BubbleDashboard", "BubbleRender", "BubbleScenario", "DashboardLibrary", "ReportLibrary", "TestSupport"],
             exclude: ["References"]),
         // The Swift code shown in README.md and the DocC articles, compiled and run, and the
         // check that the documents show exactly these files.
         .testTarget(
             name: "ExamplesTests",
             dependencies: [
-                "BubblePhysics", "BubbleDashboard", "BubbleRender", "BubbleScenario", "PDFMetadata", "PDFRender",
+                "BubblePhysics", "BubbleDashboard", "BubbleRender", "BubbleScenario", "DashboardLibrary", "PDFMetadata", "PDFRender",
                 "ReportLibrary", "ReportIndex", "TestSupport",
             ],
             path: "Examples"),

@@ -1,6 +1,7 @@
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
 import BubbleSupport
+import DashboardLibrary
 import Foundation
 
 /// What a frame is written as.

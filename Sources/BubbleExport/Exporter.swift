@@ -2,6 +2,7 @@
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
 import BubbleSupport
+import DashboardLibrary
 import Foundation
 
 /// Exports a scenario as a numbered frame sequence with a manifest, a contact sheet and a review page.

@@ -2,6 +2,7 @@
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
 import BubbleSupport
+import DashboardLibrary
 import Foundation
 import ReportLibrary
 
@@ -28,12 +29,16 @@ public struct PlaySource: Sendable {
     }
 
     /// Loads a datasource with its PDFs' metadata from `pdfMetadata` (`bubbles play` takes it
-    /// from the library index).
-    public static func load(dataPath: String, settings: DashboardSettings, pdfMetadata: PDFMetadataSource) throws -> PlaySource {
+    /// from the library index). `warn` is told of an index rebuilt or not usable, and of searches
+    /// it could not answer (default: nobody).
+    public static func load(
+        dataPath: String, settings: DashboardSettings, pdfMetadata: PDFMetadataSource,
+        warn: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws -> PlaySource {
         let library = try LibraryLoader.load(dataPath)
-        let tree = try LibraryBridge.dashboardTree(library, details: LibraryBridge.details(for: library, source: pdfMetadata))
+        let tree = try LibraryBridge.dashboardTree(library, details: LibraryBridge.details(for: library, source: pdfMetadata, warn: warn))
         let absolute = dataPath.hasPrefix("/") ? dataPath : FileManager.default.currentDirectoryPath + "/" + dataPath
-        let finder = LibraryBridge.finder(for: library, dashboardTree: tree, source: pdfMetadata)
+        let finder = LibraryBridge.finder(for: library, dashboardTree: tree, source: pdfMetadata, warn: warn)
         return PlaySource(dataPath: (absolute as NSString).standardizingPath, tree: tree, settings: settings, finder: finder)
     }
 }

@@ -28,7 +28,7 @@ public struct Scenario: Sendable {
     /// Length in seconds (`duration`, default the last event's time plus 3 s).
     public var duration: Double
     /// The events in time order, for `ScenarioPlayer` (the testbed's API).
-    @_spi(Testbed) public var script: [TimedAction]
+    public var script: [TimedAction]
     /// FNV-1a 64 of the scenario file's bytes and the datasource's bytes.
     public var contentHash: UInt64
     /// The motion settings the scenario starts with (its `settings` field, in the settings-file

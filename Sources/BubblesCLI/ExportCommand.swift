@@ -1,6 +1,7 @@
 import ArgumentParser
 import BubbleExport
 @_spi(Testbed) import BubbleScenario
+import DashboardLibrary
 import Foundation
 import BubbleSupport
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 @_spi(Testbed) import BubbleScenario
+import DashboardLibrary
 import Foundation
 import ReportIndex
 import ReportLibrary

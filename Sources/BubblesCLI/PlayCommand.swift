@@ -92,7 +92,10 @@ struct Play: ParsableCommand {
             dashboardSettings.canvasWidth = canvas.width
             dashboardSettings.canvasHeight = canvas.height
             if let settings { dashboardSettings = try SettingsFile.load(settings, base: dashboardSettings) }
-            source = try PlaySource.load(dataPath: data, settings: dashboardSettings, pdfMetadata: indexOptions.source(readPDFs: !skipPDFs))
+            // An index rebuilt or damaged, and a search it could not answer, are said on standard error.
+            source = try PlaySource.load(dataPath: data, settings: dashboardSettings, pdfMetadata: indexOptions.source(readPDFs: !skipPDFs)) {
+                printError("warning: bubbles play: " + Diagnostics.oneLine($0))
+            }
         } catch let error as ValidationError {
             throw error
         } catch {

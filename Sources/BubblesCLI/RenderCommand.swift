@@ -3,6 +3,7 @@ import ArgumentParser
 import BubbleExport
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
+import DashboardLibrary
 import Foundation
 import ReportLibrary
 import BubbleSupport
@@ -94,7 +95,10 @@ struct Render: ParsableCommand {
         dashboardSettings.canvasWidth = canvas.width
         dashboardSettings.canvasHeight = canvas.height
         if let settings { dashboardSettings = try SettingsFile.load(settings, base: dashboardSettings) }
-        let finder = LibraryBridge.finder(for: library, dashboardTree: tree, source: indexOptions.source(readPDFs: !skipPDFs))
+        // A damaged index is said, not taken for a search without results.
+        let finder = LibraryBridge.finder(for: library, dashboardTree: tree, source: indexOptions.source(readPDFs: !skipPDFs)) {
+            printError("warning: " + Diagnostics.oneLine($0))
+        }
         let dashboard = try Dashboard(tree: tree, settings: dashboardSettings, measurer: PangoTextMeasurer(), finder: finder)
 
         // Which level, and which overlay.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DashboardLibrary
 import Foundation
 @_spi(Testbed) import BubbleScenario
 import PDFMetadata

@@ -2,6 +2,7 @@ import ArgumentParser
 @_spi(Testbed) import BubbleDashboard
 import BubbleExport
 @_spi(Testbed) import BubbleScenario
+import DashboardLibrary
 import Foundation
 
 /// `bubbles bench export`: the export pipeline on a scenario (the tour) at 1536×2048 (768×1024 pt

@@ -2,6 +2,7 @@ import ArgumentParser
 @_spi(Testbed) import BubbleDashboard
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
+import DashboardLibrary
 import Foundation
 import ReportLibrary
 import RenderFixtures

@@ -23,11 +23,16 @@ public final class IndexReportFinder: ReportFinder, Sendable {
     /// Per report (tree index): its keyword numbers; empty for other nodes.
     private let reportKeywords: [[Int]]
 
+    /// Told of a search the index could not answer (a damaged or vanished index file), one line.
+    private let onError: @Sendable (String) -> Void
+
     /// A finder for `tree` (the dashboard's tree, from `LibraryBridge.dashboardTree`) searching
-    /// `index`.
-    public init(tree: DashboardTree, index: ReportIndex) {
+    /// `index`. A search the index cannot answer shows no results and tells `onError` why
+    /// (default: nobody).
+    public init(tree: DashboardTree, index: ReportIndex, onError: @escaping @Sendable (String) -> Void = { _ in }) {
         self.index = index
         self.tree = tree
+        self.onError = onError
         var spellings: [String] = []
         var numberByKey: [String: Int] = [:]
         var postings: [[Int]] = []
@@ -65,7 +70,11 @@ public final class IndexReportFinder: ReportFinder, Sendable {
         let query = SearchQuery(text)
         guard !query.isEmpty, limit > 0 else { return ReportSearchAnswer(total: 0, hits: []) }
         // The dashboard shows the title's matches only.
-        guard let results = try? index.search(query, options: SearchOptions(limit: limit, matchFields: [.title])) else {
+        let results: SearchResults
+        do {
+            results = try index.search(query, options: SearchOptions(limit: limit, matchFields: [.title]))
+        } catch {
+            onError("search for \"\(text)\" failed: \(error)")
             return ReportSearchAnswer(total: 0, hits: [])
         }
         var hits: [ReportHit] = []
@@ -130,16 +139,29 @@ public final class IndexReportFinder: ReportFinder, Sendable {
 extension LibraryBridge {
     /// A finder over the index at `path` (nil: beside the datasource) for `dashboardTree`, made
     /// from `tree`; nil when the index cannot be opened to read (the dashboard then says "Search
-    /// needs an index"). Open it after `details(for:source:)` has brought the index up to date.
-    public static func finder(for tree: ReportTree, dashboardTree: DashboardTree, indexPath path: String?) -> IndexReportFinder? {
+    /// needs an index"), and `warn` is told why; later searches the index cannot answer are told
+    /// to `warn` too. Open it after `details(for:source:)` has brought the index up to date.
+    public static func finder(
+        for tree: ReportTree, dashboardTree: DashboardTree, indexPath path: String?,
+        warn: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> IndexReportFinder? {
         let file = path ?? ReportIndex.defaultPath(forDatasource: tree.sourceFile)
-        guard let index = try? ReportIndex.open(at: file, mode: .readOnly) else { return nil }
-        return IndexReportFinder(tree: dashboardTree, index: index)
+        let index: ReportIndex
+        do {
+            index = try ReportIndex.open(at: file, mode: .readOnly)
+        } catch {
+            warn("\(error); search is off")
+            return nil
+        }
+        return IndexReportFinder(tree: dashboardTree, index: index, onError: warn)
     }
 
     /// The finder for a metadata source: the index's for `.index`, none otherwise.
-    public static func finder(for tree: ReportTree, dashboardTree: DashboardTree, source: PDFMetadataSource) -> IndexReportFinder? {
+    public static func finder(
+        for tree: ReportTree, dashboardTree: DashboardTree, source: PDFMetadataSource,
+        warn: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> IndexReportFinder? {
         guard case .index(let path) = source else { return nil }
-        return finder(for: tree, dashboardTree: dashboardTree, indexPath: path)
+        return finder(for: tree, dashboardTree: dashboardTree, indexPath: path, warn: warn)
     }
 }

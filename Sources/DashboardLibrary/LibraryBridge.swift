@@ -82,21 +82,12 @@ public enum LibraryBridge {
         return try ReportIndex.openAndUpdate(at: path, mode: .updateIfPossible, tree: tree, warn: warn).1.files
     }
 
-    /// Each distinct PDF of `tree` read once.
+    /// Each distinct PDF of `tree` read once, as an index update reads it.
     static func readEveryPDF(_ tree: ReportTree) -> [String: PDFFileRecord] {
         var records: [String: PDFFileRecord] = [:]
         for node in tree.nodes where node.kind == .report {
             guard let path = node.resolvedFile, records[path] == nil else { continue }
-            var record = PDFFileRecord(path: path)
-            do {
-                let meta = try PDFDocumentInfo.read(contentsOf: path)
-                record.author = meta.author
-                record.pageCount = meta.pageCount
-                record.keywords = meta.keywords
-            } catch {
-                record.readError = "\(error)"
-            }
-            records[path] = record
+            records[path] = PDFFileRecord.read(path)
         }
         return records
     }

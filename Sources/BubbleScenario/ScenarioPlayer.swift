@@ -1,5 +1,7 @@
+import BubbleDashboard
+
 /// One action of a scenario script.
-@_spi(Testbed) public enum ScriptAction: Sendable, Hashable {
+public enum ScriptAction: Sendable, Hashable {
     /// A single dashboard event.
     case event(DashboardEvent)
     /// Press on a bubble, move the finger along `path` (canvas points; the bubble keeps its offset
@@ -11,7 +13,7 @@
 }
 
 /// An action at a time, in seconds from the start of the scenario.
-@_spi(Testbed) public struct TimedAction: Sendable, Hashable {
+public struct TimedAction: Sendable, Hashable {
     /// When it fires (s from the start).
     public var time: Double
     /// What it does.
@@ -28,7 +30,7 @@
 }
 
 /// An event that fired, or failed, on a step.
-@_spi(Testbed) public struct FiredEvent: Sendable, Equatable {
+public struct FiredEvent: Sendable, Equatable {
     /// Index of the action in the script.
     public var actionIndex: Int
     /// The action's label.
@@ -43,7 +45,7 @@
 /// step boundary at or after `t` (`step = ⌈t / timeStep⌉`), before that step is simulated; a drag
 /// moves the finger once per step. Deterministic: the same script gives the same states, however
 /// the frames are taken (`advance(toStep:)` per step, or `advance(to:)` at any frame times).
-@_spi(Testbed) public final class ScenarioPlayer {
+public final class ScenarioPlayer {
     /// The dashboard it plays on.
     public let dashboard: Dashboard
     /// The actions, in time order.
