@@ -25,7 +25,7 @@ public enum FrameFormat: String, Sendable, Hashable, CaseIterable {
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let name = part.trimmingCharacters(in: .whitespaces).lowercased()
             guard let f = FrameFormat(rawValue: name) else {
-                throw ExportError.invalidOption("--format takes png, svg, json and/or labels separated by commas, not '\(text)'")
+                throw ExportError.invalidOption(.formats, "takes png, svg, json and/or labels separated by commas, not '\(text)'")
             }
             set.insert(f)
         }
@@ -47,7 +47,7 @@ public struct FrameRange: Sendable, Hashable, CustomStringConvertible {
     /// Parses `A..B` (both included; `A...B` too), `A..` (to the end), `..B` (from 0) or `N` (one frame).
     public static func parse(_ text: String) throws(ExportError) -> FrameRange {
         let t = text.trimmingCharacters(in: .whitespaces)
-        let bad = ExportError.invalidOption("--frames must be A..B (frame indices, both included; A.. or ..B for open ends), not '\(text)'")
+        let bad = ExportError.invalidOption(.frames, "must be A..B (frame indices, both included; A.. or ..B for open ends), not '\(text)'")
         let sep = t.range(of: "...") ?? t.range(of: "..")
         guard let sep else {
             guard let n = Int(t), n >= 0 else { throw bad }
@@ -119,10 +119,32 @@ public struct ExportOptions: Sendable {
     }
 }
 
+/// An `ExportOptions` setting that a value can be refused for, named as the property is.
+public enum ExportSetting: String, Sendable, CaseIterable {
+    /// `fps`.
+    case fps
+    /// `canvasWidth` and `canvasHeight`.
+    case canvas
+    /// `pixelScale`.
+    case pixelScale
+    /// `jobs`.
+    case jobs
+    /// `formats`.
+    case formats
+    /// `frames`.
+    case frames
+    /// `contactSheetEvery`.
+    case contactSheetEvery
+    /// `video`.
+    case video
+}
+
 /// Why an export stopped. One line; names the frame and the file where there is one.
 public enum ExportError: Error, Sendable, CustomStringConvertible {
-    /// A command-line value out of range or malformed.
-    case invalidOption(String)
+    /// A setting's value out of range or malformed: the setting, and what is wrong with the value
+    /// (a phrase that follows the setting's name: "must be within 1...240"). A command line names
+    /// its own flag instead of the setting.
+    case invalidOption(ExportSetting, String)
     /// The scenario file was refused (`ScenarioError`'s one line).
     case scenario(String)
     /// The dashboard could not be built from the datasource.
@@ -141,7 +163,7 @@ public enum ExportError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .invalidOption(let m): return m
+        case .invalidOption(let setting, let m): return setting.rawValue + " " + m
         case .scenario(let m): return m
         case .dashboard(let m): return "cannot build the dashboard: \(m)"
         case .eventRefused(let frame, let time, let label, let reason):

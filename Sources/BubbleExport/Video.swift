@@ -12,7 +12,7 @@ public enum VideoFormat: String, Sendable, CaseIterable {
     public static func of(_ path: String) throws(ExportError) -> VideoFormat {
         let ext = (path as NSString).pathExtension.lowercased()
         guard let f = VideoFormat(rawValue: ext) else {
-            throw .invalidOption("--video takes a file ending in .mp4 or .webm, not '\(path)'")
+            throw .invalidOption(.video, "takes a file ending in .mp4 or .webm, not '\(path)'")
         }
         return f
     }
@@ -61,7 +61,7 @@ final class VideoWriter: @unchecked Sendable {
     }
 
     /// The error when ffmpeg is missing: one line, naming the Debian package.
-    static let missingMessage = "--video needs the ffmpeg program, which is not installed (Debian package ffmpeg: apt-get install ffmpeg)"
+    static let missingMessage = "needs the ffmpeg program, which is not installed (Debian package ffmpeg: apt-get install ffmpeg)"
 
     /// Starts ffmpeg writing `path` from frames of `width`×`height` pixels at `fps`.
     init(path: String, format: VideoFormat, ffmpeg: String, width: Int, height: Int, fps: Double) throws(ExportError) {

@@ -22,7 +22,8 @@ struct GlobalOptions: ParsableArguments {
 enum Diagnostics {
     /// Prints `error: <error>` and, when verbose, the details of `error`.
     static func report(_ error: any Error, verbose: Bool) {
-        printError("error: \(oneLine("\(error)"))")
+        let text = (error as? ExportError)?.commandLineDescription ?? "\(error)"
+        printError("error: \(oneLine(text))")
         if verbose { for line in details(of: error) { printError("  " + line) } }
     }
 

@@ -93,7 +93,7 @@ struct Export: ParsableCommand {
         if let every, every < 1 { throw ValidationError("--every must be at least 1, not \(every)") }
         if let size { try checkPixels(try parseSize(size), scale: scale) }
         if let video {
-            do { _ = try VideoFormat.of(video) } catch { throw ValidationError(error.description) }
+            do { _ = try VideoFormat.of(video) } catch { throw ValidationError(error.commandLineDescription) }
         }
     }
 
@@ -144,5 +144,29 @@ struct Export: ParsableCommand {
         var w = winsize()
         if ioctl(2, UInt(TIOCGWINSZ), &w) == 0, w.ws_col > 0 { return Int(w.ws_col) }
         return 80
+    }
+}
+
+extension ExportSetting {
+    /// The flag of `bubbles export` that sets this.
+    var flag: String {
+        switch self {
+        case .fps: "--fps"
+        case .canvas: "--size"
+        case .pixelScale: "--scale"
+        case .jobs: "--jobs"
+        case .formats: "--format"
+        case .frames: "--frames"
+        case .contactSheetEvery: "--every"
+        case .video: "--video"
+        }
+    }
+}
+
+extension ExportError {
+    /// The error as `bubbles export` says it: a refused setting is named by its flag.
+    var commandLineDescription: String {
+        if case .invalidOption(let setting, let message) = self { return setting.flag + " " + message }
+        return description
     }
 }
