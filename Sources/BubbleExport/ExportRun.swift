@@ -42,8 +42,8 @@ final class ExportRun {
         self.progress = progress
         self.start = start
         let folder = plan.folder
-        try FileOps.prepareFolder(folder)
-        FileOps.removeStaleTemporaries(folder)
+        try ExportFolder.prepareFolder(folder)
+        ExportFolder.removeStaleTemporaries(folder)
         carried = Resume.verifiedFrames(folder: folder, header: plan.header, jobs: options.jobs)
         rendererChecked = carried.isEmpty
         finished = [FrameEntry?](repeating: nil, count: plan.count)
@@ -209,7 +209,7 @@ final class ExportRun {
             guard let bytes = try? WorkContext.frameBytes(
                 format, scene: scene, frame: info, renderer: renderer, encoder: encoder, image: &image,
                 drawSeconds: &ignored),
-                ContentHash.fnv1a(bytes) == files[k].hash, bytes.count == files[k].bytes else { return false }
+                FNV1a64.hash(bytes) == files[k].hash, bytes.count == files[k].bytes else { return false }
         }
         return true
     }

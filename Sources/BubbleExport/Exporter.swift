@@ -64,7 +64,7 @@ enum Resume {
             while k < list.count {
                 let e = list[k]
                 let ok = e.files.allSatisfy { f in
-                    guard let actual = ContentHash.ofFile(folder + "/" + f.name) else { return false }
+                    guard let actual = ExportFolder.hashOfFile(folder + "/" + f.name) else { return false }
                     return actual.hash == f.hash && actual.bytes == f.bytes
                 }
                 box.set(k, ok)

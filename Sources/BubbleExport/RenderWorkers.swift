@@ -207,7 +207,7 @@ final class RenderWorkers: @unchecked Sendable {
         let folder = context.folder
         func write(_ bytes: [UInt8], _ name: String, frame: Int) throws -> FileRecord {
             let t = MonotonicClock.seconds()
-            let hash = ContentHash.fnv1a(bytes)
+            let hash = FNV1a64.hash(bytes)
             do {
                 try AtomicFile.write(bytes, to: folder + "/" + name, using: context.fileSystem)
             } catch {
@@ -293,7 +293,7 @@ final class RenderWorkers: @unchecked Sendable {
                     let source = originalFiles[f]
                     let t = MonotonicClock.seconds()
                     do {
-                        try FileOps.linkOrCopy(from: folder + "/" + source.name, to: folder + "/" + name, using: context.fileSystem)
+                        try FrameLinks.linkOrCopy(from: folder + "/" + source.name, to: folder + "/" + name, using: context.fileSystem)
                     } catch {
                         throw ExportError.writing(error, frame: d.index)
                     }

@@ -38,11 +38,16 @@ public struct Scenario: Sendable {
 
 /// Why a scenario file was refused; one line like `LibraryError`.
 public struct ScenarioError: Error, Sendable, CustomStringConvertible {
+    /// The scenario file, as given.
     public var file: String
+    /// Where in the file (`events[3].path[0]`; empty for the whole file).
     public var jsonPath: String
+    /// The line and column, when the refusal points at a value.
     public var position: SourcePosition?
+    /// What is wrong, one line.
     public var message: String
 
+    /// `FILE:LINE:COLUMN: PATH: message`.
     public var description: String {
         var text = file
         if let position { text += ":\(position.line):\(position.column)" }

@@ -6,7 +6,9 @@ import ReportLibrary
 /// What the dashboard shows of a report beyond its title: read from the PDF, merged with the
 /// datasource's own keywords.
 public struct ReportDetails: Sendable, Hashable {
+    /// The PDF's author, if it names one.
     public var author: String?
+    /// The PDF's page count, if its page tree could be read.
     public var pageCount: Int?
     /// The PDF's keywords first, then the datasource's extra ones; duplicates (compared without
     /// regard to case) removed, keeping the first.

@@ -21,7 +21,7 @@ public struct SceneBody: Hashable, Sendable {
 
 /// A benchmark scene: bodies at their start positions, all springing to one target.
 ///
-/// `standard(count:)` is the scene of the issue: `count` bodies, 90 % circles with radii uniform in
+/// `standard(count:)` is the standard benchmark scene: `count` bodies, 90 % circles with radii uniform in
 /// [8, 30] pt and 10 % rounded rectangles of similar area (every tenth body), placed uniformly at
 /// random (seeded `SplitMix64`) in a square centred on the target whose area is two thirds of
 /// the bodies' total area, so the start overlaps heavily.

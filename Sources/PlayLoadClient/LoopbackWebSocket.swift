@@ -9,7 +9,9 @@ import BubbleSupport
 public struct PlaySoakError: Error, CustomStringConvertible, Sendable {
     /// Where: `connect`, `upgrade`, `send`, …
     public var place: String
+    /// What went wrong, one line.
     public var message: String
+    /// `place: message`.
     public var description: String { "\(place): \(message)" }
 }
 

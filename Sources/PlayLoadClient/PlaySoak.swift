@@ -37,8 +37,10 @@ public enum PlaySoak {
         public var maxServerStall = 10.0
         /// Seconds between calls of `sample` (default 5).
         public var sampleInterval = 5.0
+        /// The seed of the pages' and clients' choices (default 1).
         public var seed: UInt64 = 1
 
+        /// A soak of the server on 127.0.0.1:`port` for `seconds`, every other option at its default.
         public init(port: Int, seconds: Double) {
             self.port = port
             self.seconds = seconds
@@ -47,7 +49,9 @@ public enum PlaySoak {
 
     /// One page's figures.
     public struct Page: Sendable {
+        /// Frames received.
         public var frames = 0
+        /// Seconds the page played.
         public var seconds = 0.0
         /// Input to the next frame's header, milliseconds, sorted.
         public var latencies: [Double] = []
@@ -58,14 +62,18 @@ public enum PlaySoak {
         /// When each frame came, and the waits over `maxGap` (start, end), seconds.
         var frameTimes: [Double] = []
         var stalls: [(start: Double, end: Double)] = []
+        /// Error messages the server sent the page.
         public var errors = 0
         /// Frames that carried a picture (whole or changed tiles), and the first error messages.
         public var pictures = 0
+        /// The first few error messages, as sent.
         public var firstErrors: [String] = []
         /// The connection ended before the soak did (with the close code, 0 for none).
         public var endedEarly: Int?
 
+        /// Frames per second over the page's time.
         public var framesPerSecond: Double { seconds > 0 ? Double(frames) / seconds : 0 }
+        /// The latency (ms) below which the share `p` (0...1) of them fall; 0 with none.
         public func latencyPercentile(_ p: Double) -> Double {
             guard !latencies.isEmpty else { return 0 }
             return latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
@@ -74,21 +82,32 @@ public enum PlaySoak {
 
     /// What the misbehaving clients did and saw.
     public struct Misbehaviour: Sendable {
+        /// Sessions beyond the server's limit that it refused, as it should.
         public var extraSessionsRefused = 0
         /// Floods sent (2 000 messages at once, malformed and oversized ones among them), and those
         /// the server answered with its rate limit's error within 20 s.
         public var floods = 0
+        /// See `floods`.
         public var floodsAnswered = 0
+        /// How often the server closed a misbehaving connection with each close code.
         public var closeCodes: [Int: Int] = [:]
+        /// Connections closed with another code than the misbehaviour calls for, described.
         public var wrongCloseCodes: [String] = []
+        /// HTTP requests sent only in part, and those the server closed within its request time-out.
         public var halfSentRequests = 0
+        /// See `halfSentRequests`.
         public var halfSentClosed = 0
+        /// Connections opened and closed at once, one after the other.
         public var reconnects = 0
+        /// What the misbehaving clients saw that counts as a failure.
         public var failures: [String] = []
     }
 
+    /// What a soak saw: each page's figures, the misbehaving clients' and the failures.
     public struct Report: Sendable {
+        /// Each page's figures, in page order.
         public var pages: [Page]
+        /// What the misbehaving clients did and saw.
         public var misbehaviour: Misbehaviour
         /// The conditions that failed (lost credit, gaps, pages that ended, wrong close codes).
         public var failures: [String]

@@ -4,8 +4,11 @@ import Foundation
 
 /// Medians of the render pipeline for one scene, in milliseconds, and output sizes in bytes.
 public struct RenderBenchmarkResult: Sendable, Hashable {
+    /// The frame's width in pixels.
     public var width: Int
+    /// The frame's height in pixels.
     public var height: Int
+    /// Runs of each stage; the times are their medians.
     public var runs: Int
     /// Drawing a frame with warm caches (background, bars, bubble sprites, text layouts and the
     /// blurred focus reused) into the previous frame's image, as in an animation.
@@ -20,8 +23,11 @@ public struct RenderBenchmarkResult: Sendable, Hashable {
     public var cairoPNGMilliseconds: Double
     /// The whole SVG document (a fresh renderer each run, so the blurred raster is included).
     public var svgMilliseconds: Double
+    /// The size of this module's PNG of the frame, bytes.
     public var fastPNGBytes: Int
+    /// The size of Cairo's PNG of the frame, bytes.
     public var cairoPNGBytes: Int
+    /// The size of the SVG document, bytes.
     public var svgBytes: Int
     /// The bytes of the SVG spent on glyph outlines (`<symbol>`s in `<defs>`).
     public var svgGlyphBytes: Int
@@ -32,6 +38,7 @@ public struct RenderBenchmarkResult: Sendable, Hashable {
     /// The target is at most 1/3.
     public var ratio: Double { cairoPNGMilliseconds > 0 ? frameMilliseconds / cairoPNGMilliseconds : .infinity }
 
+    /// The figures as a table for a terminal.
     public var summary: String {
         func ms(_ v: Double) -> String { String(format: "%8.2f ms", v) }
         func kb(_ v: Int) -> String { String(format: "%8.1f KB", Double(v) / 1024) }
@@ -50,6 +57,7 @@ public struct RenderBenchmarkResult: Sendable, Hashable {
 
 /// Times the stages of rendering a scene separately (median over `runs`).
 public enum RenderBenchmark {
+    /// Times each stage of rendering `scene` at `pixelScale` (default 2) over `runs` frames (default 9, at least 1).
     public static func run(scene: Scene, pixelScale: Double = 2, runs: Int = 9, style: RenderStyle = RenderStyle()) throws -> RenderBenchmarkResult {
         let runs = max(1, runs)
         func time(_ body: () throws -> Void) rethrows -> Double {

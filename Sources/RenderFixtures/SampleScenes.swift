@@ -163,7 +163,7 @@ public enum SampleScenes {
         (0..<count).map { report(index: $0, keywordCount: 2 + $0 % 6, colour: palette[$0 % palette.count]) }
     }
 
-    /// The benchmark frame from the renderer issue: 40 circles, 20 cards, bars, blurred centre.
+    /// The representative benchmark frame: 40 circles, 20 cards, bars, blurred centre.
     public static func benchmark(canvasWidth: Double = 768, canvasHeight: Double = 1024) -> Scene {
         level(categories: 40, reports: 20, root: true, blur: 1, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
     }

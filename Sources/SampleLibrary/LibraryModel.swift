@@ -3,7 +3,7 @@
 //
 // Content lives in LibraryContent.swift; this file turns it into concrete values. Everything not
 // written out by hand (author, keywords, dates, page count) is derived from the report id with
-// `SeededRandom`, so it is stable across runs and machines.
+// `SampleRandom`, so it is stable across runs and machines.
 
 import Foundation
 

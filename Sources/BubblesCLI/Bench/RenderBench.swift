@@ -8,7 +8,7 @@ import ReportLibrary
 import RenderFixtures
 
 /// `bubbles bench render`: per-stage frame costs at 1536×2048 for real dashboard levels of the
-/// sample data and for the representative frame (40 circles, 20 cards, blurred centre),
+/// sample data and for the representative frame (40 circles, 20 cards, blurred centre),
 /// with Cairo's own `cairo_surface_write_to_png` timed beside our encoder in the same run.
 enum RenderBench {
     struct Case {

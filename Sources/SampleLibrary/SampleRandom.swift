@@ -1,7 +1,7 @@
 // A tiny deterministic pseudo-random generator for the sample library.
 //
 // Everything the generator varies (keyword choice, chart values, page counts, dates) is drawn from
-// a `SeededRandom` seeded by a string, usually a report id plus a purpose tag, so the output depends
+// a `SampleRandom` seeded by a string, usually a report id plus a purpose tag, so the output depends
 // only on the library content and never on the clock or on system randomness.
 
 import BubbleSupport
@@ -11,7 +11,7 @@ import BubbleSupport
 /// Not a `RandomNumberGenerator` on purpose: the standard library's algorithms that take one
 /// (`shuffled(using:)`, `Int.random(in:using:)`) do not promise a stable algorithm across Swift
 /// versions, and the sample files must not change when the toolchain does.
-struct SeededRandom {
+struct SampleRandom {
     private var generator: SplitMix64
 
     init(seed: String) {
