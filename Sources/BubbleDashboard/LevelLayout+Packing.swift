@@ -48,7 +48,7 @@ extension LevelLayout {
         } catch {
             throw .physics(error.description)
         }
-        let home = bodies.map { (try? world.position(of: $0)) ?? centre }
+        let home = bodies.map { (try? world.position(of: $0)) ?? centre }  // the bodies are this world's: never refused
         return (home, steps, pressed)
     }
 

@@ -26,7 +26,7 @@ enum ExportFolder {
     /// renaming left behind, when the process that made them is gone. Files of live processes (another
     /// part exporting into the same folder) are left alone.
     static func removeStaleTemporaries(_ folder: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }  // no folder: nothing to remove
         for name in names where name.hasPrefix(".") {
             guard let r = name.range(of: ".tmp-", options: .backwards) else { continue }
             let base = name[name.index(after: name.startIndex)..<r.lowerBound]

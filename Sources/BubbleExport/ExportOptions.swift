@@ -167,6 +167,7 @@ public enum ExportError: Error, Sendable, CustomStringConvertible {
     /// file). The file is not there, nor any temporary file of it.
     case diskFull(path: String, frame: Int?)
 
+    /// One line; names the frame and the file where there is one.
     public var description: String {
         switch self {
         case .invalidOption(let setting, let m): return setting.rawValue + " " + m

@@ -45,7 +45,7 @@ public enum Exporter {
 /// Finds frames of earlier exports in the folder that are still valid.
 enum Resume {
     static func verifiedFrames(folder: String, header: ManifestHeader, jobs: Int) -> [Int: FrameEntry] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])  // no folder yet: nothing to resume
             .filter { $0 == "manifest.json" || ($0.hasPrefix("manifest-") && $0.hasSuffix(".json")) }
             .sorted()
         var candidates: [Int: FrameEntry] = [:]

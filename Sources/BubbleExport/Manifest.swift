@@ -109,7 +109,7 @@ enum ManifestText {
     /// Reads a manifest written by `encode`; nil if it is missing, unreadable or of another format.
     static func decode(path: String) -> (header: ManifestHeader, frames: [FrameEntry])? {
         guard let data = FileManager.default.contents(atPath: path),
-              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],  // not a manifest: nothing to resume
               root["format"] as? String == formatName, root["version"] as? Int == version,
               let scenario = root["scenario"] as? [String: Any], let settings = root["settings"] as? [String: Any],
               let hashText = scenario["content_hash"] as? String, let contentHash = UInt64(hashText, radix: 16),

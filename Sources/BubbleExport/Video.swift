@@ -171,7 +171,7 @@ final class VideoWriter: @unchecked Sendable {
         while !writerDone { cond.wait() }
         let failed = failure
         cond.unlock()
-        try? input.close()
+        try? input.close()  // ffmpeg's end of the pipe may be gone
         process.waitUntilExit()
         errorsDone.wait()
         let status = process.terminationStatus
@@ -195,7 +195,7 @@ final class VideoWriter: @unchecked Sendable {
         cond.broadcast()
         cond.unlock()
         if process.isRunning { process.terminate() }
-        try? input.close()
+        try? input.close()  // ffmpeg's end of the pipe may be gone
         process.waitUntilExit()
         unlink(temporary)
     }
@@ -214,7 +214,7 @@ final class VideoWriter: @unchecked Sendable {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let prefix = "." + url.lastPathComponent + ".tmp-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }  // no folder: nothing to remove
         for name in names where name.hasPrefix(prefix) {
             let parts = name.dropFirst(prefix.count).split(separator: "-")
             guard parts.count == 2, let pid = Int32(parts[0]), UInt32(parts[1]) != nil else { continue }

@@ -5,7 +5,9 @@ import CCairo
 public final class RenderedImage {
     /// The `cairo_surface_t`.
     public let surface: OpaquePointer
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
 
     /// A new transparent image; throws if Cairo cannot allocate it.
@@ -36,6 +38,7 @@ public final class RenderedImage {
 
     deinit { cairo_surface_destroy(surface) }
 
+    /// Bytes per row (at least `width * 4`).
     public var stride: Int { Int(cairo_image_surface_get_stride(surface)) }
 
     var isARGB32: Bool { cairo_image_surface_get_format(surface) == CAIRO_FORMAT_ARGB32 }

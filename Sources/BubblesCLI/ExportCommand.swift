@@ -116,7 +116,7 @@ struct Export: ParsableCommand {
             if let jobs { options.jobs = jobs }
             options.contactSheetEvery = every
             options.pdfMetadata = indexOptions.source(readPDFs: !skipPDFs)
-            if let loaded = try? Scenario.load(scenario) {
+            if let loaded = try? Scenario.load(scenario) {  // a scenario that does not load is Exporter.run's error to report
                 let details = LibraryBridge.details(for: loaded.library, source: options.pdfMetadata) { Diagnostics.warn($0, verbose: global.verbose) }
                 GlyphWarnings.check(loaded.library, details: skipPDFs ? [:] : details, source: scenario)
             }

@@ -87,7 +87,7 @@ struct Keywords: ParsableCommand {
     func emit(_ line: Line) {
         let enc = JSONEncoder()
         enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        if let data = try? enc.encode(line) { print(String(decoding: data, as: UTF8.self)) }
+        if let data = try? enc.encode(line) { print(String(decoding: data, as: UTF8.self)) }  // strings and numbers always encode
     }
 
     /// Expands the arguments: files as given, directories recursively to their *.pdf files in

@@ -267,7 +267,7 @@ func checkPixels(_ canvas: (width: Double, height: Double), scale: Double) throw
 
 /// A human-readable file size.
 func fileSize(_ path: String) -> String {
-    let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0  // only for the summary line
     if bytes >= 1 << 20 { return String(format: "%.1f MB", Double(bytes) / Double(1 << 20)) }
     return "\(max(1, (bytes + 512) / 1024)) KB"
 }

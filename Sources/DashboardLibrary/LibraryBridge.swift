@@ -75,8 +75,8 @@ public enum LibraryBridge {
     /// The index's records for `tree`'s PDFs: straight from the index when it was last updated
     /// from the datasource file as `tree` was loaded and no PDF changed since, else after an update.
     static func indexedRecords(_ tree: ReportTree, index path: String, warn: (String) -> Void) throws(IndexError) -> [String: PDFFileRecord] {
-        if let stamp = tree.sourceStamp, let index = try? ReportIndex.open(at: path, mode: .updateIfPossible, warn: warn),
-           let current = try? index.isCurrent(datasource: tree.sourceFile, stamp: stamp),
+        if let stamp = tree.sourceStamp, let index = try? ReportIndex.open(at: path, mode: .updateIfPossible, warn: warn),  // the fast path only: any error
+           let current = try? index.isCurrent(datasource: tree.sourceFile, stamp: stamp),  // takes the full update below, which reports it
            tree.nodes.allSatisfy({ $0.resolvedFile.map { current.files[$0] != nil } ?? true })
         {
             return current.files

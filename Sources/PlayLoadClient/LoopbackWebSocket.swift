@@ -177,7 +177,7 @@ package final class LoopbackWebSocket {
             switch op {
             case 8: return .close(payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : 0)
             case 9:
-                try? sendFrame(opcode: 10, payload)
+                try? sendFrame(opcode: 10, payload)  // a pong to a closing server may fail
                 continue
             case 10: continue
             case 0: message += payload

@@ -203,7 +203,7 @@ public enum PlaySoak {
     }
 
     static func object(_ text: String) -> [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]  // not JSON: counted as no header
     }
 
     static func playPage(_ o: Options, index: Int, end: Double) -> Page {
@@ -407,7 +407,7 @@ public enum PlaySoak {
         }
         /// A session of its own when a slot is free (the pages hold theirs).
         func session() -> LoopbackWebSocket? {
-            guard let ws = try? LoopbackWebSocket(port: o.port) else { return nil }
+            guard let ws = try? LoopbackWebSocket(port: o.port) else { return nil }  // refused: counted by the caller
             if case .text(let s) = ws.read(timeout: 5), object(s)["type"] as? String == "welcome" { return ws }
             m.extraSessionsRefused += 1
             return nil
@@ -430,7 +430,7 @@ public enum PlaySoak {
                     halfSent.remove(at: i)
                 }
             }
-            while halfSent.count < 4, let fd = try? LoopbackWebSocket.connect(port: o.port) {
+            while halfSent.count < 4, let fd = try? LoopbackWebSocket.connect(port: o.port) {  // refused connections are not half-sent
                 let partial = random.below(2) == 0 ? "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(o.port)\r\nX-Slow: " : "GET /ws HTTP/1.1\r\nUpgr"
                 _ = Array(partial.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 halfSent.append((fd, MonotonicClock.seconds()))
@@ -442,7 +442,7 @@ public enum PlaySoak {
                 guard let ws = session() else { break }
                 m.floods += 1
                 let junk = ["{", #"{"type": "explode"}"#, #"{"type": "tap", "x": 1e999, "y": 1}"#, String(repeating: "z", count: 5000), #"{"type": "pinch"}"#]
-                for k in 0..<2000 where (try? ws.send(junk[k % junk.count])) != nil {}
+                for k in 0..<2000 where (try? ws.send(junk[k % junk.count])) != nil {}  // the server may cut a flood short
                 // The answer comes after the replies to the malformed messages before it: on a
                 // busy machine that takes a while, and it is not a latency check.
                 let deadline = MonotonicClock.seconds() + 20
@@ -452,29 +452,29 @@ public enum PlaySoak {
                         break
                     }
                 }
-                try? ws.sendFrame(opcode: 8, [0x03, 0xE8])
+                try? ws.sendFrame(opcode: 8, [0x03, 0xE8])  // misbehaving on purpose: the server may be gone
             case 1:
                 // A message over 64 KiB, in fragments: 1009.
                 guard let ws = session() else { break }
                 let piece = [UInt8](repeating: 0x20, count: 16_384)
-                try? ws.sendFrame(opcode: 1, piece, fin: false)
-                for k in 0..<5 { try? ws.sendFrame(opcode: 0, piece, fin: k == 4) }
+                try? ws.sendFrame(opcode: 1, piece, fin: false)  // misbehaving on purpose: the server may be gone
+                for k in 0..<5 { try? ws.sendFrame(opcode: 0, piece, fin: k == 4) }  // the server may close first
                 expectClose(ws, 1009, "a fragmented message over 64 KiB")
             case 2:
                 // Text that is not UTF-8: 1007.
                 guard let ws = session() else { break }
-                try? ws.sendFrame(opcode: 1, [0x7B, 0xFF, 0xFE, 0x7D])
+                try? ws.sendFrame(opcode: 1, [0x7B, 0xFF, 0xFE, 0x7D])  // misbehaving on purpose: the server may be gone
                 expectClose(ws, 1007, "text that is not UTF-8")
             case 3:
                 // A binary message holding JSON: 1003.
                 guard let ws = session() else { break }
-                try? ws.sendFrame(opcode: 2, Array(#"{"type": "ready"}"#.utf8))
+                try? ws.sendFrame(opcode: 2, Array(#"{"type": "ready"}"#.utf8))  // misbehaving on purpose: the server may be gone
                 expectClose(ws, 1003, "a binary message")
             default:
                 // Rapid reconnects, and one session too many while holding one.
                 for _ in 0..<10 {
-                    if let ws = try? LoopbackWebSocket(port: o.port) {
-                        try? ws.send(#"{"type": "hello", "scale": \#(o.scale)}"#)
+                    if let ws = try? LoopbackWebSocket(port: o.port) {  // refused while reconnecting is allowed
+                        try? ws.send(#"{"type": "hello", "scale": \#(o.scale)}"#)  // the connection is dropped at once anyway
                         m.reconnects += 1
                     }
                 }

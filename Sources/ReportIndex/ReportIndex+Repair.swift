@@ -22,8 +22,8 @@ extension ReportIndex {
     /// ``openAndUpdate(at:mode:tree:jobs:progress:warn:)`` rebuilds then.
     static func fileProblem(_ path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        let head = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        defer { try? handle.close() }  // only read from
+        let head = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())  // unreadable reads as empty
         if head.isEmpty { return "the file is empty" }
         if head.count < 100 || head[0..<16] != ArraySlice(Array("SQLite format 3\0".utf8)) {
             return "the file is not an SQLite database"
@@ -31,7 +31,7 @@ extension ReportIndex {
         func be32(_ at: Int) -> Int { head[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
         let pageSize = head[16] == 0 && head[17] == 1 ? 65_536 : Int(head[16]) << 8 | Int(head[17])
         let pages = be32(28)
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0  // vanished: judged by its header alone
         if be32(92) == be32(24), pages > 0, size < pages * pageSize {
             return "the file is truncated (\(size) bytes, its header says \(pages * pageSize))"
         }

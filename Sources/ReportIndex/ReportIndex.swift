@@ -77,7 +77,7 @@ public final class ReportIndex: Sendable {
                 if rebuild { try removeDatabase(path) }
                 return try openWritable(path, lock: lock, warn: warn)
             } catch where error.kind == .locked || error.kind == .notWritable {
-                if FileManager.default.fileExists(atPath: path), let index = try? openReadOnly(path) { return index }
+                if FileManager.default.fileExists(atPath: path), let index = try? openReadOnly(path) { return index }  // unreadable: the in-memory index below
                 let memory = try memoryDatabase(path)
                 return ReportIndex(path: path, reader: memory, writer: memory, lock: nil, writable: true)
             }
@@ -107,6 +107,8 @@ public final class ReportIndex: Sendable {
             throw error
         } catch let error as DatabaseError where Self.isDamage(error) {
             throw IndexError(.damaged, path: path, "the database is damaged (\(Self.describe(error)))")
+        } catch let error as StringList.Malformed {
+            throw IndexError(.damaged, path: path, "the database is damaged (\(error))")
         } catch {
             throw IndexError(.database, path: path, "cannot read the index: \(Self.describe(error))")
         }
@@ -125,6 +127,8 @@ public final class ReportIndex: Sendable {
             throw error
         } catch let error as DatabaseError where Self.isDamage(error) {
             throw IndexError(.damaged, path: path, "the database is damaged (\(Self.describe(error)))")
+        } catch let error as StringList.Malformed {
+            throw IndexError(.damaged, path: path, "the database is damaged (\(error))")
         } catch {
             throw IndexError(.database, path: path, "cannot write the index: \(Self.describe(error))")
         }
@@ -163,7 +167,7 @@ public final class ReportIndex: Sendable {
     /// The index file's size in bytes, its WAL journal included.
     public var fileSize: Int {
         ["", "-wal"].reduce(0) { total, suffix in
-            total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0)
+            total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0)  // no journal: 0 bytes
         }
     }
 }

@@ -24,6 +24,7 @@ public struct LibraryLimits: Sendable {
     /// The longest keyword, in characters.
     public var maxKeywordLength = 200
 
+    /// The documented limits.
     public init() {}
 }
 
@@ -31,8 +32,10 @@ public struct LibraryLimits: Sendable {
 public struct LibraryLoadOptions: Sendable {
     /// Check that every report's PDF exists, is readable and starts like a PDF.
     public var checkFiles = true
+    /// The limits the datasource must stay within (default: the documented ones).
     public var limits = LibraryLimits()
 
+    /// Options that check the PDFs (default) within `limits` (default: the documented ones).
     public init(checkFiles: Bool = true, limits: LibraryLimits = LibraryLimits()) {
         self.checkFiles = checkFiles
         self.limits = limits

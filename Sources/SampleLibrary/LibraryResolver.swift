@@ -5,6 +5,7 @@ import BubbleSupport
 
 /// Problems with the library content itself (a bug in LibraryContent.swift, not a user error).
 public struct SampleContentError: Error, CustomStringConvertible {
+    /// What is wrong, one line.
     public var description: String
 }
 

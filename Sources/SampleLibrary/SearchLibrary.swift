@@ -42,7 +42,7 @@ extension SampleLibrary {
             report.pageCount = min(report.pageCount, 2)
             let bytes = try pdf(for: report)
             try Data(bytes).write(to: URL(fileURLWithPath: path + ".tmp"))
-            try? fm.removeItem(atPath: path)
+            try? fm.removeItem(atPath: path)  // a file that is not there is what is wanted
             try fm.moveItem(atPath: path + ".tmp", toPath: path)
             written += 1
         }

@@ -58,7 +58,7 @@ enum ExportBench {
         for round in 0..<2 {
             for config in configs {
                 let folder = NSTemporaryDirectory() + "bubbles-export-bench-\(UUID().uuidString)"
-                defer { try? FileManager.default.removeItem(atPath: folder) }
+                defer { try? FileManager.default.removeItem(atPath: folder) }  // scratch folder
                 var options = ExportOptions(scenario: scenario, output: folder)
                 options.pixelScale = 2
                 options.canvasWidth = 768

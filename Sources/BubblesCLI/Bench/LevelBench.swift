@@ -70,7 +70,7 @@ enum LevelBench {
     static func run(counts: [Int], rounds: Int, json: Bool, titles: Titles = .invoices) throws {
         let folder = NSTemporaryDirectory() + "bubbles-levels-\(ProcessInfo.processInfo.processIdentifier)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { try? FileManager.default.removeItem(atPath: folder) }  // scratch folder
         var rows: [[String: Any]] = []
         for count in counts {
             let path = folder + "/levels-\(count).json"

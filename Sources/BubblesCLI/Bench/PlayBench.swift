@@ -82,7 +82,7 @@ enum PlayBench {
 
     /// How many tiles the picture's grid has, from a patch frame's header.
     static func gridTiles(of header: String) -> Int {
-        let h = (try? JSONSerialization.jsonObject(with: Data(header.utf8))) as? [String: Any] ?? [:]
+        let h = (try? JSONSerialization.jsonObject(with: Data(header.utf8))) as? [String: Any] ?? [:]  // the server's own header
         guard let w = h["width"] as? Int, let ht = h["height"] as? Int, let t = h["tileSize"] as? Int, t > 0 else { return 0 }
         return ((w + t - 1) / t) * ((ht + t - 1) / t)
     }

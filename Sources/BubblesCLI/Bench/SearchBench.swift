@@ -46,7 +46,7 @@ enum SearchBench {
         var warm: [Double] = []
         for _ in 0..<5 { warm.append(try timeProcess(["index", library.datasource, "--json"])) }
         row.append(("warm_index_s", fmt(BenchStatistics.median(warm))))
-        let size = ["", "-wal"].reduce(0) { $0 + ((try? fm.attributesOfItem(atPath: index + $1)[.size] as? Int) ?? 0) }
+        let size = ["", "-wal"].reduce(0) { $0 + ((try? fm.attributesOfItem(atPath: index + $1)[.size] as? Int) ?? 0) }  // no journal: 0 bytes
         row.append(("index_bytes_per_report", fmt(Double(size) / Double(reports))))
         progress("  index: cold \(fmt(cold)) s, warm \(fmt(BenchStatistics.median(warm))) s, \(size / reports) bytes per report")
 
@@ -94,7 +94,7 @@ enum SearchBench {
                 ("pdf_files_per_s_all_cores", fmt(Double(pdfs.count) / oursAll))]
         if let pdfinfo = findProgram("pdfinfo") {
             let t0 = MonotonicClock.seconds()
-            for path in pdfs { _ = try? runQuiet(pdfinfo, [path]) }
+            for path in pdfs { _ = try? runQuiet(pdfinfo, [path]) }  // timed, not checked
             let seconds = MonotonicClock.seconds() - t0
             row += [("pdfinfo_files_per_s", fmt(Double(pdfs.count) / seconds)), ("pdf_ratio_vs_pdfinfo", fmt(seconds / oursOne))]
             progress("  cold, \(pdfs.count) PDFs: \(fmt(Double(pdfs.count) / oursOne)) files/s on one core (\(fmt(Double(pdfs.count) / oursAll)) on all), pdfinfo \(fmt(Double(pdfs.count) / seconds)) files/s: \(fmt(seconds / oursOne))×")
@@ -120,7 +120,7 @@ enum SearchBench {
     }
 
     static func removeIndex(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }  // absent is fine
     }
 
     /// The generated PDFs, the PDF reader's fixtures, the sample's and Debian's documentation
@@ -148,7 +148,7 @@ enum SearchBench {
     static func pdfDatasource(_ pdfs: [String], in folder: String) throws -> String {
         let fm = FileManager.default
         let cwd = fm.currentDirectoryPath
-        try? fm.removeItem(atPath: folder + "/files")
+        try? fm.removeItem(atPath: folder + "/files")  // absent is fine
         try fm.createDirectory(atPath: folder + "/files", withIntermediateDirectories: true)
         var out = "{\"id\": \"pdfs\", \"title\": \"PDFs\", \"children\": [\n"
         for (i, path) in pdfs.enumerated() {
