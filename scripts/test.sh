@@ -13,12 +13,11 @@ source scripts/deps.sh
 ensure_debian_packages "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 ensure_debian_packages "${VIDEO_PACKAGES[@]}"
 
-# One release build of the products and the tests (the same flags for both, so `bubbles` is not
-# compiled twice), then the Determinism tests in it.
-swift build -c release --build-tests
-swift test -c release --skip-build --filter Determinism
+swift test -c release --filter Determinism
 # Release builds, beyond the pinned hashes: a crash that only a release build had (a Mutex unlocked
 # on another thread after an inlined thread-local read) was found by a soak, not by the suite.
+# `swift test` has just built `bubbles` in release too (with testable imports); the soak runs that
+# binary rather than compiling every module again without them.
 BUBBLES="$(swift build -c release --show-bin-path)/bubbles" SOAK_DATA=Data/reports.json scripts/soak-play.sh 0.5
 for target in pdf page library scenario play; do
     scripts/fuzz.sh "$target" "${BUBBLES_FUZZ_SECONDS:-10}"
