@@ -15,14 +15,16 @@
 //   PDFMetadata    – poppler-free PDF metadata reader on PDFCore, with a fast path for plain files
 //   PDFRender      – PDF pages drawn with Cairo (FreeType fonts, libjpeg-turbo images)
 //   ReportIndex    – the library index: SQLite (GRDB) database of PDF metadata, FTS5 search, facets
-//   BubbleScenario – datasource → dashboard tree (with PDF metadata from the index), scenario files (Foundation)
+//   DashboardLibrary – datasource + index → dashboard tree (with PDF metadata), the report finder over the index
+//   BubbleScenario – scenario and settings files (Foundation)
 //   BubbleExport   – frame sequences of a scenario: parallel rendering, manifest, contact sheet, review page
 //   SampleLibrary  – the deterministic generator of the shipped sample data (Cairo's PDF surface)
 //   BubblePlay     – the live server of `bubbles play` (Hummingbird HTTP + WebSocket)
 //   BubblesCLI     – the `bubbles` command-line tool
 //
-// Benchmarks live in their own package under Benchmarks/ so that users of these libraries never
-// build benchmark tooling.
+// Benchmarks live in their own package under Benchmarks/ and in `bubbles bench`
+// (Sources/BubblesCLI/Bench/), so that users of these libraries never build benchmark tooling; their
+// fixtures are the PhysicsFixtures and RenderFixtures targets, outside the product modules.
 import PackageDescription
 
 let package = Package(
@@ -38,6 +40,8 @@ let package = Package(
         .library(name: "PDFMetadata", targets: ["PDFMetadata"]),
         .library(name: "PDFRender", targets: ["PDFRender"]),
         .library(name: "ReportIndex", targets: ["ReportIndex"]),
+        // The standard physics benchmark scene, for the Benchmarks package (not part of the engine).
+        .library(name: "PhysicsFixtures", targets: ["PhysicsFixtures"]),
         .executable(name: "bubbles", targets: ["BubblesCLI"]),
         .executable(name: "make-sample-library", targets: ["SampleLibraryTool"]),
     ],
@@ -117,14 +121,17 @@ let package = Package(
                 "ReportLibrary", "PDFCore", "PDFMetadata", "CLibCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary", "PDFCore", "PDFMetadata", "ReportIndex"]),
-        .target(name: "BubbleExport", dependencies: ["BubbleScenario", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary"]),
+        // The report library as the dashboard sees it: datasource + index → dashboard tree, and
+        // the dashboard's report finder over the index.
+        .target(name: "DashboardLibrary", dependencies: ["BubbleDashboard", "ReportLibrary", "PDFCore", "PDFMetadata", "ReportIndex"]),
+        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary"]),
+        .target(name: "BubbleExport", dependencies: ["BubbleScenario", "DashboardLibrary", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary"]),
         // The live server of `bubbles play`: sessions, message parser and recorder are plain types
         // (testable without sockets); PlayServer puts them on Hummingbird's HTTP and WebSocket.
         .target(
             name: "BubblePlay",
             dependencies: [
-                "BubbleScenario", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary",
+                "BubbleScenario", "DashboardLibrary", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -132,14 +139,28 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            // The page, its script and its style sheet, embedded in the binary (PlayAssets).
+            resources: [.embedInCode("Page/play.html"), .embedInCode("Page/play.js"), .embedInCode("Page/play.css")]),
+
+        // Benchmark fixtures, apart from the product modules: the standard physics scene (used by
+        // `bubbles bench`, the Benchmarks package and the tests) and the hand-made render scenes
+        // with the render pipeline's timer (used by `bubbles bench render` and the tests).
+        .target(name: "PhysicsFixtures", dependencies: ["BubblePhysics", "BubbleSupport"]),
+        .target(name: "RenderFixtures", dependencies: ["BubbleRender", "BubbleDashboard"]),
+
+        // The load-testing client of the play server (loopback pages and misbehaving clients, and
+        // the raw WebSocket client the tests use): `bubbles play-client`, scripts/soak-play.sh and
+        // the tests; never the server itself.
+        .target(name: "PlayLoadClient", dependencies: ["BubbleSupport"]),
 
         // Executables.
         .executableTarget(
             name: "BubblesCLI",
             dependencies: [
-                "BubblePhysics", "BubbleSupport", "BubbleThreads", "BubbleDashboard", "BubbleRender", "BubbleScenario", "BubbleExport",
+                "BubblePhysics", "BubbleSupport", "BubbleThreads", "BubbleDashboard", "BubbleRender", "BubbleScenario", "DashboardLibrary", "BubbleExport",
                 "ReportLibrary", "PDFCore", "PDFMetadata", "PDFRender", "BubblePlay", "ReportIndex", "SampleLibrary",
+                "PhysicsFixtures", "RenderFixtures", "PlayLoadClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -153,42 +174,42 @@ let package = Package(
         .testTarget(name: "BubbleSupportTests", dependencies: ["BubbleSupport"]),
         // What several test targets share (package root, scratch folders, the seeded random
         // generator, Chromium/DevTools and loopback WebSocket helpers); only test targets use it.
-        .target(name: "TestSupport", dependencies: ["BubblePhysics", "BubblePlay"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["BubblePhysics", "PlayLoadClient"], path: "Tests/TestSupport"),
         .testTarget(
             name: "BubblePhysicsTests",
             dependencies: [
-                "BubblePhysics", "BubbleThreads", "TestSupport",
+                "BubblePhysics", "BubbleThreads", "PhysicsFixtures", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "ReportLibraryTests", dependencies: ["ReportLibrary", "SampleLibrary", "TestSupport"]),
         .testTarget(name: "ReportIndexTests", dependencies: ["ReportIndex", "ReportLibrary", "PDFCore", "PDFMetadata", "SampleLibrary", "TestSupport"]),
         .testTarget(name: "PDFMetadataTests", dependencies: ["PDFCore", "PDFMetadata", "CZlib", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "PDFRenderTests", dependencies: ["PDFRender", "PDFCore", "PDFMetadata", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "BubbleRenderTests", dependencies: ["BubbleRender", "TestSupport"], exclude: ["References"]),
+        .testTarget(name: "BubbleRenderTests", dependencies: ["BubbleRender", "RenderFixtures", "TestSupport"], exclude: ["References"]),
         .testTarget(
             name: "BubbleDashboardTests",
             dependencies: [
-                "BubbleDashboard", "BubblePhysics", "BubbleScenario", "ReportIndex", "ReportLibrary", "TestSupport",
+                "BubbleDashboard", "BubblePhysics", "BubbleScenario", "DashboardLibrary", "ReportIndex", "ReportLibrary", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "CLITests", dependencies: ["BubblesCLI", "BubblePhysics", "ReportIndex", "TestSupport"]),
-        .testTarget(name: "BubbleExportTests", dependencies: ["BubbleExport", "BubbleRender", "TestSupport"]),
+        .testTarget(name: "BubbleExportTests", dependencies: ["BubbleExport", "BubbleRender", "DashboardLibrary", "RenderFixtures", "TestSupport"]),
         .testTarget(
             name: "BubblePlayTests",
             dependencies: [
-                "BubblePlay", "BubbleExport", "BubbleScenario", "BubbleDashboard", "BubbleRender", "ReportLibrary",
-                "BubblePhysics", "TestSupport",
+                "BubblePlay", "BubbleExport", "BubbleScenario", "DashboardLibrary", "BubbleDashboard", "BubbleRender", "ReportLibrary",
+                "BubblePhysics", "PlayLoadClient", "TestSupport",
             ]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["BubbleDashboard", "BubbleRender", "BubbleScenario", "ReportLibrary", "TestSupport"],
+            dependencies: ["BubbleDashboard", "BubbleRender", "BubbleScenario", "DashboardLibrary", "ReportLibrary", "TestSupport"],
             exclude: ["References"]),
         // The Swift code shown in README.md and the DocC articles, compiled and run, and the
         // check that the documents show exactly these files.
         .testTarget(
             name: "ExamplesTests",
             dependencies: [
-                "BubblePhysics", "BubbleDashboard", "BubbleRender", "BubbleScenario", "PDFMetadata", "PDFRender",
+                "BubblePhysics", "BubbleDashboard", "BubbleRender", "BubbleScenario", "DashboardLibrary", "PDFMetadata", "PDFRender",
                 "ReportLibrary", "ReportIndex", "TestSupport",
             ],
             path: "Examples"),

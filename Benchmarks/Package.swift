@@ -23,6 +23,7 @@ let package = Package(
             dependencies: [
                 .product(name: "BubblePhysics", package: root),
                 .product(name: "BubbleThreads", package: root),
+                .product(name: "PhysicsFixtures", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "PhysicsStep",
@@ -30,7 +31,7 @@ let package = Package(
         // Where the per-body cost grows with the world (see ScalingProbe/main.swift).
         .executableTarget(
             name: "ScalingProbe",
-            dependencies: [.product(name: "BubblePhysics", package: root)],
+            dependencies: [.product(name: "BubblePhysics", package: root), .product(name: "PhysicsFixtures", package: root)],
             path: "ScalingProbe"),
     ]
 )

@@ -2,6 +2,7 @@ import BubbleDashboard
 import BubblePhysics
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
+import DashboardLibrary
 import Foundation
 import PDFMetadata
 import PDFRender

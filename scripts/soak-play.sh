@@ -6,13 +6,23 @@
 # Exits with status 1 when the soak saw a failure (a lost credit, a page that ended, a wrong
 # close code, a half-sent request left open) or the server died.
 #
-#   scripts/soak-play.sh MINUTES [--soak-scale 2] [--soak-pages 4] [--soak-polite]
+#   scripts/soak-play.sh MINUTES [--scale 2] [--pages 4] [--polite]
 #
-# MINUTES may be a fraction (0.5).
+# MINUTES may be a fraction (0.5). The options are `bubbles play-client`'s (the load client, a
+# process of its own); the older spellings --soak-scale, --soak-pages and --soak-polite still work.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-minutes="${1:?usage: scripts/soak-play.sh MINUTES [bubbles play --soak options]}"
+minutes="${1:?usage: scripts/soak-play.sh MINUTES [bubbles play-client options]}"
 shift
+client_options=()
+for option in "$@"; do
+    case "$option" in
+        --soak-scale*) client_options+=("--scale${option#--soak-scale}") ;;
+        --soak-pages*) client_options+=("--pages${option#--soak-pages}") ;;
+        --soak-polite) client_options+=("--polite") ;;
+        *) client_options+=("$option") ;;
+    esac
+done
 data="${SOAK_DATA:-Data/large.json}"
 # $BUBBLES: a bubbles binary to use instead of building one (a copy, so that builds during a long
 # soak do not replace it under the running processes).
@@ -53,7 +63,7 @@ last_cpu=0
 read -r u s < <(awk '{print $14, $15}' "/proc/$server/stat")
 last_cpu=$((u + s))
 
-"$bin" play --soak "$(awk -v m="$minutes" 'BEGIN { print m * 60 }')" --port "$port" "$@" >"$out/report" &
+"$bin" play-client --seconds "$(awk -v m="$minutes" 'BEGIN { print m * 60 }')" --port "$port" ${client_options[@]+"${client_options[@]}"} >"$out/report" &
 driver=$!
 while kill -0 "$driver" 2>/dev/null; do
     for _ in $(seq 1 30); do kill -0 "$driver" 2>/dev/null && sleep 1; done

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Quick start, command 2: the whole test suite. Installs missing Debian packages first.
 #
-# Runs the determinism tests in a release build, then every test in a debug build: the pinned state
-# hashes must be the same bits in both configurations. Then builds the DocC documentation of the
-# libraries, failing on any warning (about 40 s on 2 cores once the debug build exists).
+# Runs the determinism tests in a release build, then the release play server under a 30 s soak
+# (scripts/soak-play.sh: pages and misbehaving clients from a second process) and every fuzz
+# target for a few seconds (scripts/fuzz.sh: release, address sanitizer), then every test in a
+# debug build: the pinned state hashes must be the same bits in both configurations. Then builds
+# the DocC documentation of the libraries, failing on any warning (about 40 s on 2 cores once the
+# debug build exists). BUBBLES_FUZZ_SECONDS sets each fuzz target's run (default 10).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
@@ -11,5 +14,13 @@ ensure_debian_packages "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 ensure_debian_packages "${VIDEO_PACKAGES[@]}"
 
 swift test -c release --filter Determinism
+# Release builds, beyond the pinned hashes: a crash that only a release build had (a Mutex unlocked
+# on another thread after an inlined thread-local read) was found by a soak, not by the suite.
+# `swift test` has just built `bubbles` in release too (with testable imports); the soak runs that
+# binary rather than compiling every module again without them.
+BUBBLES="$(swift build -c release --show-bin-path)/bubbles" SOAK_DATA=Data/reports.json scripts/soak-play.sh 0.5
+for target in pdf page library scenario play; do
+    scripts/fuzz.sh "$target" "${BUBBLES_FUZZ_SECONDS:-10}"
+done
 swift test
 scripts/docs.sh

@@ -2,6 +2,7 @@
 // Setup (building the scene and the warm-up steps past the heavily overlapping start) is excluded.
 import Benchmark
 import BubblePhysics
+import PhysicsFixtures
 import BubbleThreads
 
 let benchmarks: @Sendable () -> Void = {

@@ -12,6 +12,7 @@
 //
 //   swift run --package-path Benchmarks --scratch-path .build-bench -c release ScalingProbe [K ...] [--rounds R]
 import BubblePhysics
+import PhysicsFixtures
 import Glibc
 
 var ks: [Int] = []

@@ -60,7 +60,7 @@ extension Dashboard {
         // off it in one step when its glide ends.
         let children = live.indices.filter { live[$0].role == .child && (live[$0].transit?.endsDynamic ?? true || $0 == di) }
         let here = children.map { i in i != di ? live[i].transit?.to ?? position(of: live[i]) : position(of: live[i]) }
-        let places = (try? LevelLayout.relax(
+        let places = (try? LevelLayout.relax(  // a layout world that refuses keeps the bubbles where they are
             shapes: children.map { i in live[i].transit.map { t in live[i].shape.radius == nil ? live[i].shape : .circle(radius: t.radius.to) } ?? live[i].shape },
             positions: here, focusCentre: position(of: focus), focusRadius: focus.shape.radius ?? 0, settings: settings,
             area: layouts[self.focus]?.area)) ?? here

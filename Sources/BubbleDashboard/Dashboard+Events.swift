@@ -60,27 +60,6 @@ public enum DashboardEvent: Sendable, Hashable {
     case toggleKeyword(String)
 }
 
-extension DashboardEvent {
-    /// Tap the bubble with this id.
-    @available(*, deprecated, renamed: "tapBubble(_:)")
-    public static func tap(_ id: String) -> DashboardEvent { .tapBubble(id) }
-    /// Tap at a canvas point.
-    @available(*, deprecated, renamed: "tap(at:)")
-    public static func tapAt(_ point: ScenePoint) -> DashboardEvent { .tap(at: point) }
-    /// Press on the bubble with this id at a canvas point.
-    @available(*, deprecated, renamed: "pressBubble(_:at:)")
-    public static func dragBegin(_ id: String, at point: ScenePoint) -> DashboardEvent { .pressBubble(id, at: point) }
-    /// Press at a canvas point.
-    @available(*, deprecated, renamed: "press(at:)")
-    public static func dragBeginAt(_ point: ScenePoint) -> DashboardEvent { .press(at: point) }
-    /// Move the finger of the current drag.
-    @available(*, deprecated, renamed: "move(to:)")
-    public static func dragMove(to point: ScenePoint) -> DashboardEvent { .move(to: point) }
-    /// Lift the finger of the current drag.
-    @available(*, deprecated, renamed: "release")
-    public static var dragEnd: DashboardEvent { .release }
-}
-
 // Events: dispatch by kind, and hit testing.
 extension Dashboard {
     /// Applies an event. An invalid event (unknown id, a bubble not on screen, a NaN point, a drag

@@ -128,7 +128,7 @@ extension Dashboard {
         guard world.settings.bounds != area else { return }
         var w = world.settings
         w.bounds = area
-        try? world.updateSettings(w)
+        try? world.updateSettings(w)  // the area is the layout's, already checked
     }
 
     /// The pan offsets, held to the pan's range.

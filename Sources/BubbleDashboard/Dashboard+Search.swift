@@ -24,14 +24,6 @@ struct SearchSession {
     }
 }
 
-/// The layouts of one view (filter), kept while another view is shown.
-struct ViewLayouts {
-    var layouts: [Int: LevelLayout]
-    var labels: [Int: String]
-    var places: [Int: [Vector2]]
-    var groupingDecided: Set<Int>
-}
-
 // Search (the magnifier): the field, results as the text changes, and a pick that takes the user
 // to the report.
 extension Dashboard {

@@ -27,7 +27,7 @@ extension Dashboard {
         Self.stepIndex(time, timeStep)
     }
 
-    static func stepIndex(_ time: Double, _ dt: Double) -> Int {
+    package static func stepIndex(_ time: Double, _ dt: Double) -> Int {
         guard time.isFinite else { return time > 0 ? Int.max : 0 }
         let exact = time / dt
         if exact <= 0 { return 0 }
@@ -38,7 +38,7 @@ extension Dashboard {
     }
 
     /// Whether `time` is a step's time (within a millionth of a step).
-    static func isStepTime(_ time: Double, _ dt: Double) -> Bool {
+    package static func isStepTime(_ time: Double, _ dt: Double) -> Bool {
         let exact = time / dt
         return abs(exact - exact.rounded()) < 1e-6
     }

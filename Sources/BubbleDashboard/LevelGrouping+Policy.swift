@@ -111,7 +111,7 @@ extension LevelGrouping {
         _ focus: Int, in levels: inout LevelModel, settings: DashboardSettings, measurer: (any TextMeasurer)?
     ) throws(DashboardError) -> LevelLayout {
         // A level only slightly over the canvas pans instead of being grouped.
-        if let over = groupIfCrowded(focus, in: &levels, settings: settings, measurer: measurer, panning: true) {
+        if case .pans(let over) = groupIfCrowded(focus, in: &levels, settings: settings, measurer: measurer, panning: true) {
             if let panning = try panningLayout(focus, in: levels, settings: settings, measurer: measurer, ratio: over) { return panning }
             groupIfCrowded(focus, in: &levels, settings: settings, measurer: measurer, force: true)
         }
@@ -149,17 +149,30 @@ extension LevelGrouping {
         return computed
     }
 
+    /// What `groupIfCrowded` decided for a level.
+    enum CrowdingDecision: Equatable {
+        /// The children fit above the legibility floor (or there are two or fewer): left as they are.
+        case fits
+        /// The level is only slightly over the canvas: left as it is, to pan over `area` times
+        /// the bubble area at the floor.
+        case pans(area: Double)
+        /// The children were replaced by groups in the level model.
+        case grouped
+        /// Grouping was needed but found fewer than two groups: left as it is.
+        case ungroupable
+    }
+
     /// Replaces the children of `focus` by groups when they cannot all be shown above the
     /// legibility floor (or always, with `force`): with as many groups as fit above it in
     /// `roomShare` of the room. With `panning`, a level that needs at most `panMaxArea` of the
-    /// bubble area at the floor is left as it is, and the share it needs is returned.
+    /// bubble area at the floor is left as it is, to pan (`.pans`).
     @discardableResult
     static func groupIfCrowded(
         _ focus: Int, in levels: inout LevelModel, settings: DashboardSettings, measurer: (any TextMeasurer)?,
         force: Bool = false, roomShare: Double = Policy.roomShare, panning: Bool = false
-    ) -> Double? {
+    ) -> CrowdingDecision {
         let children = levels.nodes[focus].children
-        guard children.count > 2 else { return nil }
+        guard children.count > 2 else { return .fits }
         let floor = LevelLayout.floorShrink(tree: levels, focus: focus, settings: settings, measurer: measurer)
         let content = settings.contentRect
         let atFloor = content.width * content.height * settings.sizes.fillFactor / (floor * floor)
@@ -182,10 +195,10 @@ extension LevelGrouping {
             }
             if measurer == nil || least <= atFloor * reach || settings.sizes.minimumShrink >= floor - 1e-9 {
                 let sized = LevelLayout.sizesAndArea(tree: levels, focus: focus, labels: labels, settings: settings, measurer: measurer)
-                if sized.shrink >= floor - 1e-9 { return nil }
+                if sized.shrink >= floor - 1e-9 { return .fits }
                 if reach > 1 {
                     let ratio = areaRatio(sized.area, floor: floor, settings: settings)
-                    if ratio <= Policy.panMaxArea { return ratio }
+                    if ratio <= Policy.panMaxArea { return .pans(area: ratio) }
                 }
             }
         }
@@ -239,8 +252,8 @@ extension LevelGrouping {
             }
             return plans
         }()
-        guard plans.count >= 2 else { return nil }
+        guard plans.count >= 2 else { return .ungroupable }
         levels.insertGroups(under: focus, plans)
-        return nil
+        return .grouped
     }
 }

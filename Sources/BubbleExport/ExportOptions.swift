@@ -1,6 +1,7 @@
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
 import BubbleSupport
+import DashboardLibrary
 import Foundation
 
 /// What a frame is written as.
@@ -24,7 +25,7 @@ public enum FrameFormat: String, Sendable, Hashable, CaseIterable {
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let name = part.trimmingCharacters(in: .whitespaces).lowercased()
             guard let f = FrameFormat(rawValue: name) else {
-                throw ExportError.invalidOption("--format takes png, svg, json and/or labels separated by commas, not '\(text)'")
+                throw ExportError.invalidOption(.formats, "takes png, svg, json and/or labels separated by commas, not '\(text)'")
             }
             set.insert(f)
         }
@@ -34,10 +35,12 @@ public enum FrameFormat: String, Sendable, Hashable, CaseIterable {
 
 /// A range of frame indices, both ends included (`--frames 120..239`).
 public struct FrameRange: Sendable, Hashable, CustomStringConvertible {
+    /// The first frame.
     public var first: Int
     /// The last frame; nil means the scenario's last frame.
     public var last: Int?
 
+    /// The frames `first` through `last` (nil: to the scenario's end).
     public init(first: Int, last: Int?) {
         self.first = first
         self.last = last
@@ -46,7 +49,7 @@ public struct FrameRange: Sendable, Hashable, CustomStringConvertible {
     /// Parses `A..B` (both included; `A...B` too), `A..` (to the end), `..B` (from 0) or `N` (one frame).
     public static func parse(_ text: String) throws(ExportError) -> FrameRange {
         let t = text.trimmingCharacters(in: .whitespaces)
-        let bad = ExportError.invalidOption("--frames must be A..B (frame indices, both included; A.. or ..B for open ends), not '\(text)'")
+        let bad = ExportError.invalidOption(.frames, "must be A..B (frame indices, both included; A.. or ..B for open ends), not '\(text)'")
         let sep = t.range(of: "...") ?? t.range(of: "..")
         guard let sep else {
             guard let n = Int(t), n >= 0 else { throw bad }
@@ -63,6 +66,7 @@ public struct FrameRange: Sendable, Hashable, CustomStringConvertible {
         return FrameRange(first: first, last: last)
     }
 
+    /// `A..B`, or `A..` for an open end, as `--frames` takes it.
     public var description: String { "\(first)..\(last.map(String.init) ?? "")" }
 }
 
@@ -72,6 +76,7 @@ public struct ExportOptions: Sendable {
     public var scenario: String
     /// The output folder (created if missing).
     public var output: String
+    /// The files written per frame, in this order (default: PNG only).
     public var formats: [FrameFormat] = [.png]
     /// Frames per second; nil takes the scenario's.
     public var fps: Double?
@@ -79,6 +84,7 @@ public struct ExportOptions: Sendable {
     public var settingsFile: String?
     /// Canvas size in points; nil takes the scenario's.
     public var canvasWidth: Double?
+    /// See `canvasWidth`.
     public var canvasHeight: Double?
     /// Device pixels per canvas point of raster frames (2 → 1536×2048 for the iPad canvas).
     public var pixelScale: Double = 2
@@ -106,6 +112,7 @@ public struct ExportOptions: Sendable {
     /// The system calls every file is written through (tests simulate a full disk with it).
     public var fileSystem: FileSystemCalls = .system
 
+    /// Options to export `scenario` into the folder `output`, with every other option at its default.
     public init(scenario: String, output: String) {
         self.scenario = scenario
         self.output = output
@@ -118,10 +125,32 @@ public struct ExportOptions: Sendable {
     }
 }
 
+/// An `ExportOptions` setting that a value can be refused for, named as the property is.
+public enum ExportSetting: String, Sendable, CaseIterable {
+    /// `fps`.
+    case fps
+    /// `canvasWidth` and `canvasHeight`.
+    case canvas
+    /// `pixelScale`.
+    case pixelScale
+    /// `jobs`.
+    case jobs
+    /// `formats`.
+    case formats
+    /// `frames`.
+    case frames
+    /// `contactSheetEvery`.
+    case contactSheetEvery
+    /// `video`.
+    case video
+}
+
 /// Why an export stopped. One line; names the frame and the file where there is one.
 public enum ExportError: Error, Sendable, CustomStringConvertible {
-    /// A command-line value out of range or malformed.
-    case invalidOption(String)
+    /// A setting's value out of range or malformed: the setting, and what is wrong with the value
+    /// (a phrase that follows the setting's name: "must be within 1...240"). A command line names
+    /// its own flag instead of the setting.
+    case invalidOption(ExportSetting, String)
     /// The scenario file was refused (`ScenarioError`'s one line).
     case scenario(String)
     /// The dashboard could not be built from the datasource.
@@ -138,9 +167,10 @@ public enum ExportError: Error, Sendable, CustomStringConvertible {
     /// file). The file is not there, nor any temporary file of it.
     case diskFull(path: String, frame: Int?)
 
+    /// One line; names the frame and the file where there is one.
     public var description: String {
         switch self {
-        case .invalidOption(let m): return m
+        case .invalidOption(let setting, let m): return setting.rawValue + " " + m
         case .scenario(let m): return m
         case .dashboard(let m): return "cannot build the dashboard: \(m)"
         case .eventRefused(let frame, let time, let label, let reason):
@@ -167,8 +197,11 @@ public enum ExportError: Error, Sendable, CustomStringConvertible {
 public struct ExportProgress: Sendable {
     /// Frames finished (written, linked as duplicates or skipped as up to date) out of `total`.
     public var done: Int
+    /// Frames in the range.
     public var total: Int
+    /// Seconds since the export started.
     public var elapsed: Double
+    /// True in the last report, when the export is done.
     public var finished: Bool
 
     /// Frames per second so far.
@@ -193,6 +226,7 @@ public struct ExportProgress: Sendable {
 
 /// What an export did, and where its time went.
 public struct ExportSummary: Sendable {
+    /// The output folder.
     public var output: String
     /// Frames in the range.
     public var frames: Int
@@ -204,27 +238,37 @@ public struct ExportSummary: Sendable {
     public var skipped: Int
     /// Frames of the range that repeat the frame before them (linked now or earlier).
     public var duplicates: Int
+    /// Seconds the whole export took.
     public var seconds: Double
     /// Seconds summed over all frames of the range (simulate) or over the rendered frames (the rest;
     /// summed over workers, so they can add up to more than `seconds`).
     public var simulateSeconds: Double
+    /// Seconds spent drawing frames (summed over workers).
     public var drawSeconds: Double
+    /// Seconds spent encoding PNG, SVG and JSON (summed over workers).
     public var encodeSeconds: Double
+    /// Seconds spent writing and linking files (summed over workers).
     public var writeSeconds: Double
+    /// The manifest written (`manifest.json`, or `manifest-A-B.json` for a range).
     public var manifestPath: String
     /// True when frames of an earlier run matched this run's scenes but the first of them drew
     /// differently with this build (the renderer changed), so none was kept.
     public var rendererChanged = false
+    /// The contact sheet written, if `review` was on.
     public var contactSheetPath: String?
+    /// The review page written, if `review` was on.
     public var reviewPagePath: String?
     /// The video written, if any, with its frame count.
     public var videoPath: String?
+    /// Frames written to the video.
     public var videoFrames = 0
     /// Seconds the export spent copying frames for the video (on the workers, summed) and
     /// handing them to ffmpeg (its pipe, on a thread of its own: ffmpeg's encoding shows here).
     public var videoCopySeconds = 0.0
+    /// Seconds spent handing frames to ffmpeg (see `videoCopySeconds`).
     public var videoPipeSeconds = 0.0
 
+    /// Frames of the range per second of the whole export.
     public var fps: Double { seconds > 0 ? Double(frames) / seconds : 0 }
 
     /// `simulate 0.41 ms/frame; per drawn frame: draw 14.2 ms, encode 9.8 ms; write 0.9 ms/file (summed over workers)`

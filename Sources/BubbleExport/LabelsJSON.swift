@@ -18,6 +18,7 @@ import ReportLibrary
 ///
 /// Numbers are rounded to 1/100 pt, so the same frame always gives the same bytes.
 public enum LabelsJSON {
+    /// The labels as drawn, as one JSON array (UTF-8).
     public static func encode(_ labels: [LabelLayout]) -> [UInt8] {
         var out = "["
         for (i, l) in labels.enumerated() {

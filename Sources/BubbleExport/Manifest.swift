@@ -1,16 +1,20 @@
+import BubbleSupport
 import Foundation
 import ReportLibrary
 
 /// One file written for a frame.
 public struct FileRecord: Sendable, Hashable {
+    /// The file name, in the output folder.
     public var name: String
     /// FNV-1a 64 of the file's bytes.
     public var hash: UInt64
+    /// The file's size in bytes.
     public var bytes: Int
 }
 
 /// One frame of the manifest.
 public struct FrameEntry: Sendable, Hashable {
+    /// The frame's index from the scenario's start.
     public var index: Int
     /// Seconds from the start: `index / fps`.
     public var time: Double
@@ -22,14 +26,17 @@ public struct FrameEntry: Sendable, Hashable {
     public var events: [String]
     /// The frame whose scene this one repeats (its images are hard links to that frame's), if any.
     public var duplicateOf: Int?
+    /// The frame's files, one per format, in the order of `ExportOptions.formats`.
     public var files: [FileRecord]
 }
 
 /// A scenario event on the timeline: the frame it first shows on.
 public struct EventMarker: Sendable, Hashable {
+    /// The event as the scenario's script labels it (`tap finance`).
     public var label: String
     /// The scenario's time for it.
     public var time: Double
+    /// The first frame that shows the event's effect.
     public var frame: Int
 }
 
@@ -72,8 +79,8 @@ enum ManifestText {
     ) -> [UInt8] {
         let n = JSONLiteral.number, s = { JSONLiteral.string($0) }
         var out = "{\"format\": \"\(formatName)\", \"version\": \(version), \"complete\": \(complete),\n"
-        out += " \"scenario\": {\"path\": \(s(h.scenarioPath)), \"content_hash\": \"\(ContentHash.hex(h.contentHash))\", "
-            + "\"pdf_metadata_hash\": \"\(ContentHash.hex(h.metadataHash))\"},\n"
+        out += " \"scenario\": {\"path\": \(s(h.scenarioPath)), \"content_hash\": \"\(Hex.hash(h.contentHash))\", "
+            + "\"pdf_metadata_hash\": \"\(Hex.hash(h.metadataHash))\"},\n"
         out += " \"settings\": {\"fps\": \(n(h.fps)), \"canvas\": [\(n(h.canvasWidth)), \(n(h.canvasHeight))], "
             + "\"scale\": \(n(h.scale)), \"pixels\": [\(h.pixelWidth), \(h.pixelHeight)], "
             + "\"formats\": \(JSONText.strings(h.formats.map(\.rawValue))), \"frames\": [\(h.first), \(h.last)], "
@@ -89,9 +96,9 @@ enum ManifestText {
         for (i, f) in frames.enumerated() {
             out += i == 0 ? "\n  " : ",\n  "
             out += "{\"index\": \(f.index), \"time\": \(n(f.time)), \"step\": \(f.step), "
-                + "\"state_hash\": \"\(ContentHash.hex(f.stateHash))\", \"events\": \(JSONText.strings(f.events)), "
+                + "\"state_hash\": \"\(Hex.hash(f.stateHash))\", \"events\": \(JSONText.strings(f.events)), "
                 + "\"duplicate_of\": \(f.duplicateOf.map(String.init) ?? "null"), \"files\": ["
-            out += f.files.map { "{\"name\": \(s($0.name)), \"hash\": \"\(ContentHash.hex($0.hash))\", \"bytes\": \($0.bytes)}" }
+            out += f.files.map { "{\"name\": \(s($0.name)), \"hash\": \"\(Hex.hash($0.hash))\", \"bytes\": \($0.bytes)}" }
                 .joined(separator: ", ")
             out += "]}"
         }
@@ -102,7 +109,7 @@ enum ManifestText {
     /// Reads a manifest written by `encode`; nil if it is missing, unreadable or of another format.
     static func decode(path: String) -> (header: ManifestHeader, frames: [FrameEntry])? {
         guard let data = FileManager.default.contents(atPath: path),
-              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],  // not a manifest: nothing to resume
               root["format"] as? String == formatName, root["version"] as? Int == version,
               let scenario = root["scenario"] as? [String: Any], let settings = root["settings"] as? [String: Any],
               let hashText = scenario["content_hash"] as? String, let contentHash = UInt64(hashText, radix: 16),

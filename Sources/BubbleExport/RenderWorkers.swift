@@ -1,3 +1,4 @@
+import BubbleSupport
 @_spi(Testbed) import BubbleDashboard
 import BubbleRender
 import Foundation
@@ -61,22 +62,22 @@ struct WorkContext: Sendable {
         _ format: FrameFormat, scene: Scene, frame o: FrameInfo, renderer: SceneRenderer, encoder: PNGEncoder,
         image: inout RenderedImage?, drawSeconds: inout Double
     ) throws -> [UInt8] {
-        let t0 = monotonicSeconds()
+        let t0 = MonotonicClock.seconds()
         switch format {
         case .png:
             let drawn = try renderer.render(scene, reusing: image)
             image = drawn
-            drawSeconds = monotonicSeconds() - t0
+            drawSeconds = MonotonicClock.seconds() - t0
             return try encoder.encode(drawn)
         case .svg:
             let bytes = SVGText.normalizeIDs(try renderer.svg(scene))
-            drawSeconds = monotonicSeconds() - t0
+            drawSeconds = MonotonicClock.seconds() - t0
             return bytes
         case .json:
             return SceneJSON.encode(scene, frame: o.index, time: o.time)
         case .labels:
             let bytes = LabelsJSON.encode(renderer.layoutLabels(scene))
-            drawSeconds = monotonicSeconds() - t0
+            drawSeconds = MonotonicClock.seconds() - t0
             return bytes
         }
     }
@@ -205,14 +206,14 @@ final class RenderWorkers: @unchecked Sendable {
         let o = job.original
         let folder = context.folder
         func write(_ bytes: [UInt8], _ name: String, frame: Int) throws -> FileRecord {
-            let t = monotonicSeconds()
-            let hash = ContentHash.fnv1a(bytes)
+            let t = MonotonicClock.seconds()
+            let hash = FNV1a64.hash(bytes)
             do {
                 try AtomicFile.write(bytes, to: folder + "/" + name, using: context.fileSystem)
             } catch {
                 throw ExportError.writing(error, frame: frame)
             }
-            result.write += monotonicSeconds() - t
+            result.write += MonotonicClock.seconds() - t
             return FileRecord(name: name, hash: hash, bytes: bytes.count)
         }
         let originalFiles: [FileRecord]
@@ -223,7 +224,7 @@ final class RenderWorkers: @unchecked Sendable {
             var files: [FileRecord] = []
             for format in context.formats {
                 let name = WorkContext.fileName(o.index, format)
-                let t0 = monotonicSeconds()
+                let t0 = MonotonicClock.seconds()
                 let bytes: [UInt8]
                 do {
                     var drawSeconds = 0.0
@@ -231,7 +232,7 @@ final class RenderWorkers: @unchecked Sendable {
                         format, scene: job.scene, frame: o, renderer: renderer, encoder: encoder, image: &image,
                         drawSeconds: &drawSeconds)
                     result.draw += drawSeconds
-                    result.encode += monotonicSeconds() - t0 - drawSeconds
+                    result.encode += MonotonicClock.seconds() - t0 - drawSeconds
                 } catch {
                     throw ExportError.frameFailed(frame: o.index, reason: "cannot render \(folder)/\(name): \(error)")
                 }
@@ -241,7 +242,7 @@ final class RenderWorkers: @unchecked Sendable {
             result.rendered += 1
         }
         if context.video {
-            let t0 = monotonicSeconds()
+            let t0 = MonotonicClock.seconds()
             do {
                 // The image drawn for the PNG is still in `image`; otherwise draw it now.
                 if job.originalFiles != nil || !context.formats.contains(.png) {
@@ -271,7 +272,7 @@ final class RenderWorkers: @unchecked Sendable {
                 }
             }
             result.video = VideoFrame(index: o.index, pixels: pixels, count: 1 + job.duplicates.count)
-            result.videoCopy = monotonicSeconds() - t0
+            result.videoCopy = MonotonicClock.seconds() - t0
         }
         result.entries.append(FrameEntry(
             index: o.index, time: o.time, step: o.step, stateHash: o.stateHash, events: o.events, duplicateOf: nil,
@@ -290,13 +291,13 @@ final class RenderWorkers: @unchecked Sendable {
                         continue
                     }
                     let source = originalFiles[f]
-                    let t = monotonicSeconds()
+                    let t = MonotonicClock.seconds()
                     do {
-                        try FileOps.linkOrCopy(from: folder + "/" + source.name, to: folder + "/" + name, using: context.fileSystem)
+                        try FrameLinks.linkOrCopy(from: folder + "/" + source.name, to: folder + "/" + name, using: context.fileSystem)
                     } catch {
                         throw ExportError.writing(error, frame: d.index)
                     }
-                    result.write += monotonicSeconds() - t
+                    result.write += MonotonicClock.seconds() - t
                     files.append(FileRecord(name: name, hash: source.hash, bytes: source.bytes))
                 }
                 result.linked += 1

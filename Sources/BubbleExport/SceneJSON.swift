@@ -43,6 +43,7 @@ import ReportLibrary
 /// Keys are always in this order and
 /// numbers are exact (shortest round-trip form), so equal scenes give equal bytes.
 public enum SceneJSON {
+    /// The scene of frame `frame` at `time` seconds as one JSON document (UTF-8).
     public static func encode(_ scene: Scene, frame: Int, time: Double) -> [UInt8] {
         let n = JSONLiteral.number, s = { JSONLiteral.string($0) }
         var out = "{\"frame\": \(frame), \"time\": \(n(time)), "

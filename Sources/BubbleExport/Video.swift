@@ -12,7 +12,7 @@ public enum VideoFormat: String, Sendable, CaseIterable {
     public static func of(_ path: String) throws(ExportError) -> VideoFormat {
         let ext = (path as NSString).pathExtension.lowercased()
         guard let f = VideoFormat(rawValue: ext) else {
-            throw .invalidOption("--video takes a file ending in .mp4 or .webm, not '\(path)'")
+            throw .invalidOption(.video, "takes a file ending in .mp4 or .webm, not '\(path)'")
         }
         return f
     }
@@ -61,7 +61,7 @@ final class VideoWriter: @unchecked Sendable {
     }
 
     /// The error when ffmpeg is missing: one line, naming the Debian package.
-    static let missingMessage = "--video needs the ffmpeg program, which is not installed (Debian package ffmpeg: apt-get install ffmpeg)"
+    static let missingMessage = "needs the ffmpeg program, which is not installed (Debian package ffmpeg: apt-get install ffmpeg)"
 
     /// Starts ffmpeg writing `path` from frames of `width`×`height` pixels at `fps`.
     init(path: String, format: VideoFormat, ffmpeg: String, width: Int, height: Int, fps: Double) throws(ExportError) {
@@ -131,7 +131,7 @@ final class VideoWriter: @unchecked Sendable {
             let item = queue.removeFirst()
             cond.broadcast()
             cond.unlock()
-            let t0 = monotonicSeconds()
+            let t0 = MonotonicClock.seconds()
             var ok = true
             item.pixels.withUnsafeBytes { buf in
                 for _ in 0..<item.count where ok {
@@ -148,7 +148,7 @@ final class VideoWriter: @unchecked Sendable {
                 }
             }
             cond.lock()
-            pipeSeconds += monotonicSeconds() - t0
+            pipeSeconds += MonotonicClock.seconds() - t0
             if ok { framesWritten += item.count } else if failure == nil { failure = "ffmpeg stopped reading frames" }
             cond.broadcast()
             cond.unlock()
@@ -171,7 +171,7 @@ final class VideoWriter: @unchecked Sendable {
         while !writerDone { cond.wait() }
         let failed = failure
         cond.unlock()
-        try? input.close()
+        try? input.close()  // ffmpeg's end of the pipe may be gone
         process.waitUntilExit()
         errorsDone.wait()
         let status = process.terminationStatus
@@ -195,7 +195,7 @@ final class VideoWriter: @unchecked Sendable {
         cond.broadcast()
         cond.unlock()
         if process.isRunning { process.terminate() }
-        try? input.close()
+        try? input.close()  // ffmpeg's end of the pipe may be gone
         process.waitUntilExit()
         unlink(temporary)
     }
@@ -214,7 +214,7 @@ final class VideoWriter: @unchecked Sendable {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let prefix = "." + url.lastPathComponent + ".tmp-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }  // no folder: nothing to remove
         for name in names where name.hasPrefix(prefix) {
             let parts = name.dropFirst(prefix.count).split(separator: "-")
             guard parts.count == 2, let pid = Int32(parts[0]), UInt32(parts[1]) != nil else { continue }

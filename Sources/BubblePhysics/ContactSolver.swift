@@ -76,9 +76,8 @@ struct ContactSolver {
     /// The body whose candidates a sweep is working through. No other pair of that run touches it
     /// (its partners are always other bodies), so its position stays in registers from pair to
     /// pair instead of being stored and loaded again after every correction (each pair's test
-    /// needs the position the last correction left): 9 % faster steps at 10 000 bodies, 7 % at
-    /// 100 000, the same at 1 000, with the same arithmetic and bits. Holding its velocity too
-    /// was slower (register spills).
+    /// needs the position the last correction left). Same arithmetic and bits; the measurements
+    /// are in `Benchmarks/NOTES.md`, "The sweep's own body in registers".
     struct Own {
         let i: Int
         var x, y: Double

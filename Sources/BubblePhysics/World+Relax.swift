@@ -107,23 +107,14 @@ extension World {
     /// bodies may move towards each other between the list's build and the sweeps that use it and
     /// still be found (a pair missed here is found by the next list). Worlds swept in bands keep
     /// a step's first list for its later sub-steps while the speeds since its build carry no body
-    /// more than half of its margin (`World.step()`): over 24 seeds of the 1 000-body scene the
-    /// piles settle as well as with a list per sub-step, and the steps are 18–21 % faster at
-    /// 1 000 and 10 000 bodies.
-    /// 0.25 settles the standard scenes as well as 0.375 did, with about 3 candidates per slot
-    /// instead of 3.3–3.8 (fewer failed box tests, 7–10 % faster steps at 10 000 bodies and
-    /// more). Worlds swept in bands use it whenever bodies move fast, and otherwise a margin
-    /// sized to their speeds, down to `listMarginFloor` (see `World.listMarginFor`).
+    /// more than half of its margin (`World.step()`), and use this margin whenever bodies move
+    /// fast, otherwise one sized to their speeds, down to `listMarginFloor` (see
+    /// `World.listMarginFor`). Why 0.25: `Benchmarks/NOTES.md`, "Pair-list margins".
     static let listMargin = 0.25
     /// The smallest margin of a banded world's pair list, as a fraction of the small-body
     /// half-extent limit. It has to cover what the speed rule does not count: how far the
-    /// sweeps push a body between the list's build and its last sweep. With 0.1 a coverage check
-    /// (every overlapping or touching pair found by brute force, looked up in the lists) finds no
-    /// missed pair after step 20 in the 1 000- and 10 000-body standard scenes and in the
-    /// 1 000-body mixed piles; with 0.07 it finds two (1.1 pt deep) at 10 000 bodies. A calm but
-    /// moving 10 000-body pile steps 12 % faster than with the full margin; the benchmark's
-    /// window, where a few fast bodies keep the margin full, 4 % faster at 100 000 bodies and the
-    /// same at 1 000 and 10 000 (2026-11-23).
+    /// sweeps push a body between the list's build and its last sweep. Why 0.1:
+    /// `Benchmarks/NOTES.md`, "Pair-list margins".
     static let listMarginFloor = 0.1
 
     /// Runs the tasks `0..<n` of `phase` through the executor when there is one and more than one

@@ -1,3 +1,4 @@
+import BubbleSupport
 import Foundation
 import Hummingbird
 import HummingbirdCore

@@ -37,6 +37,6 @@ final class PlayExecutor: TaskExecutor {
 
     /// Stops the threads once the work already given to them is done.
     func shutdown() async {
-        try? await pool.shutdownGracefully()
+        try? await pool.shutdownGracefully()  // at the end of the server: nothing left to tell
     }
 }

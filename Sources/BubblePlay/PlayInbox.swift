@@ -1,3 +1,4 @@
+import BubbleSupport
 @_spi(Testbed) import BubbleDashboard
 
 /// What a page has sent that its session has not taken yet: the pacing credit, the finger's
@@ -26,6 +27,7 @@ public final class PlayInbox: Sendable {
 
     /// What `take` hands the session.
     public struct Batch: Sendable, Equatable {
+        /// The messages and finger moves taken, in arrival order (moves merged).
         public var items: [Item] = []
         /// The page sent `ready` since the last take: the session holds a credit now.
         public var credit = false
@@ -54,8 +56,11 @@ public final class PlayInbox: Sendable {
         var droppedTotal = 0
     }
 
+    /// Messages per second a page may send on average (`PlayServerOptions.messagesPerSecond`).
     public let rate: Double
+    /// Messages a page may send at once before the rate applies (`PlayServerOptions.messageBurst`).
     public let burst: Double
+    /// Messages that may wait for the session; more are dropped (`PlayServerOptions.queueLimit`).
     public let queueLimit: Int
     let state: Locked<State>
     let classifier: PlayMessageParser
@@ -82,7 +87,7 @@ public final class PlayInbox: Sendable {
     public func receive(_ bytes: [UInt8], now: Double) -> Receipt {
         var parsed: PlayMessage?
         if bytes.count <= 64 || bytes.count <= PlayMessageParser.maxMessageBytes && Self.mayBeReadyOrMove(bytes) {
-            parsed = try? classifier.parse(bytes)
+            parsed = try? classifier.parse(bytes)  // only sorts credits and moves; the session parses and reports the rest
         }
         let receipt = state.withLock { s -> Receipt in
             guard !s.closed else { return .closed }

@@ -9,7 +9,7 @@ public enum PlayMemory {
     /// Resident set size of this process, in bytes (`/proc/self/statm`).
     public static func residentBytes() -> Int {
         #if os(Linux)
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }  // no /proc: 0, as documented
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))

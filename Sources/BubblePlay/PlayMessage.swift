@@ -53,13 +53,16 @@ public enum PlayMessage: Sendable, Equatable {
 public struct PlayMessageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The JSON path of the bad field ("" for the whole message).
     public var path: String
+    /// What is wrong, one line.
     public var message: String
 
+    /// The refusal of the field at `path` ("" for the whole message).
     public init(path: String, message: String) {
         self.path = path
         self.message = message
     }
 
+    /// `path: message`, or the message alone for the whole message.
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }
 
@@ -74,10 +77,12 @@ public struct PlayMessageParser: Sendable {
 
     /// The canvas that taps and presses must land on.
     public var canvasWidth: Double
+    /// See `canvasWidth` (points).
     public var canvasHeight: Double
     /// The settings a `settings` message's values apply to.
     public var baseSettings: DashboardSettings
 
+    /// A parser for a page on a canvas of `canvasWidth` × `canvasHeight` points whose `settings` messages apply to `baseSettings`.
     public init(canvasWidth: Double, canvasHeight: Double, baseSettings: DashboardSettings) {
         self.canvasWidth = canvasWidth
         self.canvasHeight = canvasHeight
@@ -95,6 +100,7 @@ public struct PlayMessageParser: Sendable {
     /// The largest row a `search_pick` names (the search shows far fewer).
     public static let maxPickRow = 999
 
+    /// The message in `bytes` (one WebSocket text message, UTF-8), or the refusal naming the field.
     public func parse(_ bytes: [UInt8]) throws(PlayMessageError) -> PlayMessage {
         guard bytes.count <= Self.maxMessageBytes else {
             throw PlayMessageError(path: "", message: "message of \(bytes.count) bytes is over the limit of \(Self.maxMessageBytes)")

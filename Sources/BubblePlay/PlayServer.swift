@@ -5,9 +5,11 @@ import HummingbirdWebSocket
 import Logging
 import ServiceLifecycle
 import NIOCore
+import BubbleSupport
 
 /// How `bubbles play` serves: address, limits and where the recording goes.
 public struct PlayServerOptions: Sendable {
+    /// The address to listen on (default 127.0.0.1; anything but loopback exposes the engine).
     public var host = "127.0.0.1"
     /// 0 picks a free port (tests).
     public var port = 8300
@@ -33,6 +35,7 @@ public struct PlayServerOptions: Sendable {
     }
     /// Messages a page may send per second on average, and in a burst, before they are dropped.
     public var messagesPerSecond = 240.0
+    /// See `messagesPerSecond` (messages).
     public var messageBurst = 480.0
     /// Messages waiting for the session; beyond this they are dropped with an error.
     public var queueLimit = 256
@@ -49,15 +52,18 @@ public struct PlayServerOptions: Sendable {
     /// Connections open at once, in all (default 256) and from one client address (default 32).
     /// One more is closed as soon as it opens.
     public var maxConnections = 256
+    /// See `maxConnections`.
     public var maxConnectionsPerAddress = 32
     /// An HTTP request (head and body, the WebSocket upgrade too) must arrive within this long of
     /// its first byte (seconds, default 10); an HTTP connection may be silent between requests
     /// for `httpIdleTimeout` (seconds, default 30).
     public var requestTimeout: Double = 10
+    /// See `requestTimeout` (seconds).
     public var httpIdleTimeout: Double = 30
     /// Serve `/stats` (JSON: sessions, frames, memory, caches, connections) on a loopback host.
     public var servesStatistics = true
 
+    /// The defaults of `bubbles play`.
     public init() {}
 
     /// True for 127.0.0.0/8, ::1 and localhost.
@@ -66,20 +72,28 @@ public struct PlayServerOptions: Sendable {
 
 /// What the server did, for tests and the command's summary.
 public struct PlayServerCounters: Sendable, Equatable {
+    /// Pages that got a session.
     public var sessionsStarted = 0
+    /// Pages refused because `maxSessions` were playing.
     public var sessionsRefused = 0
+    /// Sessions playing now.
     public var activeSessions = 0
+    /// Frames sent to pages, in all.
     public var framesSent = 0
+    /// Messages refused (malformed, over the rate limit, queue full).
     public var messagesRefused = 0
+    /// Sessions that have ended.
     public var sessionsEnded = 0
     /// `ready` messages taken (never dropped) and finger moves merged into the one before, by the
     /// sessions that have ended.
     public var creditsReceived = 0
+    /// See `creditsReceived`.
     public var movesCoalesced = 0
     /// Connections closed because the page stopped reading its frames (`sendTimeout`).
     public var slowReadersClosed = 0
     /// The state hash and step of the last frame each ended session sent, latest session last.
     public var lastStep = 0
+    /// See `lastStep`.
     public var lastHash: UInt64 = 0
 }
 
@@ -88,7 +102,9 @@ public struct PlayServerCounters: Sendable, Equatable {
 /// The WebSocket upgrade needs an `Origin` naming this server (no cross-site WebSocket
 /// hijacking); on a loopback address the `Host` must name it too (no DNS rebinding).
 public final class PlayServer: Sendable {
+    /// How the server serves.
     public let options: PlayServerOptions
+    /// What every session plays.
     public let source: PlaySource
     let state = Locked(PlayServerCounters())
     let boundPort = Locked<Int?>(nil)
@@ -96,12 +112,14 @@ public final class PlayServer: Sendable {
     let connections: ConnectionCounts
     let trim = Locked<(last: Double, pending: Bool)>((-10, false))
 
+    /// A server of `source` with `options`; `run` starts it.
     public init(source: PlaySource, options: PlayServerOptions) {
         self.source = source
         self.options = options
         connections = ConnectionCounts(maxTotal: options.maxConnections, maxPerAddress: options.maxConnectionsPerAddress)
     }
 
+    /// What the server has done so far.
     public var counters: PlayServerCounters { state.withLock { $0 } }
     /// The port once listening.
     public var port: Int? { boundPort.withLock { $0 } }
@@ -131,21 +149,23 @@ public final class PlayServer: Sendable {
         var logger = Logger(label: "bubbles.play")
         logger.logLevel = .critical
         let router = Router()
+        let checks = HostOriginMiddleware<BasicRequestContext>(listenHost: options.host, isLoopback: options.isLoopback) { [self] in port ?? options.port }
+        // The page, its assets and the statistics pass the Host check; an unknown path is a 404
+        // whatever its Host.
+        let checked = router.group().add(middleware: checks)
         for file in PlayAssets.files {
             let body = ByteBuffer(string: file.body)
             let type = file.contentType
-            router.get(RouterPath(file.path)) { [self] request, _ -> Response in
-                guard hostAllowed(request.head.authority) else { return Self.plain(.forbidden, "host not allowed") }
-                return Response(
+            checked.get(RouterPath(file.path)) { _, _ -> Response in
+                Response(
                     status: .ok,
                     headers: [.contentType: type, .cacheControl: "no-store"],
                     body: .init(byteBuffer: body))
             }
         }
         if options.servesStatistics && options.isLoopback {
-            router.get("/stats") { [self] request, _ -> Response in
-                guard hostAllowed(request.head.authority) else { return Self.plain(.forbidden, "host not allowed") }
-                return Response(
+            checked.get("/stats") { [self] _, _ -> Response in
+                Response(
                     status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                     body: .init(byteBuffer: ByteBuffer(string: statistics.json + "\n")))
             }
@@ -162,7 +182,7 @@ public final class PlayServer: Sendable {
         let builder = HTTPServerBuilder { [self] responder in
             GuardedChannel(
                 base: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: upgrade) { [self] request, channel, _ in
-                    guard request.path == "/ws", upgradeAllowed(request) else { return .dontUpgrade }
+                    guard request.path == "/ws", checks.upgradeAllowed(request) else { return .dontUpgrade }
                     return .upgrade([:]) { [self] inbound, outbound, _ in
                         try await serveSession(inbound: inbound, outbound: outbound, channel: channel)
                     }
@@ -199,24 +219,6 @@ public final class PlayServer: Sendable {
         Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text + "\n")))
     }
 
-    // MARK: - Origin and Host
-
-    /// The Host values this server answers to on a loopback address.
-    func hostAllowed(_ host: String?) -> Bool {
-        guard options.isLoopback else { return true }
-        guard let host else { return false }
-        let port = self.port ?? options.port
-        let names = ["127.0.0.1", "localhost", "[::1]", options.host.contains(":") ? "[\(options.host)]" : options.host]
-        return names.contains { host == "\($0):\(port)" || (port == 80 && host == $0) }
-    }
-
-    /// A WebSocket upgrade needs an allowed Host and an Origin of `http://` that same host.
-    func upgradeAllowed(_ request: HTTPRequest) -> Bool {
-        guard let host = request.authority, hostAllowed(host) else { return false }
-        guard let origin = request.headerFields[.origin] else { return false }
-        return origin == "http://" + host || origin == "https://" + host
-    }
-
     // MARK: - A session
 
     /// Why a connection ended, when not by the page closing it.
@@ -235,8 +237,8 @@ public final class PlayServer: Sendable {
             return s.sessionsStarted
         }
         guard let number else {
-            try? await outbound.write(.text(PlaySession.error("too many sessions: this server plays at most \(options.maxSessions) pages at once (--max-sessions)")))
-            try? await outbound.close(.policyViolation, reason: "too many sessions")
+            try? await outbound.write(.text(PlaySession.error("too many sessions: this server plays at most \(options.maxSessions) pages at once (--max-sessions)")))  // the page may be gone already
+            try? await outbound.close(.policyViolation, reason: "too many sessions")  // the page may be gone already
             return
         }
 
@@ -261,7 +263,7 @@ public final class PlayServer: Sendable {
         let idle = options.idleTimeout, sendTimeout = options.sendTimeout
         let watchdog = Task(executorPreference: executor) { [self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(min(1, idle / 4, sendTimeout / 4)))
+                try? await Task.sleep(for: .seconds(min(1, idle / 4, sendTimeout / 4)))  // cancelled: the loop's condition ends it
                 let t = now()
                 if let w = writing.withLock({ $0 }), t - w > sendTimeout {
                     // The page does not read its frames: nothing more can be written, so drop
@@ -273,8 +275,8 @@ public final class PlayServer: Sendable {
                 }
                 if t - lastHeard.withLock({ $0 }) > idle {
                     inbox.close()
-                    try? await outbound.write(.text(PlaySession.error("idle for \(Int(idle)) s: session closed")))
-                    try? await outbound.close(.goingAway, reason: "idle")
+                    try? await outbound.write(.text(PlaySession.error("idle for \(Int(idle)) s: session closed")))  // the page may be gone already
+                    try? await outbound.close(.goingAway, reason: "idle")  // the page may be gone already
                     return
                 }
             }
@@ -311,8 +313,8 @@ public final class PlayServer: Sendable {
         case nil:
             return
         case Ending.binaryMessage?:
-            try? await outbound.write(.text(PlaySession.error("binary messages are refused: page messages are JSON text")))
-            try? await outbound.close(.unacceptableData, reason: "binary message")
+            try? await outbound.write(.text(PlaySession.error("binary messages are refused: page messages are JSON text")))  // the page may be gone already
+            try? await outbound.close(.unacceptableData, reason: "binary message")  // the page may be gone already
         case let error?:
             // The WebSocket library closes with the code the error names: 1007 for text that is
             // not UTF-8, 1009 for a message over 64 KiB, 1002 for a broken frame sequence.
@@ -330,8 +332,8 @@ public final class PlayServer: Sendable {
         do {
             session = try PlaySession(source: source, scale: 1, now: now())
         } catch {
-            try? await outbound.write(.text(PlaySession.error("cannot start a session: \(error)")))
-            try? await outbound.close(.unexpectedServerError, reason: "no session")
+            try? await outbound.write(.text(PlaySession.error("cannot start a session: \(error)")))  // the page may be gone already
+            try? await outbound.close(.unexpectedServerError, reason: "no session")  // the page may be gone already
             return
         }
         @Sendable func send(_ message: WebSocketOutboundWriter.OutboundFrame) async throws {
@@ -404,7 +406,7 @@ public final class PlayServer: Sendable {
     /// burst, rapid reconnects) once a second later, so that trimming costs at most a few
     /// milliseconds a second of the threads that draw frames.
     func returnFreedMemorySoon() {
-        let now = monotonicSeconds()
+        let now = MonotonicClock.seconds()
         let action = trim.withLock { t -> Int in
             if now - t.last >= 1 {
                 t.last = now
@@ -419,10 +421,10 @@ public final class PlayServer: Sendable {
             PlayMemory.returnFreedMemory()
         case 2:
             Task(executorPreference: executor) { [self] in
-                try? await Task.sleep(for: .seconds(1))
+                try? await Task.sleep(for: .seconds(1))  // cancelled: the loop's condition ends it
                 trim.withLock {
                     $0.pending = false
-                    $0.last = monotonicSeconds()
+                    $0.last = MonotonicClock.seconds()
                 }
                 PlayMemory.returnFreedMemory()
             }
@@ -450,6 +452,7 @@ public final class PlayServer: Sendable {
 
 /// A snapshot for `/stats` and `bubbles play --stats`.
 public struct PlayServerStatistics: Sendable {
+    /// What the server has done so far.
     public var counters: PlayServerCounters
     /// The process's resident set size (bytes).
     public var residentBytes: Int
@@ -464,11 +467,15 @@ public struct PlayServerStatistics: Sendable {
     /// Every session's cached text layouts and labels, by the renderer's estimate (bytes), and
     /// their server-wide budget.
     public var textCacheBytes: Int
+    /// See `textCacheBytes` (bytes).
     public var textBudgetBytes: Int
     /// The server-wide sprite budget (bytes).
     public var cacheBudgetBytes: Int
+    /// Connections open now.
     public var openConnections: Int
+    /// Connections closed at once for being over `maxConnections` or `maxConnectionsPerAddress`.
     public var connectionsRefused: Int
+    /// Connections closed for a request that did not arrive in time or an idle HTTP connection.
     public var connectionsTimedOut: Int
 
     /// As one JSON object.

@@ -2,6 +2,7 @@
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
 import BubbleSupport
+import DashboardLibrary
 import Foundation
 import ReportLibrary
 
@@ -9,11 +10,14 @@ import ReportLibrary
 public struct PlaySource: Sendable {
     /// The datasource path as written into recordings (absolute, so a recording exports from anywhere).
     public var dataPath: String
+    /// The datasource's tree with its PDF metadata.
     public var tree: DashboardTree
+    /// The settings every session starts with (canvas included).
     public var settings: DashboardSettings
     /// Answers the dashboard's search and keyword filter (nil: "Search needs an index").
     public var finder: IndexReportFinder?
 
+    /// A source of `tree` read from `dataPath`, played with `settings`, searching with `finder` (nil: no search).
     public init(dataPath: String, tree: DashboardTree, settings: DashboardSettings, finder: IndexReportFinder? = nil) {
         self.dataPath = dataPath
         self.tree = tree
@@ -28,36 +32,37 @@ public struct PlaySource: Sendable {
     }
 
     /// Loads a datasource with its PDFs' metadata from `pdfMetadata` (`bubbles play` takes it
-    /// from the library index).
-    public static func load(dataPath: String, settings: DashboardSettings, pdfMetadata: PDFMetadataSource) throws -> PlaySource {
+    /// from the library index). `warn` is told of an index rebuilt or not usable, and of searches
+    /// it could not answer (default: nobody).
+    public static func load(
+        dataPath: String, settings: DashboardSettings, pdfMetadata: PDFMetadataSource,
+        warn: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws -> PlaySource {
         let library = try LibraryLoader.load(dataPath)
-        let tree = try LibraryBridge.dashboardTree(library, details: LibraryBridge.details(for: library, source: pdfMetadata))
+        let tree = try LibraryBridge.dashboardTree(library, details: LibraryBridge.details(for: library, source: pdfMetadata, warn: warn))
         let absolute = dataPath.hasPrefix("/") ? dataPath : FileManager.default.currentDirectoryPath + "/" + dataPath
-        let finder = LibraryBridge.finder(for: library, dashboardTree: tree, source: pdfMetadata)
+        let finder = LibraryBridge.finder(for: library, dashboardTree: tree, source: pdfMetadata, warn: warn)
         return PlaySource(dataPath: (absolute as NSString).standardizingPath, tree: tree, settings: settings, finder: finder)
     }
 }
 
 /// A frame for the page: a JSON header (step, state hash, rest, controls, debug view) and the PNG.
 public struct PlayFrame {
+    /// The frame's header, one JSON object.
     public var header: String
     /// The PNG to send after the header: the whole picture, or the changed tiles packed (see
     /// `tiles`); empty (send nothing) when no tile changed.
     public var png: [UInt8]
     /// nil when `png` is the whole picture; otherwise the grid indices of the tiles it packs.
     public var tiles: [Int]?
+    /// The simulation step the frame shows.
     public var step: Int
+    /// The dashboard's state hash at that step.
     public var stateHash: UInt64
     /// Where the server's time went (wall clock, for `bench play`; not part of any state).
     public var drawSeconds = 0.0
+    /// See `drawSeconds`.
     public var encodeSeconds = 0.0
-}
-
-/// Monotonic seconds, for timing only.
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
 /// One page's live dashboard: input in, frames out, recording. Not thread-safe: one task owns it.
@@ -71,13 +76,21 @@ func monotonicSeconds() -> Double {
 /// Pacing: the page sends `ready` once it shows a frame; `frame(now:)` draws only with such a
 /// credit and only when something changed, so no frame queues up and nothing is drawn at rest.
 public final class PlaySession {
+    /// What the session plays.
     public let source: PlaySource
+    /// The session's dashboard (a new one on `restart`).
     public private(set) var dashboard: Dashboard
+    /// The session's recording so far.
     public private(set) var recorder: Recorder
+    /// The parser of the page's messages, for the session's canvas and settings.
     public private(set) var parser: PlayMessageParser
+    /// True while the page has paused the clock.
     public private(set) var isPaused = false
+    /// The clock's speed (1, 0.5 or 0.25).
     public private(set) var speed = 1.0
+    /// True while the page shows the debug overlay.
     public private(set) var showsDebug = false
+    /// Device pixels per canvas point of the frames (0.5...`maxScale`).
     public private(set) var scale: Double
     /// True when the page can take a frame.
     public private(set) var hasCredit = true
@@ -109,6 +122,7 @@ public final class PlaySession {
     /// The largest pixel scale frames are drawn at.
     public static let maxScale = 2.0
 
+    /// A session of `source` drawn at `scale` (clamped to 0.5...`maxScale`, default 1), its clock starting at `now` (seconds).
     public init(source: PlaySource, scale: Double = 1, now: Double) throws {
         self.source = source
         self.scale = min(max(scale, 0.5), Self.maxScale)
@@ -310,23 +324,23 @@ public final class PlaySession {
         guard dirty || moving else { return nil }
         advanceClock(now)
         let t = min(simTime, dashboard.time)
-        let t0 = monotonicSeconds()
+        let t0 = MonotonicClock.seconds()
         let scene = dashboard.scene(at: t)
         let picture: PlayPicture
         let t1: Double
         if sendsChangedTiles, shownImage != nil, scene == shownScene {
-            t1 = monotonicSeconds()
+            t1 = MonotonicClock.seconds()
             picture = PlayPicture(png: [], tiles: [], columns: 0, tileSize: patcher.tileSize)
         } else {
             let image = try renderer.render(scene, reusing: spareImage)
-            t1 = monotonicSeconds()
+            t1 = MonotonicClock.seconds()
             picture = try patcher.picture(image, shown: sendsChangedTiles ? shownImage : nil, encoder: encoder)
             spareImage = shownImage
             shownImage = image
             shownScene = scene
         }
         let png = picture.png
-        let t2 = monotonicSeconds()
+        let t2 = MonotonicClock.seconds()
         hasCredit = false
         dirty = false
         framesSent += 1
@@ -373,6 +387,7 @@ public final class PlaySession {
         public var textBytes: Int
     }
 
+    /// What the session's caches hold now.
     public var cacheStatistics: CacheStatistics {
         func bytes(_ i: RenderedImage?) -> Int { i.map { $0.width * $0.height * 4 } ?? 0 }
         return CacheStatistics(

@@ -11,7 +11,9 @@ import ReportLibrary
 public struct Recorder: Sendable {
     /// One recorded event: its step and the event's action member, such as `"tap": [12, 40]`.
     public struct Entry: Sendable, Equatable {
+        /// The step the event was sent on.
         public var step: Int
+        /// The event as a scenario file's action member (`"tap": [12, 40]`).
         public var action: String
         /// A finger move (several on one step keep only the last: the dashboard keeps only the last).
         var isMove: Bool
@@ -19,13 +21,18 @@ public struct Recorder: Sendable {
 
     /// The datasource the scenario names.
     public var dataPath: String
+    /// The canvas the session started with, points.
     public var canvasWidth: Double
+    /// See `canvasWidth`.
     public var canvasHeight: Double
     /// The settings the session started with.
     public var settings: DashboardSettings
+    /// The dashboard's fixed step, seconds (1/60).
     public var timeStep: Double
+    /// The events recorded so far, in order.
     public private(set) var entries: [Entry] = []
 
+    /// A recorder of a session on `dataPath` with that canvas, settings and step.
     public init(dataPath: String, canvasWidth: Double, canvasHeight: Double, settings: DashboardSettings, timeStep: Double) {
         self.dataPath = dataPath
         self.canvasWidth = canvasWidth

@@ -30,7 +30,7 @@ struct BubblePaint {
     var worst: SceneColour
 }
 
-struct Sprite {
+package struct Sprite {
     var image: RenderedImage
     /// Where the shape's centre lies in the sprite, in pixels.
     var originX: Double
@@ -407,7 +407,7 @@ extension SceneRenderer {
         let ox = (hx * pixelScale).rounded(.up) + padX
         let oy = (hy * pixelScale).rounded(.up) + padY
         let w = Int(2 * ox), h = Int(2 * oy + offset.rounded(.up))
-        let image = (try? RenderedImage(width: max(1, w), height: max(1, h)))!
+        let image = (try? RenderedImage(width: max(1, w), height: max(1, h)))!  // bounded by the canvas: failing is running out of memory
         let c = cairo_create(image.surface)!
         setColour(c, style.shadowColour)
         cairo_mask_surface(c, shadow.image.surface, (ox - shadow.originX).rounded(), (oy + offset - shadow.originY).rounded())
@@ -468,7 +468,7 @@ extension SceneRenderer {
         let radius = BoxBlur.radius(forSigma: style.shadowBlur * pixelScale)
         let pad = Double(3 * radius + 2)
         let w = Int((2 * hx * pixelScale + 2 * pad).rounded(.up)), h = Int((2 * hy * pixelScale + 2 * pad).rounded(.up))
-        let image = (try? RenderedImage(width: max(1, w), height: max(1, h), format: CAIRO_FORMAT_A8))!
+        let image = (try? RenderedImage(width: max(1, w), height: max(1, h), format: CAIRO_FORMAT_A8))!  // bounded by the canvas: failing is running out of memory
         let ox = Double(w) / 2, oy = Double(h) / 2
         let c = cairo_create(image.surface)!
         cairo_translate(c, ox, oy)
@@ -520,7 +520,7 @@ extension SceneRenderer {
     }
 
     /// Draws the focus sharply into a padded offscreen image and blurs it (uncached).
-    func makeBlurredFocus(_ b: SceneBubble, pixelScale ps: Double) -> Sprite {
+    package func makeBlurredFocus(_ b: SceneBubble, pixelScale ps: Double) -> Sprite {
         let (image, radius, ox, oy) = focusOffscreen(b, pixelScale: ps)
         image.withPixels { p, stride in
             BoxBlur.blur(p, width: image.width, height: image.height, stride: stride, channels: 4, radius: radius)
@@ -534,7 +534,7 @@ extension SceneRenderer {
         let pad = Double(3 * radius + 4) + style.shadowOffset * pixelScale
         let w = Int((2 * hx * b.scale * pixelScale + 2 * pad).rounded(.up))
         let h = Int((2 * hy * b.scale * pixelScale + 2 * pad).rounded(.up))
-        let image = (try? RenderedImage(width: max(1, w), height: max(1, h)))!
+        let image = (try? RenderedImage(width: max(1, w), height: max(1, h)))!  // bounded by the canvas: failing is running out of memory
         let ox = Double(w) / 2, oy = Double(h) / 2
         let c = cairo_create(image.surface)!
         cairo_translate(c, ox, oy)

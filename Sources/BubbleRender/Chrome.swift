@@ -51,7 +51,7 @@ extension SceneRenderer {
             if topBarCache?.key != key {
                 let w = pixelSize(of: scene).width
                 let h = Int((barsHeight * pixelScale).rounded())
-                if let img = try? RenderedImage(width: max(1, w), height: max(1, h)) {
+                if let img = try? RenderedImage(width: max(1, w), height: max(1, h)) {  // no cache: drawn directly
                     let c = cairo_create(img.surface)!
                     cairo_scale(c, pixelScale, pixelScale)
                     paintTopBars(scene, Frame(cr: c, raster: false, records: false))
@@ -231,7 +231,7 @@ extension SceneRenderer {
                 let w = pixelSize(of: scene).width
                 let hp = pixelSize(of: scene).height
                 let topPx = Int((top * pixelScale).rounded())
-                if let img = try? RenderedImage(width: max(1, w), height: max(1, hp - topPx)) {
+                if let img = try? RenderedImage(width: max(1, w), height: max(1, hp - topPx)) {  // no cache: drawn directly
                     let c = cairo_create(img.surface)!
                     cairo_translate(c, 0, -Double(topPx))
                     cairo_scale(c, pixelScale, pixelScale)

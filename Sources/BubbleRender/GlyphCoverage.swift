@@ -4,6 +4,7 @@
 public final class GlyphCoverage {
     let engine: TextEngine
 
+    /// A checker for the fonts of `style` (default: the renderer's).
     public init(style: RenderStyle = RenderStyle()) {
         engine = TextEngine(family: style.fontFamily)
     }

@@ -5,7 +5,9 @@ import CCairo
 public final class RenderedImage {
     /// The `cairo_surface_t`.
     public let surface: OpaquePointer
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
 
     /// A new transparent image; throws if Cairo cannot allocate it.
@@ -36,6 +38,7 @@ public final class RenderedImage {
 
     deinit { cairo_surface_destroy(surface) }
 
+    /// Bytes per row (at least `width * 4`).
     public var stride: Int { Int(cairo_image_surface_get_stride(surface)) }
 
     var isARGB32: Bool { cairo_image_surface_get_format(surface) == CAIRO_FORMAT_ARGB32 }
@@ -86,8 +89,8 @@ public final class RenderedImage {
 
     /// Decodes a PNG with Cairo (`cairo_image_surface_create_from_png_stream`).
     public static func decodePNG(_ bytes: [UInt8]) throws -> RenderedImage {
-        let source = ByteSource(bytes)
-        let s = cairo_image_surface_create_from_png_stream(byteSourceRead, Unmanaged.passUnretained(source).toOpaque())!
+        let source = PNGReadCursor(bytes)
+        let s = cairo_image_surface_create_from_png_stream(pngBytesRead, Unmanaged.passUnretained(source).toOpaque())!
         let status = cairo_surface_status(s)
         guard status == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(s)
@@ -148,11 +151,14 @@ public enum PNGEncoderChoice: Sendable, Hashable {
     case cairo
 }
 
+/// The bytes Cairo writes through `byteSinkWrite` (a PNG being encoded).
 final class ByteSink {
     var bytes: [UInt8] = []
 }
 
-final class ByteSource {
+/// Bytes Cairo reads through `pngBytesRead`, from the start (a PNG being decoded). Not the PDF
+/// reader's `ByteSource`, which reads files.
+final class PNGReadCursor {
     let bytes: [UInt8]
     var offset = 0
     init(_ bytes: [UInt8]) { self.bytes = bytes }
@@ -166,8 +172,8 @@ let byteSinkWrite: cairo_write_func_t = { closure, data, length in
     return CAIRO_STATUS_SUCCESS
 }
 
-let byteSourceRead: cairo_read_func_t = { closure, data, length in
-    let source = Unmanaged<ByteSource>.fromOpaque(closure!).takeUnretainedValue()
+let pngBytesRead: cairo_read_func_t = { closure, data, length in
+    let source = Unmanaged<PNGReadCursor>.fromOpaque(closure!).takeUnretainedValue()
     let n = Int(length)
     guard source.offset + n <= source.bytes.count, let data else { return CAIRO_STATUS_READ_ERROR }
     source.bytes.withUnsafeBufferPointer { buf in

@@ -34,10 +34,15 @@ public struct LabelLayout: Sendable, Hashable {
     /// One drawn line: its text and the box (canvas points) that bounds its advance, ink, ascent and
     /// descent.
     public struct Line: Sendable, Hashable {
+        /// The line's text as drawn (an ellipsis included).
         public var text: String
+        /// The left edge of the box, canvas points.
         public var x: Double
+        /// The top edge of the box, canvas points.
         public var y: Double
+        /// The box's width, canvas points.
         public var width: Double
+        /// The box's height, canvas points.
         public var height: Double
         /// Where the line's first character in logical order begins: at the left for left-to-right
         /// text, at the right for right-to-left text (canvas points).
@@ -61,15 +66,19 @@ public struct LabelLayout: Sendable, Hashable {
     /// The bubble id for bubble titles; otherwise a name such as "nav-title", "breadcrumb:2",
     /// "keyword:REPORT-ID:0" or "table-row:REPORT-ID" (`docs/output-formats.md` lists them).
     public var owner: String
+    /// What kind of label it is.
     public var role: Role
     /// The text before wrapping or truncation.
     public var label: String
     /// The drawn font size in canvas points (after the bubble's scale).
     public var fontSize: Double
+    /// The drawn lines, top to bottom.
     public var lines: [Line]
     /// True when the label was shortened with an ellipsis.
     public var isTruncated: Bool
+    /// The shape the label must stay inside.
     public var container: Container
+    /// The colour the text is drawn in.
     public var textColour: SceneColour
     /// The fill behind the text (the worse stop of a gradient).
     public var backgroundColour: SceneColour
@@ -88,13 +97,18 @@ public struct LabelLayout: Sendable, Hashable {
     /// How many characters are drawn as boxes.
     public var missingGlyphs: Int { missingCodePoints.count }
 
+    /// The WCAG contrast ratio of the text on its background (1...21).
     public var contrastRatio: Double { Contrast.ratio(textColour, backgroundColour) }
 }
 
 /// A label with the colours it is drawn in: what a contrast test needs.
 public struct LabelColours: Sendable, Hashable {
+    /// The label's text.
     public var label: String
+    /// The colour the text is drawn in.
     public var textColour: SceneColour
+    /// The fill behind the text.
     public var backgroundColour: SceneColour
+    /// The WCAG contrast ratio of the text on its background (1...21).
     public var contrastRatio: Double { Contrast.ratio(textColour, backgroundColour) }
 }

@@ -2,11 +2,16 @@ import BubbleDashboard
 
 /// A colour with alpha, components 0...1, used for the renderer's palette.
 public struct RenderColour: Sendable, Hashable {
+    /// Red, 0...1.
     public var red: Double
+    /// Green, 0...1.
     public var green: Double
+    /// Blue, 0...1.
     public var blue: Double
+    /// Opacity, 0...1 (default 1).
     public var alpha: Double
 
+    /// The colour with these components (0...1; `alpha` default 1).
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red
         self.green = green
@@ -21,6 +26,7 @@ public struct RenderColour: Sendable, Hashable {
             blue: Double(hex & 0xFF) / 255, alpha: alpha)
     }
 
+    /// A scene colour (8 bits per channel) with `alpha` (default 1).
     public init(_ colour: SceneColour, alpha: Double = 1) {
         self.init(red: Double(colour.red) / 255, green: Double(colour.green) / 255, blue: Double(colour.blue) / 255, alpha: alpha)
     }
@@ -38,9 +44,12 @@ public struct RenderColour: Sendable, Hashable {
             blue: blue + (other.blue - blue) * t, alpha: alpha + (other.alpha - alpha) * t)
     }
 
+    /// The same colour with opacity `a` (0...1).
     public func withAlpha(_ a: Double) -> RenderColour { RenderColour(red: red, green: green, blue: blue, alpha: a) }
 
+    /// Opaque white.
     public static let white = RenderColour(red: 1, green: 1, blue: 1)
+    /// Opaque black.
     public static let black = RenderColour(red: 0, green: 0, blue: 0)
 }
 
@@ -58,6 +67,7 @@ public struct RenderStyle: Sendable, Hashable {
     // MARK: Palette
     /// Content background: a vertical gradient from `backgroundTop` to `backgroundBottom`.
     public var backgroundTop = RenderColour(hex: 0xF3F6FA)
+    /// See `backgroundTop`.
     public var backgroundBottom = RenderColour(hex: 0xE3E9F1)
     /// Opacity of a soft white glow behind the centre of the content area (0 for none). It makes
     /// every background pixel differ from its neighbours, which costs PNG encoding time and size.
@@ -86,6 +96,7 @@ public struct RenderStyle: Sendable, Hashable {
     // MARK: Type
     /// Largest and smallest title size inside category circles.
     public var circleTitleFontSize = 17.0
+    /// The smallest title size inside category circles (pt, default 9).
     public var minimumCircleTitleFontSize = 9.0
     /// The size a category circle grows to hold its whole title at (`PangoTextMeasurer`).
     public var measuredCircleTitleFontSize = 14.0
@@ -95,16 +106,25 @@ public struct RenderStyle: Sendable, Hashable {
     /// scene bubble has a `titleScale` starts at `cardTitleFontSize` times that (never below the
     /// smallest), so every card of a level shows one title size.
     public var cardTitleFontSize = 14.0
+    /// See `cardTitleFontSize` (pt, default 10).
     public var minimumCardTitleFontSize = 10.0
     /// The page count ("12 pp") on cards.
     public var pageCountFontSize = 10.5
+    /// The navigation bar's title (pt, default 17).
     public var navigationTitleFontSize = 17.0
+    /// The breadcrumb trail (pt, default 13).
     public var breadcrumbFontSize = 13.0
+    /// The toolbar buttons' captions (pt, default 10).
     public var toolbarCaptionFontSize = 10.0
+    /// The static area's title (pt, default 15).
     public var staticTitleFontSize = 15.0
+    /// The static area's caption (pt, default 11.5).
     public var staticCaptionFontSize = 11.5
+    /// An overlay's title (pt, default 21).
     public var overlayTitleFontSize = 21.0
+    /// An overlay's text (pt, default 14).
     public var overlayBodyFontSize = 14.0
+    /// The preview's keyword chips (pt, default 12).
     public var chipFontSize = 12.0
     /// The filter sheet's keyword chips and the filter tokens in the breadcrumb strip (regular
     /// weight, pt; the size `PangoTextMeasurer` measures `.chip` text at): 14.
@@ -113,6 +133,7 @@ public struct RenderStyle: Sendable, Hashable {
     public var searchFieldFontSize = 16.0
     /// The titles of search results (pt): 15; their category path is 12, their page count 13.
     public var searchResultFontSize = 15.0
+    /// The reports table's rows (pt, default 13).
     public var tableFontSize = 13.0
     /// Line height as a multiple of the font size.
     public var lineSpacing = 1.18
@@ -122,10 +143,13 @@ public struct RenderStyle: Sendable, Hashable {
     public var focusBlurRadius = 10.0
     /// Shadow: offset down and blur sigma, in points.
     public var shadowOffset = 3.0
+    /// See `shadowOffset` (pt, default 5).
     public var shadowBlur = 5.0
     /// Static texts.
     public var appTitle = "Report Library"
+    /// The static area's title.
     public var staticAreaTitle = "Bubbles"
+    /// The static area's caption.
     public var staticAreaCaption = "Tap a bubble to open it · pinch to go back"
     /// Minimum WCAG contrast ratio for every label; fills are darkened or lightened to reach it.
     public var minimumContrast = 4.5
@@ -133,5 +157,6 @@ public struct RenderStyle: Sendable, Hashable {
     /// being darkened just enough to reach `minimumContrast`; lighter fills get dark text.
     public var preferLightTextAbove = 2.9
 
+    /// The default style.
     public init() {}
 }

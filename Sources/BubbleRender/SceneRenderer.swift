@@ -7,6 +7,7 @@ import Foundation
 /// blurred focus circle, shadow sprites and text layouts — so it is meant to be kept and reused
 /// for a sequence of frames. Not thread-safe: use one renderer per thread.
 public final class SceneRenderer {
+    /// Palette, fonts and metrics.
     public let style: RenderStyle
     /// Device pixels per canvas point for raster output (2 → 768×1024 pt becomes 1536×2048 px).
     public let pixelScale: Double
@@ -39,6 +40,7 @@ public final class SceneRenderer {
 
     /// How often the blurred focus image was computed and reused (for tests and the benchmark).
     public internal(set) var blurComputations = 0
+    /// See `blurComputations`.
     public internal(set) var blurCacheHits = 0
     /// How many bubbles were left undrawn because an overlay's opaque card covered them (for tests
     /// and the benchmark).
@@ -48,6 +50,7 @@ public final class SceneRenderer {
     /// are the same either way).
     @_spi(Testbed) public var skipsWorkUnderCards = true
 
+    /// A renderer with `style` (default: the standard one) at `pixelScale` device pixels per point (default 2).
     public init(style: RenderStyle = RenderStyle(), pixelScale: Double = 2) {
         self.style = style
         self.pixelScale = pixelScale
@@ -245,7 +248,7 @@ public final class SceneRenderer {
         if f.raster {
             let key = CanvasKey(width: scene.canvasWidth, height: scene.canvasHeight, chrome: scene.chrome)
             let (w, h) = pixelSize(of: scene)
-            if backgroundCache?.key != key, let img = try? RenderedImage(width: max(1, w), height: max(1, h)) {
+            if backgroundCache?.key != key, let img = try? RenderedImage(width: max(1, w), height: max(1, h)) {  // no cache: drawn directly
                 let c = cairo_create(img.surface)!
                 cairo_scale(c, pixelScale, pixelScale)
                 paintBackground(scene, c)

@@ -15,6 +15,7 @@ public enum RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The pinned fonts (`PinnedFonts`) are missing or fontconfig could not load them.
     case fonts(String)
 
+    /// One line naming the file where there is one.
     public var description: String {
         switch self {
         case .unwritableFolder(let path, let reason): return "cannot write \(path): \(reason)"
@@ -44,6 +45,7 @@ public struct FileSystemCalls: Sendable {
     /// link(2): 0, or the error number.
     public var link: @Sendable (_ existing: String, _ new: String) -> Int32
 
+    /// A set of system calls; `.system` is the real one.
     public init(
         write: @escaping @Sendable (_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ destination: String) -> (written: Int, errno: Int32),
         rename: @escaping @Sendable (_ from: String, _ to: String) -> Int32,
@@ -110,6 +112,7 @@ public enum AtomicFile {
         return parts.count == 2 && Int32(parts[0]) != nil && UInt32(parts[1]) != nil
     }
 
+    /// Writes `bytes` to `path` under a temporary name in its folder, then renames it over `path` (throws `RenderError`, `diskFull` for a full disk).
     public static func write(_ bytes: [UInt8], to path: String, using fs: FileSystemCalls = .system) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path

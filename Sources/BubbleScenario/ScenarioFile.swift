@@ -28,7 +28,7 @@ public struct Scenario: Sendable {
     /// Length in seconds (`duration`, default the last event's time plus 3 s).
     public var duration: Double
     /// The events in time order, for `ScenarioPlayer` (the testbed's API).
-    @_spi(Testbed) public var script: [TimedAction]
+    public var script: [TimedAction]
     /// FNV-1a 64 of the scenario file's bytes and the datasource's bytes.
     public var contentHash: UInt64
     /// The motion settings the scenario starts with (its `settings` field, in the settings-file
@@ -38,11 +38,16 @@ public struct Scenario: Sendable {
 
 /// Why a scenario file was refused; one line like `LibraryError`.
 public struct ScenarioError: Error, Sendable, CustomStringConvertible {
+    /// The scenario file, as given.
     public var file: String
+    /// Where in the file (`events[3].path[0]`; empty for the whole file).
     public var jsonPath: String
+    /// The line and column, when the refusal points at a value.
     public var position: SourcePosition?
+    /// What is wrong, one line.
     public var message: String
 
+    /// `FILE:LINE:COLUMN: PATH: message`.
     public var description: String {
         var text = file
         if let position { text += ":\(position.line):\(position.column)" }
@@ -144,183 +149,16 @@ extension Scenario {
         if let value = document["settings"] {
             settings = try SettingsFile.apply(value, source: source, file: path, jsonPath: "settings", base: DashboardSettings())
         }
-        var running = settings ?? DashboardSettings()
+        let running = settings ?? DashboardSettings()
 
         // events
         guard let eventsValue = document["events"] else { throw fail("events", document, "missing field 'events'") }
         guard let events = eventsValue.arrayValue else {
             throw fail("events", eventsValue, "'events' must be an array, found \(eventsValue.typeName)")
         }
-        var script: [TimedAction] = []
-        var previous = 0.0
-        // The canvas at the event being read (a `resize` changes it for the events after it).
-        var canvasNow = (width: width, height: height)
-        func checkID(_ value: JSONValue, _ path: String) throws(ScenarioError) -> String {
-            guard let id = value.stringValue else { throw fail(path, value, "expected a node id (string), found \(value.typeName)") }
-            // A group's id is its category's id, "~" and a key ("stores~n101-150"): the category must
-            // exist; whether the group is on screen is the dashboard's to say at the event's moment.
-            let category = id.split(separator: "~", maxSplits: 1).first.map(String.init) ?? id
-            guard let node = library.node(category) else {
-                throw fail(path, value, "unknown id '\(id)' (nearest: \(library.nearestIDs(to: category).joined(separator: ", ")))")
-            }
-            if category != id, node.kind != .category {
-                throw fail(path, value, "'\(id)' names a group of '\(category)', which is a report, not a category")
-            }
-            return id
-        }
-        func point(_ value: JSONValue, _ path: String) throws(ScenarioError) -> ScenePoint {
-            guard let xy = value.arrayValue, xy.count == 2, let x = xy[0].numberValue, let y = xy[1].numberValue,
-                  abs(x) <= 1e6, abs(y) <= 1e6
-            else { throw fail(path, value, "a point must be [x, y] in canvas points") }
-            return ScenePoint(x: x, y: y)
-        }
-        // A point a finger touches: on the canvas.
-        func canvasPoint(_ value: JSONValue, _ path: String) throws(ScenarioError) -> ScenePoint {
-            guard let xy = value.arrayValue, xy.count == 2, let x = xy[0].numberValue, let y = xy[1].numberValue else {
-                throw fail(path, value, "a point must be [x, y] in canvas points")
-            }
-            guard x.isFinite, y.isFinite, x >= 0, y >= 0, x <= canvasNow.width, y <= canvasNow.height else {
-                throw fail(
-                    path, value, "point [\(label(x)), \(label(y))] is outside the \(label(canvasNow.width))×\(label(canvasNow.height)) pt canvas")
-            }
-            return ScenePoint(x: x, y: y)
-        }
-        func label(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)" }
-        func label(_ p: ScenePoint) -> String { "[\(label(p.x)), \(label(p.y))]" }
-        for (i, event) in events.enumerated() {
-            let base = "events[\(i)]"
-            guard let fields = event.objectMembers else { throw fail(base, event, "an event must be an object") }
-            guard let atValue = event["at"] else { throw fail(base + ".at", event, "missing field 'at' (seconds)") }
-            guard let at = atValue.numberValue, at >= 0, at <= maxDuration else {
-                throw fail(base + ".at", atValue, "'at' must be a number of seconds within 0...\(Int(maxDuration))")
-            }
-            if at < previous {
-                throw fail(base + ".at", atValue, "event at \(at) s is in the past: the previous event is at \(previous) s (events must be in time order)")
-            }
-            previous = at
-            let actions = fields.filter { $0.key != "at" && $0.key != "path" && $0.key != "over" }
-            guard actions.count == 1, let action = actions.first else {
-                throw fail(base, event, "an event needs exactly one action: \(actionNames)")
-            }
-            let key = action.key
-            let value = action.value
-            let path = base + "." + key
-            switch key {
-            case "tap" where value.arrayValue != nil:
-                let p = try canvasPoint(value, path)
-                script.append(TimedAction(time: at, action: .event(.tap(at: p)), label: "tap at \(label(p))"))
-            case "tap", "open":
-                let id = try checkID(value, path)
-                script.append(TimedAction(time: at, action: .event(.tapBubble(id)), label: "\(key) \(id)"))
-            case "scroll":
-                guard let d = value.numberValue else {
-                    throw fail(path, value, "'scroll' takes a number of points (negative scrolls up), found \(value.typeName)")
-                }
-                guard d.isFinite, abs(d) <= TableScrollSettings.maxScrollEvent else {
-                    throw fail(path, value, "'scroll' must be within ±\(Int(TableScrollSettings.maxScrollEvent)) pt, got \(d)")
-                }
-                script.append(TimedAction(time: at, action: .event(.scroll(d)), label: "scroll \(label(d))"))
-            case "drag":
-                let byPoint = value.arrayValue != nil
-                let id = byPoint ? "" : try checkID(value, path)
-                let pathValue: JSONValue
-                let pathName: String
-                if byPoint {
-                    if event["path"] != nil {
-                        throw fail(base + ".path", event["path"], "a drag by points gives its path as 'drag' itself; drop 'path'")
-                    }
-                    pathValue = value
-                    pathName = path
-                } else {
-                    guard let p = event["path"] else { throw fail(base + ".path", event, "a drag needs 'path': [[x, y], ...]") }
-                    pathValue = p
-                    pathName = base + ".path"
-                }
-                guard let pts = pathValue.arrayValue, !pts.isEmpty, pts.count <= 10_000 else {
-                    throw fail(pathName, pathValue, "'\(byPoint ? "drag" : "path")' must be a non-empty array of [x, y] points")
-                }
-                var points: [ScenePoint] = []
-                for (k, p) in pts.enumerated() {
-                    let place = pathName + "[\(k)]"
-                    points.append(byPoint && k == 0 ? try canvasPoint(p, place) : try point(p, place))
-                }
-                var over = 0.5
-                if let overValue = event["over"] {
-                    guard let o = overValue.numberValue, o > 0, o <= 60 else {
-                        throw fail(base + ".over", overValue, "'over' must be a duration in seconds within (0, 60]")
-                    }
-                    over = o
-                }
-                if byPoint {
-                    script.append(TimedAction(time: at, action: .dragAt(path: points, duration: over), label: "drag at \(label(points[0]))"))
-                } else {
-                    script.append(TimedAction(time: at, action: .drag(id: id, path: points, duration: over), label: "drag \(id)"))
-                }
-            case "recenter", "pinch", "top", "reports", "close":
-                guard value.boolValue == true else { throw fail(path, value, "'\(key)' takes the value true") }
-                let e: DashboardEvent
-                switch key {
-                case "recenter": e = .recenter
-                case "pinch": e = .pinch
-                case "top": e = .top
-                case "reports": e = .showReports
-                default: e = .closeOverlay
-                }
-                script.append(TimedAction(time: at, action: .event(e), label: key))
-            case "press":
-                let p = try canvasPoint(value, path)
-                script.append(TimedAction(time: at, action: .event(.press(at: p)), label: "press at \(label(p))"))
-            case "move":
-                let p = try point(value, path)
-                script.append(TimedAction(time: at, action: .event(.move(to: p)), label: "move to \(label(p))"))
-            case "release":
-                guard value.boolValue == true else { throw fail(path, value, "'release' takes the value true") }
-                script.append(TimedAction(time: at, action: .event(.release), label: "release"))
-            case "resize":
-                guard let pair = value.arrayValue, pair.count == 2, let w = pair[0].numberValue, let h = pair[1].numberValue else {
-                    throw fail(path, value, "'resize' takes the new canvas as [width, height] in points")
-                }
-                guard w >= 160, h >= 160, w <= maxCanvasSide, h <= maxCanvasSide else {
-                    throw fail(path, value, "canvas sides must be within 160...\(Int(maxCanvasSide)) pt, got [\(label(w)), \(label(h))]")
-                }
-                canvasNow = (w, h)
-                script.append(TimedAction(time: at, action: .event(.resize(SceneSize(width: w, height: h))), label: "resize to \(label(w))×\(label(h))"))
-            case "search", "filter_query", "toggle_keyword":
-                guard let text = value.stringValue else {
-                    throw fail(path, value, "'\(key)' takes a string (the text typed), found \(value.typeName)")
-                }
-                guard text.count <= Dashboard.maxFieldLength else {
-                    throw fail(path, value, "'\(key)' text is longer than \(Dashboard.maxFieldLength) characters")
-                }
-                let e: DashboardEvent = key == "search" ? .search(text) : key == "filter_query" ? .filterQuery(text) : .toggleKeyword(text)
-                script.append(TimedAction(time: at, action: .event(e), label: "\(key) \(JSONLiteral.string(text))"))
-            case "search_pick":
-                guard let row = value.numberValue, row >= 0, row <= 1e6, row == row.rounded() else {
-                    throw fail(path, value, "'search_pick' takes a result's row, a whole number from 0")
-                }
-                script.append(TimedAction(time: at, action: .event(.searchPick(Int(row))), label: "search_pick \(Int(row))"))
-            case "filter":
-                guard let list = value.arrayValue else {
-                    throw fail(path, value, "'filter' takes the selected keywords, [\"kw\", …] ([] clears), found \(value.typeName)")
-                }
-                var keywords: [String] = []
-                for (k, item) in list.enumerated() {
-                    guard let text = item.stringValue, !text.isEmpty, text.count <= Dashboard.maxFieldLength else {
-                        throw fail(path + "[\(k)]", item, "a keyword must be a non-empty string of at most \(Dashboard.maxFieldLength) characters")
-                    }
-                    keywords.append(text)
-                }
-                script.append(TimedAction(time: at, action: .event(.filter(keywords)), label: keywords.isEmpty ? "filter cleared" : "filter \(keywords.joined(separator: ", "))"))
-            case "open_search", "open_filter":
-                guard value.boolValue == true else { throw fail(path, value, "'\(key)' takes the value true") }
-                script.append(TimedAction(time: at, action: .event(key == "open_search" ? .openSearch : .openFilter), label: key))
-            case "settings":
-                running = try SettingsFile.apply(value, source: source, file: pathArgument, jsonPath: path, base: running)
-                script.append(TimedAction(time: at, action: .event(.settings(running)), label: "settings"))
-            default:
-                throw fail(path, value, "unknown action '\(key)' (\(actionNames))")
-            }
-        }
+        var reader = ScenarioEventReader(
+            source: source, file: pathArgument, library: library, canvas: (width, height), settings: running)
+        let script = try reader.read(events)
 
         var duration = (script.last?.time ?? 0) + 3
         if let value = document["duration"] {

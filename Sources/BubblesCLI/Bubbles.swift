@@ -13,7 +13,7 @@ struct Bubbles: ParsableCommand {
             --verbose (on any subcommand) adds detail lines. Exit status: 0 on success, 1 when a \
             command failed, 64 for a malformed command line.
             """,
-        subcommands: [Validate.self, Index.self, Search.self, Render.self, Page.self, Keywords.self, Bench.self, Export.self, Play.self])
+        subcommands: [Validate.self, Index.self, Search.self, Render.self, Page.self, Keywords.self, Bench.self, Export.self, Play.self, PlayClient.self])
 
     static let verboseFlags: Set<String> = ["--verbose", "-v"]
 
@@ -22,10 +22,6 @@ struct Bubbles: ParsableCommand {
     /// it), and that `--verbose` is also taken before the subcommand's name.
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
-        if let legacy = Bench.rewritingLegacyFlags(arguments) {
-            arguments = legacy.arguments
-            if let notice = legacy.notice { printError(notice) }
-        }
         let names = Set(configuration.subcommands.map { $0._commandName })
         if let s = arguments.firstIndex(where: { names.contains($0) }) {
             let early = arguments[..<s].filter { verboseFlags.contains($0) }

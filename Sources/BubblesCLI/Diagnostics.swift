@@ -7,6 +7,7 @@ import Foundation
 import PDFCore
 import PDFMetadata
 import ReportLibrary
+import BubbleSupport
 
 /// Options every subcommand takes.
 struct GlobalOptions: ParsableArguments {
@@ -22,7 +23,8 @@ struct GlobalOptions: ParsableArguments {
 enum Diagnostics {
     /// Prints `error: <error>` and, when verbose, the details of `error`.
     static func report(_ error: any Error, verbose: Bool) {
-        printError("error: \(oneLine("\(error)"))")
+        let text = (error as? ExportError)?.commandLineDescription ?? "\(error)"
+        printError("error: \(oneLine(text))")
         if verbose { for line in details(of: error) { printError("  " + line) } }
     }
 
@@ -33,7 +35,7 @@ enum Diagnostics {
 
     /// Prints the elapsed time of the command when verbose.
     static func timing(since start: Double, verbose: Bool) {
-        if verbose { printError(String(format: "  time: %.3f s", monotonicNow() - start)) }
+        if verbose { printError(String(format: "  time: %.3f s", MonotonicClock.seconds() - start)) }
     }
 
     /// Collapses line breaks so that a message is one line.
@@ -107,9 +109,3 @@ func ownExecutablePath() -> String {
     CommandLine.arguments[0].contains("/") ? CommandLine.arguments[0] : (Bundle.main.executablePath ?? CommandLine.arguments[0])
 }
 
-/// Monotonic seconds.
-func monotonicNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-}

@@ -1,7 +1,9 @@
 import ArgumentParser
 import BubbleExport
 @_spi(Testbed) import BubbleScenario
+import DashboardLibrary
 import Foundation
+import BubbleSupport
 
 /// `bubbles export`: a scenario as a numbered frame sequence, with manifest, contact sheet and review page.
 struct Export: ParsableCommand {
@@ -91,12 +93,12 @@ struct Export: ParsableCommand {
         if let every, every < 1 { throw ValidationError("--every must be at least 1, not \(every)") }
         if let size { try checkPixels(try parseSize(size), scale: scale) }
         if let video {
-            do { _ = try VideoFormat.of(video) } catch { throw ValidationError(error.description) }
+            do { _ = try VideoFormat.of(video) } catch { throw ValidationError(error.commandLineDescription) }
         }
     }
 
     func run() throws {
-        let start = monotonicNow()
+        let start = MonotonicClock.seconds()
         defer { Diagnostics.timing(since: start, verbose: global.verbose) }
         var lastLength = 0
         do {
@@ -114,7 +116,7 @@ struct Export: ParsableCommand {
             if let jobs { options.jobs = jobs }
             options.contactSheetEvery = every
             options.pdfMetadata = indexOptions.source(readPDFs: !skipPDFs)
-            if let loaded = try? Scenario.load(scenario) {
+            if let loaded = try? Scenario.load(scenario) {  // a scenario that does not load is Exporter.run's error to report
                 let details = LibraryBridge.details(for: loaded.library, source: options.pdfMetadata) { Diagnostics.warn($0, verbose: global.verbose) }
                 GlyphWarnings.check(loaded.library, details: skipPDFs ? [:] : details, source: scenario)
             }
@@ -142,5 +144,29 @@ struct Export: ParsableCommand {
         var w = winsize()
         if ioctl(2, UInt(TIOCGWINSZ), &w) == 0, w.ws_col > 0 { return Int(w.ws_col) }
         return 80
+    }
+}
+
+extension ExportSetting {
+    /// The flag of `bubbles export` that sets this.
+    var flag: String {
+        switch self {
+        case .fps: "--fps"
+        case .canvas: "--size"
+        case .pixelScale: "--scale"
+        case .jobs: "--jobs"
+        case .formats: "--format"
+        case .frames: "--frames"
+        case .contactSheetEvery: "--every"
+        case .video: "--video"
+        }
+    }
+}
+
+extension ExportError {
+    /// The error as `bubbles export` says it: a refused setting is named by its flag.
+    var commandLineDescription: String {
+        if case .invalidOption(let setting, let message) = self { return setting.flag + " " + message }
+        return description
     }
 }

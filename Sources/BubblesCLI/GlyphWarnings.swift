@@ -1,5 +1,6 @@
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
+import DashboardLibrary
 import ReportLibrary
 
 /// The `warning:` lines for text that no pinned font can draw: one line per label, naming the node

@@ -1,8 +1,10 @@
 import ArgumentParser
 @_spi(Testbed) import BubbleScenario
+import DashboardLibrary
 import Foundation
 import ReportIndex
 import ReportLibrary
+import BubbleSupport
 
 /// The index flags of the commands that read PDF metadata (`validate`, `render`, `export`,
 /// `play`, `search`).
@@ -58,7 +60,7 @@ struct Index: ParsableCommand {
     }
 
     func run() throws {
-        let start = monotonicNow()
+        let start = MonotonicClock.seconds()
         let path = indexPath ?? ReportIndex.defaultPath(forDatasource: data)
         var bar = ProgressBar(enabled: isatty(2) != 0 && !json)
         do {
@@ -66,7 +68,7 @@ struct Index: ParsableCommand {
                 bar.show(done: p.done, total: p.total, unit: "PDFs")
             } warn: { printError("warning: \($0)") }
             bar.finish()
-            let seconds = monotonicNow() - start
+            let seconds = MonotonicClock.seconds() - start
             if json {
                 print(
                     "{\"reports\": \(update.reports), \"read\": \(update.read), \"unchanged\": \(update.unchanged), "
@@ -96,8 +98,8 @@ extension Index {
         let stamp = FileStamp.of(data)
         let mode: ReportIndex.Mode = wait.map { .update(lockWait: $0) } ?? .updateIfPossible
         if let stamp, FileManager.default.fileExists(atPath: path) {
-            if let index = try? ReportIndex.open(at: path, mode: mode, warn: warn),
-               let current = try? index.isCurrent(datasource: data, stamp: stamp, jobs: jobs)
+            if let index = try? ReportIndex.open(at: path, mode: mode, warn: warn),  // the fast path only: any error
+               let current = try? index.isCurrent(datasource: data, stamp: stamp, jobs: jobs)  // takes the full update, which reports it
             {
                 return (index, current)
             }
@@ -110,14 +112,14 @@ extension Index {
 /// A one-line progress bar on standard error with rate and time left, redrawn in place.
 struct ProgressBar {
     var enabled: Bool
-    private var started = monotonicNow()
+    private var started = MonotonicClock.seconds()
     private var lastLength = 0
 
     init(enabled: Bool) { self.enabled = enabled }
 
     mutating func show(done: Int, total: Int, unit: String) {
         guard enabled, total > 0 else { return }
-        let elapsed = max(monotonicNow() - started, 1e-6)
+        let elapsed = max(MonotonicClock.seconds() - started, 1e-6)
         let rate = Double(done) / elapsed
         let left = rate > 0 ? Double(total - done) / rate : 0
         let width = 24

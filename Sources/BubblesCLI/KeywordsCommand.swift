@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PDFMetadata
+import BubbleSupport
 
 /// `bubbles keywords FILE|DIR... [--json]`: the title, page count and keywords of PDFs, read by
 /// our own poppler-free reader (the PDFMetadata module).
@@ -47,7 +48,7 @@ struct Keywords: ParsableCommand {
     }
 
     func run() throws {
-        let start = monotonicNow()
+        let start = MonotonicClock.seconds()
         defer { Diagnostics.timing(since: start, verbose: global.verbose) }
         var failed = false
         let files = Keywords.collect(paths) { path, message in
@@ -86,7 +87,7 @@ struct Keywords: ParsableCommand {
     func emit(_ line: Line) {
         let enc = JSONEncoder()
         enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        if let data = try? enc.encode(line) { print(String(decoding: data, as: UTF8.self)) }
+        if let data = try? enc.encode(line) { print(String(decoding: data, as: UTF8.self)) }  // strings and numbers always encode
     }
 
     /// Expands the arguments: files as given, directories recursively to their *.pdf files in

@@ -49,16 +49,16 @@ struct Play: ParsableCommand {
     @Option(help: ArgumentHelp("Print the server's statistics (sessions, frames, memory, caches, connections) to standard error every this many seconds.", valueName: "seconds"))
     var stats: Double?
 
-    @Option(help: ArgumentHelp("Do not serve: drive the play server already listening on 127.0.0.1:--port for this many seconds with --soak-pages pages and misbehaving clients, print what they saw, and exit with status 1 on a failure (scripts/soak-play.sh).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Deprecated: `bubbles play-client --seconds N --port P` drives a running server. This runs it and exits without serving.", valueName: "seconds"))
     var soak: Double?
 
-    @Option(name: .customLong("soak-pages"), help: "With --soak: pages that play at once.")
+    @Option(name: .customLong("soak-pages"), help: "Deprecated, with --soak: `bubbles play-client --pages`.")
     var soakPages = 4
 
-    @Option(name: .customLong("soak-scale"), help: "With --soak: the pages' devicePixelRatio.")
+    @Option(name: .customLong("soak-scale"), help: "Deprecated, with --soak: `bubbles play-client --scale`.")
     var soakScale = 1.0
 
-    @Flag(name: .customLong("soak-polite"), help: "With --soak: no misbehaving clients, only the pages.")
+    @Flag(name: .customLong("soak-polite"), help: "Deprecated, with --soak: `bubbles play-client --polite`.")
     var soakPolite = false
 
     @OptionGroup var indexOptions: IndexOptions
@@ -74,28 +74,17 @@ struct Play: ParsableCommand {
         _ = try parseSize(size)
         if let stats, !(stats.isFinite && stats >= 0.5 && stats <= 86_400) { throw ValidationError("--stats must be within 0.5...86400 seconds, not \(stats)") }
         if let soak {
-            guard soak.isFinite, soak >= 1, soak <= 7 * 86_400 else { throw ValidationError("--soak must be within 1...604800 seconds, not \(soak)") }
-            guard port != 0 else { throw ValidationError("--soak needs the server's --port") }
-            guard (1...64).contains(soakPages) else { throw ValidationError("--soak-pages must be within 1...64, not \(soakPages)") }
-            guard soakScale.isFinite, (0.5...2).contains(soakScale) else { throw ValidationError("--soak-scale must be within 0.5...2, not \(soakScale)") }
+            try PlayClient.validate(
+                port: port, seconds: soak, pages: soakPages, scale: soakScale,
+                names: ("--port", "--soak", "--soak-pages", "--soak-scale"))
         }
     }
 
-    /// `--soak`: the load clients against a running server; prints every 30 s and at the end.
-    func runSoak(seconds: Double) throws {
-        var o = PlaySoak.Options(port: port, seconds: seconds)
-        o.pages = soakPages
-        o.scale = soakScale
-        o.misbehave = !soakPolite
-        o.sampleInterval = 30
-        printError("bubbles play --soak: \(soakPages) pages at scale \(JSONLiteral.number(soakScale))\(soakPolite ? "" : " and misbehaving clients") against 127.0.0.1:\(port) for \(Int(seconds)) s")
-        let report = PlaySoak.run(o) { t in printError("bubbles play --soak: \(Int(t)) s") }
-        FileHandle.standardOutput.write(Data(report.text.utf8))
-        if !report.failures.isEmpty { throw ExitCode.failure }
-    }
-
     func run() throws {
-        if let soak { return try runSoak(seconds: soak) }
+        if let soak {
+            printError("warning: `bubbles play --soak` is deprecated; use `bubbles play-client --seconds \(JSONLiteral.number(soak)) --port \(port)`")
+            return try PlayClient.drive(port: port, seconds: soak, pages: soakPages, scale: soakScale, polite: soakPolite, name: "bubbles play --soak")
+        }
         let source: PlaySource
         do {
             let canvas = try parseSize(size)
@@ -103,7 +92,10 @@ struct Play: ParsableCommand {
             dashboardSettings.canvasWidth = canvas.width
             dashboardSettings.canvasHeight = canvas.height
             if let settings { dashboardSettings = try SettingsFile.load(settings, base: dashboardSettings) }
-            source = try PlaySource.load(dataPath: data, settings: dashboardSettings, pdfMetadata: indexOptions.source(readPDFs: !skipPDFs))
+            // An index rebuilt or damaged, and a search it could not answer, are said on standard error.
+            source = try PlaySource.load(dataPath: data, settings: dashboardSettings, pdfMetadata: indexOptions.source(readPDFs: !skipPDFs)) {
+                printError("warning: bubbles play: " + Diagnostics.oneLine($0))
+            }
         } catch let error as ValidationError {
             throw error
         } catch {

@@ -3,8 +3,10 @@ import ArgumentParser
 import BubbleExport
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
+import DashboardLibrary
 import Foundation
 import ReportLibrary
+import BubbleSupport
 
 /// `bubbles render`: settles one level of the dashboard and writes the frame as PNG and/or SVG.
 struct Render: ParsableCommand {
@@ -63,7 +65,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let start = monotonicNow()
+        let start = MonotonicClock.seconds()
         defer { Diagnostics.timing(since: start, verbose: global.verbose) }
         do {
             try render()
@@ -93,7 +95,10 @@ struct Render: ParsableCommand {
         dashboardSettings.canvasWidth = canvas.width
         dashboardSettings.canvasHeight = canvas.height
         if let settings { dashboardSettings = try SettingsFile.load(settings, base: dashboardSettings) }
-        let finder = LibraryBridge.finder(for: library, dashboardTree: tree, source: indexOptions.source(readPDFs: !skipPDFs))
+        // A damaged index is said, not taken for a search without results.
+        let finder = LibraryBridge.finder(for: library, dashboardTree: tree, source: indexOptions.source(readPDFs: !skipPDFs)) {
+            printError("warning: " + Diagnostics.oneLine($0))
+        }
         let dashboard = try Dashboard(tree: tree, settings: dashboardSettings, measurer: PangoTextMeasurer(), finder: finder)
 
         // Which level, and which overlay.
@@ -262,7 +267,7 @@ func checkPixels(_ canvas: (width: Double, height: Double), scale: Double) throw
 
 /// A human-readable file size.
 func fileSize(_ path: String) -> String {
-    let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0  // only for the summary line
     if bytes >= 1 << 20 { return String(format: "%.1f MB", Double(bytes) / Double(1 << 20)) }
     return "\(max(1, (bytes + 512) / 1024)) KB"
 }

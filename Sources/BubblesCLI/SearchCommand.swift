@@ -51,7 +51,7 @@ struct Search: ParsableCommand {
     }
 
     func run() throws {
-        let start = monotonicNow()
+        let start = MonotonicClock.seconds()
         defer { Diagnostics.timing(since: start, verbose: global.verbose) }
         do {
             let path = indexPath ?? ReportIndex.defaultPath(forDatasource: data)

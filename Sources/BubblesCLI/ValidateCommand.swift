@@ -1,8 +1,10 @@
 import ArgumentParser
+import DashboardLibrary
 import Foundation
 @_spi(Testbed) import BubbleScenario
 import PDFMetadata
 import ReportLibrary
+import BubbleSupport
 
 /// `bubbles validate [DATA]`: loads a datasource and prints a summary or the first problem.
 struct Validate: ParsableCommand {
@@ -26,7 +28,7 @@ struct Validate: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let start = monotonicNow()
+        let start = MonotonicClock.seconds()
         defer { Diagnostics.timing(since: start, verbose: global.verbose) }
         let tree: ReportTree
         do {

@@ -216,7 +216,7 @@ struct StoredState {
             let hash: Data = row[3]
             files[path] = PDFFileRecord(
                 path: path, size: row[1], modificationTime: row[2], contentHash: [UInt8](hash), title: row[4], author: row[5],
-                keywords: StringList.decode(row[6]), pageCount: row[7], warnings: StringList.decode(row[8]), readError: row[9])
+                keywords: try StringList.decode(row[6]), pageCount: row[7], warnings: try StringList.decode(row[8]), readError: row[9])
         }
         return files
     }
@@ -373,16 +373,26 @@ struct Signature {
 
 /// Lists of strings in a TEXT column: a JSON array.
 enum StringList {
+    /// A column that should hold a list and does not: the index is damaged.
+    struct Malformed: Error, CustomStringConvertible {
+        let text: String
+        var description: String { "a list column holds \(text.prefix(40).debugDescription), not a JSON array of strings" }
+    }
+
     static func encode(_ list: [String]) -> String {
         guard !list.isEmpty else { return "[]" }
+        // An array of strings always serialises; the fallback only satisfies the type.
         let data = (try? JSONSerialization.data(withJSONObject: list, options: [.withoutEscapingSlashes])) ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func decode(_ text: String?) -> [String] {
-        guard let text, text != "[]", let data = text.data(using: .utf8),
-              let list = try? JSONSerialization.jsonObject(with: data) as? [String]
-        else { return [] }
+    /// The list in `text` (NULL: empty); a text that is not a JSON array of strings throws
+    /// `Malformed`, which the index reports as damage.
+    static func decode(_ text: String?) throws -> [String] {
+        guard let text, text != "[]" else { return [] }
+        guard let data = text.data(using: .utf8),
+              let list = (try? JSONSerialization.jsonObject(with: data)) as? [String]  // refused just below
+        else { throw Malformed(text: text) }
         return list
     }
 }

@@ -46,6 +46,13 @@ public struct PDFFileRecord: Sendable, Equatable {
     }
 }
 
+extension PDFFileRecord {
+    /// The record of the file at `path` read now, as an index update reads it (stamp, SHA-256,
+    /// metadata; `readError` when it cannot be read as a PDF), with no index involved: what
+    /// `--no-index` shows, the same as the index gives.
+    public static func read(_ path: String) -> PDFFileRecord { PDFFileReader.read(path) }
+}
+
 enum PDFFileReader {
     /// How often a file that changes while it is read is read again before it is recorded as
     /// changing (and read once more by the next update).

@@ -304,7 +304,7 @@ extension ReportIndex {
             arguments: StatementArguments(ranked.map(\.ord)))
         var byOrd: [Int: Row] = [:]
         for row in rows { byOrd[row[0]] = row }
-        return ranked.compactMap { item -> SearchResult? in
+        return try ranked.compactMap { item throws -> SearchResult? in
             guard let row = byOrd[item.ord] else { return nil }
             let title: String = row[2]
             var matches: [SearchMatch] = []
@@ -315,10 +315,10 @@ extension ReportIndex {
             }
             match(.title, title)
             match(.pdfTitle, row[6])
-            if fields.contains(.keywords) { for keyword in StringList.decode(row[5]) { match(.keywords, keyword) } }
+            if fields.contains(.keywords) { for keyword in try StringList.decode(row[5]) { match(.keywords, keyword) } }
             match(.author, row[7])
-            if fields.contains(.category) { for category in StringList.decode(row[4]) { match(.category, category) } }
-            return SearchResult(id: row[1], title: title, path: StringList.decode(row[3]), score: item.score, pageCount: row[8], matches: matches)
+            if fields.contains(.category) { for category in try StringList.decode(row[4]) { match(.category, category) } }
+            return SearchResult(id: row[1], title: title, path: try StringList.decode(row[3]), score: item.score, pageCount: row[8], matches: matches)
         }
     }
 

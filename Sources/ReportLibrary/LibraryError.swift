@@ -33,6 +33,7 @@ public struct LibraryError: Error, Sendable, CustomStringConvertible {
         case limitExceeded
     }
 
+    /// What kind of problem it is.
     public var kind: Kind
     /// The JSON file, as given to the loader.
     public var file: String
@@ -45,6 +46,7 @@ public struct LibraryError: Error, Sendable, CustomStringConvertible {
     /// For `duplicateID`: the path of the first node with that id.
     public var otherPath: String?
 
+    /// An error of `kind` in `file` at `jsonPath` (and `position`, when known), saying `message`.
     public init(
         kind: Kind, file: String, jsonPath: String = "", position: SourcePosition? = nil,
         message: String, otherPath: String? = nil
@@ -57,6 +59,7 @@ public struct LibraryError: Error, Sendable, CustomStringConvertible {
         self.otherPath = otherPath
     }
 
+    /// `FILE:LINE:COLUMN: PATH: message`, one line.
     public var description: String {
         var text = file
         if let position { text += ":\(position.line):\(position.column)" }

@@ -24,6 +24,7 @@ public struct LibraryLimits: Sendable {
     /// The longest keyword, in characters.
     public var maxKeywordLength = 200
 
+    /// The documented limits.
     public init() {}
 }
 
@@ -31,8 +32,10 @@ public struct LibraryLimits: Sendable {
 public struct LibraryLoadOptions: Sendable {
     /// Check that every report's PDF exists, is readable and starts like a PDF.
     public var checkFiles = true
+    /// The limits the datasource must stay within (default: the documented ones).
     public var limits = LibraryLimits()
 
+    /// Options that check the PDFs (default) within `limits` (default: the documented ones).
     public init(checkFiles: Bool = true, limits: LibraryLimits = LibraryLimits()) {
         self.checkFiles = checkFiles
         self.limits = limits
@@ -181,71 +184,17 @@ private struct TreeBuilder {
         if nodes.count >= limits.maxNodes {
             throw fail(.limitExceeded, path, value, "more than the limit of \(limits.maxNodes) nodes")
         }
-        func field(_ name: String) -> String { path.isEmpty ? name : path + "." + name }
-
         let isReport = value["file"] != nil
-        if isReport, let children = value["children"] {
-            throw fail(.reportWithChildren, field("children"), children, "a report (it has 'file') cannot have children")
-        }
-        let allowed = isReport ? Self.reportFields : Self.categoryFields
-        for member in members where !allowed.contains(member.key) {
-            var message = "unknown field '\(member.key)'"
-            if let suggestion = closestName(to: member.key, among: allowed) {
-                message += " (did you mean '\(suggestion)'?)"
-            } else if !isReport && member.key == "keywords" {
-                message += " (only reports have keywords)"
-            }
-            throw fail(.unknownField, field(member.key), member.value, message)
-        }
-
-        // id
-        guard let idValue = value["id"] else { throw fail(.missingField, field("id"), value, "missing field 'id'") }
-        guard let id = idValue.stringValue else {
-            throw fail(.wrongType, field("id"), idValue, "'id' must be a string, found \(idValue.typeName)")
-        }
-        if let problem = idProblem(id, maxLength: limits.maxIDLength) {
-            throw fail(.invalidValue, field("id"), idValue, problem)
-        }
-        if let existing = indexByID[id] {
-            let other = nodes[existing].jsonPath
-            throw fail(
-                .duplicateID, field("id"), idValue,
-                "duplicate id '\(id)', first used at \(other.isEmpty ? "the root" : other)", otherPath: other)
-        }
-
-        // title
-        guard let titleValue = value["title"] else {
-            throw fail(.missingField, field("title"), value, "missing field 'title'")
-        }
-        guard let rawTitle = titleValue.stringValue else {
-            throw fail(.wrongType, field("title"), titleValue, "'title' must be a string, found \(titleValue.typeName)")
-        }
-        let title = trimmed(rawTitle)
-        if title.isEmpty { throw fail(.emptyTitle, field("title"), titleValue, "the title is empty") }
-        if title.count > limits.maxTitleLength {
-            throw fail(.invalidValue, field("title"), titleValue, "the title is longer than \(limits.maxTitleLength) characters")
-        }
-        if containsControlCharacter(title) {
-            throw fail(.invalidValue, field("title"), titleValue, "the title contains a control character (line break or tab)")
-        }
-
-        // colour
-        var colour: RGBColour? = nil
-        if let colourValue = value["colour"] {
-            guard let text = colourValue.stringValue else {
-                throw fail(.wrongType, field("colour"), colourValue, "'colour' must be a string, found \(colourValue.typeName)")
-            }
-            guard let parsed = RGBColour(hex: text) else {
-                throw fail(.invalidValue, field("colour"), colourValue, "'colour' must look like #1E6FD9, found '\(text)'")
-            }
-            colour = parsed
-        }
+        try checkFields(members, of: value, isReport: isReport, path: path)
+        let id = try nodeID(value, path: path)
+        let title = try nodeTitle(value, path: path)
+        let colour = try nodeColour(value, path: path)
 
         let index = nodes.count
         indexByID[id] = index
         if isReport {
-            let (file, resolved) = try reportFile(value["file"]!, path: field("file"))
-            let keywords = try reportKeywords(value["keywords"], path: field("keywords"))
+            let (file, resolved) = try reportFile(value["file"]!, path: Self.field("file", of: path))
+            let keywords = try reportKeywords(value["keywords"], path: Self.field("keywords", of: path))
             nodes.append(
                 ReportNode(
                     id: id, title: title, kind: .report, colour: colour, branchColour: colour ?? inheritedColour,
@@ -253,14 +202,8 @@ private struct TreeBuilder {
                     depth: depth, jsonPath: path))
             return index
         }
-
-        guard let childrenValue = value["children"] else {
-            throw fail(.missingField, field("children"), value, "missing field 'children' (a category needs 'children'; a report needs 'file')")
-        }
-        guard let children = childrenValue.arrayValue else {
-            throw fail(.wrongType, field("children"), childrenValue, "'children' must be an array, found \(childrenValue.typeName)")
-        }
         // Append a placeholder first so the node keeps its pre-order position; fill its children after.
+        let children = try categoryChildren(value, path: path)
         nodes.append(
             ReportNode(
                 id: id, title: title, kind: .category, colour: colour, branchColour: colour ?? inheritedColour,
@@ -268,7 +211,7 @@ private struct TreeBuilder {
         var childIndices: [Int] = []
         childIndices.reserveCapacity(children.count)
         for (i, child) in children.enumerated() {
-            let childPath = field("children") + "[\(i)]"
+            let childPath = Self.field("children", of: path) + "[\(i)]"
             childIndices.append(
                 try addNode(child, path: childPath, parent: index, depth: depth + 1, inheritedColour: colour ?? inheritedColour))
         }
@@ -278,6 +221,91 @@ private struct TreeBuilder {
             branchColour: placeholder.branchColour, file: nil, resolvedFile: nil, keywords: [], children: childIndices,
             parent: parent, depth: depth, jsonPath: path)
         return index
+    }
+
+    /// The JSON path of the field `name` of the node at `path`.
+    private static func field(_ name: String, of path: String) -> String { path.isEmpty ? name : path + "." + name }
+
+    /// Refuses a report with children and any field a node of its kind does not have.
+    private func checkFields(_ members: [(key: String, value: JSONValue)], of value: JSONValue, isReport: Bool, path: String) throws(LibraryError) {
+        if isReport, let children = value["children"] {
+            throw fail(.reportWithChildren, Self.field("children", of: path), children, "a report (it has 'file') cannot have children")
+        }
+        let allowed = isReport ? Self.reportFields : Self.categoryFields
+        for member in members where !allowed.contains(member.key) {
+            var message = "unknown field '\(member.key)'"
+            if let suggestion = closestName(to: member.key, among: allowed) {
+                message += " (did you mean '\(suggestion)'?)"
+            } else if !isReport && member.key == "keywords" {
+                message += " (only reports have keywords)"
+            }
+            throw fail(.unknownField, Self.field(member.key, of: path), member.value, message)
+        }
+    }
+
+    /// The node's `id`: a valid id not used before.
+    private func nodeID(_ value: JSONValue, path: String) throws(LibraryError) -> String {
+        let field = Self.field("id", of: path)
+        guard let idValue = value["id"] else { throw fail(.missingField, field, value, "missing field 'id'") }
+        guard let id = idValue.stringValue else {
+            throw fail(.wrongType, field, idValue, "'id' must be a string, found \(idValue.typeName)")
+        }
+        if let problem = idProblem(id, maxLength: options.limits.maxIDLength) {
+            throw fail(.invalidValue, field, idValue, problem)
+        }
+        if let existing = indexByID[id] {
+            let other = nodes[existing].jsonPath
+            throw fail(
+                .duplicateID, field, idValue,
+                "duplicate id '\(id)', first used at \(other.isEmpty ? "the root" : other)", otherPath: other)
+        }
+        return id
+    }
+
+    /// The node's `title`, trimmed: not empty, not too long, on one line.
+    private func nodeTitle(_ value: JSONValue, path: String) throws(LibraryError) -> String {
+        let field = Self.field("title", of: path)
+        let limits = options.limits
+        guard let titleValue = value["title"] else {
+            throw fail(.missingField, field, value, "missing field 'title'")
+        }
+        guard let rawTitle = titleValue.stringValue else {
+            throw fail(.wrongType, field, titleValue, "'title' must be a string, found \(titleValue.typeName)")
+        }
+        let title = trimmed(rawTitle)
+        if title.isEmpty { throw fail(.emptyTitle, field, titleValue, "the title is empty") }
+        if title.count > limits.maxTitleLength {
+            throw fail(.invalidValue, field, titleValue, "the title is longer than \(limits.maxTitleLength) characters")
+        }
+        if containsControlCharacter(title) {
+            throw fail(.invalidValue, field, titleValue, "the title contains a control character (line break or tab)")
+        }
+        return title
+    }
+
+    /// The node's own `colour`, if it has one.
+    private func nodeColour(_ value: JSONValue, path: String) throws(LibraryError) -> RGBColour? {
+        guard let colourValue = value["colour"] else { return nil }
+        let field = Self.field("colour", of: path)
+        guard let text = colourValue.stringValue else {
+            throw fail(.wrongType, field, colourValue, "'colour' must be a string, found \(colourValue.typeName)")
+        }
+        guard let parsed = RGBColour(hex: text) else {
+            throw fail(.invalidValue, field, colourValue, "'colour' must look like #1E6FD9, found '\(text)'")
+        }
+        return parsed
+    }
+
+    /// A category's `children` array.
+    private func categoryChildren(_ value: JSONValue, path: String) throws(LibraryError) -> [JSONValue] {
+        let field = Self.field("children", of: path)
+        guard let childrenValue = value["children"] else {
+            throw fail(.missingField, field, value, "missing field 'children' (a category needs 'children'; a report needs 'file')")
+        }
+        guard let children = childrenValue.arrayValue else {
+            throw fail(.wrongType, field, childrenValue, "'children' must be an array, found \(childrenValue.typeName)")
+        }
+        return children
     }
 
     private func idProblem(_ id: String, maxLength: Int) -> String? {

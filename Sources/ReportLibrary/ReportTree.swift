@@ -2,10 +2,14 @@ import BubbleSupport
 
 /// An sRGB colour given as `#RRGGBB` in the datasource.
 public struct RGBColour: Sendable, Hashable, CustomStringConvertible {
+    /// Red, 0...255.
     public var red: UInt8
+    /// Green, 0...255.
     public var green: UInt8
+    /// Blue, 0...255.
     public var blue: UInt8
 
+    /// The colour with these components.
     public init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green
@@ -50,7 +54,9 @@ public struct ReportNode: Sendable {
 
     /// Unique across the tree.
     public let id: String
+    /// The title, trimmed, on one line.
     public let title: String
+    /// A category or a report.
     public let kind: Kind
     /// The colour written on this node, if any.
     public let colour: RGBColour?
@@ -151,12 +157,14 @@ public struct ReportTree: Sendable {
     public struct Statistics: Sendable, Equatable {
         /// Categories, the root included.
         public var categories = 0
+        /// Reports.
         public var reports = 0
         /// The largest node depth (the root's children have depth 1).
         public var depth = 0
         /// The most children any category has.
         public var largestCategory = 0
 
+        /// Counts as given (default: all 0).
         public init(categories: Int = 0, reports: Int = 0, depth: Int = 0, largestCategory: Int = 0) {
             self.categories = categories
             self.reports = reports

@@ -81,7 +81,7 @@ enum LargeLibrary {
         }
         // Every invoice of a year.
         var invoices: [DatasourceNode] = []
-        var random = SeededRandom(seed: "invoices-2016")
+        var random = SampleRandom(seed: "invoices-2016")
         for n in 1...10_000 {
             let customer = customers[Int(random.next() % UInt64(customers.count))]
             invoices.append(report("inv-2016-\(pad(n, 5))", "Invoice INV-2016-\(pad(n, 5)) — \(customer)"))
@@ -100,7 +100,7 @@ enum LargeLibrary {
         // 80 identical titles.
         let identical = (1...80).map { report("weekly-update-\(pad($0, 3))", "Weekly Update") }
         // 300 titles with no common structure.
-        var wordsRandom = SeededRandom(seed: "unstructured")
+        var wordsRandom = SampleRandom(seed: "unstructured")
         let unstructured = (1...300).map { n -> DatasourceNode in
             let count = 2 + Int(wordsRandom.next() % 3)
             let title = (0..<count).map { _ in words[Int(wordsRandom.next() % UInt64(words.count))] }.joined(separator: " ")

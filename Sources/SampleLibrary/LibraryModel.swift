@@ -3,7 +3,7 @@
 //
 // Content lives in LibraryContent.swift; this file turns it into concrete values. Everything not
 // written out by hand (author, keywords, dates, page count) is derived from the report id with
-// `SeededRandom`, so it is stable across runs and machines.
+// `SampleRandom`, so it is stable across runs and machines.
 
 import Foundation
 
@@ -159,29 +159,39 @@ indirect enum NodeSpec: Sendable {
 
 /// A category of the generated library.
 public struct SampleCategory: Sendable {
+    /// The node's id in reports.json.
     public var id: String
+    /// The node's title.
     public var title: String
     /// `#RRGGBB`, on top-level categories only.
     public var colour: String?
+    /// The category's children, in order.
     public var children: [SampleNode]
 }
 
 /// A report of the generated library with the metadata written into its PDF.
 public struct SampleReport: Sendable {
+    /// The node's id in reports.json.
     public var id: String
+    /// The node's title.
     public var title: String
     /// The PDF's path relative to reports.json.
     public var file: String
     /// Author-supplied keywords written to reports.json (empty: the key is left out).
     public var extraKeywords: [String]
+    /// The author written into the PDF.
     public var author: String
+    /// The subject written into the PDF.
     public var subject: String
     /// Keywords in the PDF's Info dictionary, in order (empty: no /Keywords entry).
     public var pdfKeywords: [String]
     /// The separator used to join `pdfKeywords` (`", "` or `"; "`).
     public var keywordSeparator: String
+    /// The creation date written into the PDF (`D:` form).
     public var created: String
+    /// The modification date written into the PDF (`D:` form).
     public var modified: String
+    /// The PDF's pages (1...3).
     public var pageCount: Int
 
     // Drawing context (not public API).

@@ -5,6 +5,7 @@ import BubbleSupport
 
 /// Problems with the library content itself (a bug in LibraryContent.swift, not a user error).
 public struct SampleContentError: Error, CustomStringConvertible {
+    /// What is wrong, one line.
     public var description: String
 }
 
@@ -98,7 +99,7 @@ struct LibraryResolver {
 
     private mutating func report(_ spec: ReportSpec, context: Context) throws -> SampleReport {
         try register(spec.id)
-        var random = SeededRandom(seed: "report:" + spec.id)
+        var random = SampleRandom(seed: "report:" + spec.id)
 
         let author = spec.author ?? random.pick(context.authors)
         let subject = spec.subject ?? context.blurb.replacingAll("{title}", with: spec.title)
@@ -177,7 +178,7 @@ struct LibraryResolver {
     }
 
     /// A plausible issue date for a report, from the period its title names.
-    static func date(for title: String, zone: String, random: inout SeededRandom) -> Timestamp {
+    static func date(for title: String, zone: String, random: inout SampleRandom) -> Timestamp {
         let words = self.words(title)
         let year = self.year(in: title)
         var y = 2016
@@ -209,7 +210,7 @@ struct LibraryResolver {
 
     /// PDF keywords for a report without hand-written ones: none, one, a few, or a long list.
     private static func keywords(for spec: ReportSpec, context: Context) -> [String] {
-        var random = SeededRandom(seed: "keywords:" + spec.id)
+        var random = SampleRandom(seed: "keywords:" + spec.id)
         let own = context.terms.first ?? []
         let ancestors = Array(context.terms.dropFirst().joined())
         var period: [String] = []
@@ -255,7 +256,7 @@ struct LibraryResolver {
     ]
 
     /// Author-supplied keywords, sometimes repeating one of the PDF's so de-duplication matters.
-    static func extraKeywords(overlapping pdf: [String], random: inout SeededRandom) -> [String] {
+    static func extraKeywords(overlapping pdf: [String], random: inout SampleRandom) -> [String] {
         var result: [String] = []
         if !pdf.isEmpty, random.chance(0.6) { result.append(random.pick(pdf)) }
         let count = random.int(in: 1...3)

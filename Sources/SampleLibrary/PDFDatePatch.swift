@@ -5,6 +5,7 @@
 
 /// A PDF produced by Cairo did not have the structure the patch expects.
 public struct PDFPatchError: Error, CustomStringConvertible {
+    /// What is wrong, one line.
     public var description: String
 }
 

@@ -46,7 +46,7 @@ struct ReportData {
     private var currency: String
 
     init(report: SampleReport) {
-        var random = SeededRandom(seed: "content:" + report.id)
+        var random = SampleRandom(seed: "content:" + report.id)
         let theme = report.theme
         currency = report.currency
         tableKind = theme.tableKind
@@ -209,7 +209,7 @@ struct ReportData {
     }
 
     /// An actual series with trend, seasonality and noise, and a smoother comparison series.
-    private static func series(count: Int, base: Double, random: inout SeededRandom)
+    private static func series(count: Int, base: Double, random: inout SampleRandom)
         -> ([Double], [Double])
     {
         let trend = random.double(in: -0.12...0.25)

@@ -107,7 +107,7 @@ public enum SampleLibrary {
                     description: "cannot rename \(temporary) to \(path): \(String(cString: strerror(errno)))")
             }
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
+            try? FileManager.default.removeItem(atPath: temporary)  // cleanup after the error being thrown
             throw error
         }
         return true
@@ -116,6 +116,7 @@ public enum SampleLibrary {
 
 /// Writing the sample library failed.
 public struct GenerationError: Error, CustomStringConvertible {
+    /// What failed, one line.
     public var description: String
 }
 
@@ -123,6 +124,7 @@ public struct GenerationError: Error, CustomStringConvertible {
 public struct GenerationSummary: Sendable, CustomStringConvertible {
     /// Categories including the root.
     public var categoryCount = 0
+    /// Reports.
     public var reportCount = 0
     /// Levels below the root down to the deepest node (a report directly in a top-level
     /// category is at depth 2).
@@ -131,11 +133,15 @@ public struct GenerationSummary: Sendable, CustomStringConvertible {
     public var largestCategory: (id: String, children: Int) = ("", 0)
     /// Ids of categories with exactly one child.
     public var singleChildCategories: [String] = []
+    /// Distinct PDFs written or kept.
     public var pdfCount = 0
+    /// Their bytes in all.
     public var pdfBytes = 0
+    /// The bytes of reports.json.
     public var jsonBytes = 0
     /// Files actually (re)written; unchanged files are left alone.
     public var filesWritten = 0
+    /// PDFs of an earlier library that this one no longer names, removed.
     public var stalePDFsRemoved: [String] = []
     /// Reports whose PDF has no keywords, one, twelve or more, a non-ASCII one, or uses `;`.
     public var keywordCoverage = KeywordCoverage()
@@ -148,10 +154,15 @@ public struct GenerationSummary: Sendable, CustomStringConvertible {
 
     /// Counts of keyword situations the PDF reader has to handle.
     public struct KeywordCoverage: Sendable {
+        /// PDFs without keywords.
         public var none = 0
+        /// PDFs with one keyword.
         public var single = 0
+        /// PDFs with twelve keywords or more.
         public var long = 0
+        /// PDFs with a keyword outside ASCII.
         public var nonASCII = 0
+        /// PDFs whose keywords are separated by `;`.
         public var semicolonSeparated = 0
     }
 
@@ -193,6 +204,7 @@ public struct GenerationSummary: Sendable, CustomStringConvertible {
         titleWords = shortest...longest
     }
 
+    /// The summary as lines for a terminal.
     public var description: String {
         var lines = [
             "categories: \(categoryCount) (including the root)",

@@ -33,7 +33,7 @@ extension SampleLibrary {
         for i in 0..<pdfs {
             let path = directory + "/reports/" + SearchLibrary.pdfName(i)
             if fm.fileExists(atPath: path) { continue }
-            var random = SeededRandom(seed: "search-pdf-\(i)")
+            var random = SampleRandom(seed: "search-pdf-\(i)")
             var report = templates[i % templates.count]
             let language = SearchLibrary.languages[i % SearchLibrary.languages.count]
             report.title = SearchLibrary.title(language, &random)
@@ -42,7 +42,7 @@ extension SampleLibrary {
             report.pageCount = min(report.pageCount, 2)
             let bytes = try pdf(for: report)
             try Data(bytes).write(to: URL(fileURLWithPath: path + ".tmp"))
-            try? fm.removeItem(atPath: path)
+            try? fm.removeItem(atPath: path)  // a file that is not there is what is wanted
             try fm.moveItem(atPath: path + ".tmp", toPath: path)
             written += 1
         }
@@ -125,7 +125,7 @@ enum SearchLibrary {
         "การเงิน", "Финансы", "Πωλήσεις", "Doanh thu", "retail", "DACH", "Nordics", "risk", "payroll", "inventory",
     ]
 
-    static func title(_ language: Language, _ random: inout SeededRandom) -> String {
+    static func title(_ language: Language, _ random: inout SampleRandom) -> String {
         let count = random.int(in: 2...5)
         var words = (0..<count).map { _ in random.pick(language.words) }
         if random.chance(0.5) { words.append(String(random.int(in: 2010...2031))) }
@@ -151,7 +151,7 @@ enum SearchLibrary {
                 for r in 0..<count {
                     let n = made
                     made += 1
-                    var random = SeededRandom(seed: "search-report-\(n)")
+                    var random = SampleRandom(seed: "search-report-\(n)")
                     let title = title(language, &random)
                     let chosen = (0..<random.int(in: 1...4)).map { _ in random.pick(SearchLibrary.keywords) }
                     let unique = chosen.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }

@@ -1,5 +1,6 @@
 @testable import BubbleDashboard
 @_spi(Testbed) import BubbleScenario
+import DashboardLibrary
 import Foundation
 import ReportLibrary
 import TestSupport

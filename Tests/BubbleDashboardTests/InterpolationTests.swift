@@ -1,5 +1,6 @@
 @_spi(Testbed) import BubbleDashboard
 @_spi(Testbed) import BubbleScenario
+import DashboardLibrary
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 @_spi(Testbed) import BubbleDashboard
 import BubbleScenario
+import DashboardLibrary
 import ReportLibrary
 import TestSupport
 import Testing

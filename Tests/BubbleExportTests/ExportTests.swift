@@ -1,4 +1,5 @@
 import BubbleExport
+import BubbleSupport
 import Foundation
 import TestSupport
 import Testing
@@ -54,7 +55,7 @@ struct ExportTests {
             #expect(files.map { $0["name"] as? String } == [String(format: "frame-%05d.png", i), String(format: "frame-%05d.json", i)])
             for file in files {
                 let bytes = s.bytes(out + "/" + (file["name"] as? String ?? ""))
-                #expect(file["hash"] as? String == ContentHash.hex(ContentHash.fnv1a(bytes)))
+                #expect(file["hash"] as? String == Hex.hash(FNV1a64.hash(bytes)))
                 #expect(file["bytes"] as? Int == bytes.count)
             }
         }
@@ -176,8 +177,8 @@ struct ExportTests {
         try FileManager.default.removeItem(atPath: frame0)
         try Data(older).write(to: URL(fileURLWithPath: frame0))
         func record(_ b: [UInt8]) -> String {
-            let h = b.withUnsafeBytes { ContentHash.fnv1a($0) }
-            return "\"name\": \"frame-00000.png\", \"hash\": \"\(ContentHash.hex(h))\", \"bytes\": \(b.count)"
+            let h = b.withUnsafeBytes { FNV1a64.hash($0) }
+            return "\"name\": \"frame-00000.png\", \"hash\": \"\(Hex.hash(h))\", \"bytes\": \(b.count)"
         }
         let text = String(decoding: s.bytes(out + "/manifest.json"), as: UTF8.self)
         #expect(text.contains(record(current)))
@@ -270,7 +271,7 @@ struct ExportTests {
         #expect(frames(m).count == 15)
         for f in frames(m) {
             let file = try #require((f["files"] as? [[String: Any]])?.first)
-            #expect(file["hash"] as? String == ContentHash.hex(ContentHash.fnv1a(s.bytes(out + "/" + (file["name"] as! String)))))
+            #expect(file["hash"] as? String == Hex.hash(FNV1a64.hash(s.bytes(out + "/" + (file["name"] as! String)))))
         }
     }
 

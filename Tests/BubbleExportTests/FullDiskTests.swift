@@ -1,8 +1,10 @@
 import BubbleExport
 import BubbleRender
+import BubbleSupport
 import Foundation
 import TestSupport
 import Testing
+import RenderFixtures
 
 /// Writes that fail the way a full disk makes them fail (ENOSPC part-way through a file), through
 /// the `FileSystemCalls` seam: every output file (frames in each format, hard-linked duplicates,
@@ -51,7 +53,7 @@ struct FullDiskTests {
             for f in frames(try manifest(folder)) {
                 for file in f["files"] as? [[String: Any]] ?? [] {
                     let data = FileManager.default.contents(atPath: folder + "/" + (file["name"] as? String ?? "")) ?? Data()
-                    #expect(file["hash"] as? String == ContentHash.hex(ContentHash.fnv1a([UInt8](data))))
+                    #expect(file["hash"] as? String == Hex.hash(FNV1a64.hash([UInt8](data))))
                 }
             }
         }

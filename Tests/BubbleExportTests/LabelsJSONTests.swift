@@ -3,6 +3,7 @@ import BubbleExport
 import BubbleRender
 import Foundation
 import Testing
+import RenderFixtures
 
 /// `frame-NNNNN.labels.json` and `bubbles render --labels`.
 @Suite struct LabelsJSONTests {

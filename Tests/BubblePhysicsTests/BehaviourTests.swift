@@ -1,5 +1,6 @@
 import BubblePhysics
 import Testing
+import PhysicsFixtures
 
 @Suite struct BehaviourTests {
     @Test func springReachesTargetAndRests() throws {

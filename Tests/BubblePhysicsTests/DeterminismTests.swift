@@ -1,6 +1,7 @@
 import BubblePhysics
 import BubbleThreads
 import Testing
+import PhysicsFixtures
 
 /// Pinned results: the same scene and calls must give the same bits in debug and release builds
 /// (CI runs `swift test --filter Determinism` in both). If a deliberate change to the solver

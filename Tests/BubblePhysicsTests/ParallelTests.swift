@@ -2,6 +2,7 @@ import BubblePhysics
 import BubbleThreads
 import Synchronization
 import Testing
+import PhysicsFixtures
 
 /// The worker pool and the banded sweeps it runs.
 @Suite struct ParallelTests {

@@ -2,6 +2,7 @@
 import BubbleExport
 import BubblePlay
 @_spi(Testbed) import BubbleScenario
+import DashboardLibrary
 import Foundation
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 @_spi(Testbed) import BubbleDashboard
 import BubblePlay
+import PlayLoadClient
 import Foundation
 import TestSupport
 import Testing

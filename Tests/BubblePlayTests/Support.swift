@@ -2,6 +2,7 @@
 import BubbleExport
 import BubblePlay
 import BubbleScenario
+import DashboardLibrary
 import Foundation
 import TestSupport
 

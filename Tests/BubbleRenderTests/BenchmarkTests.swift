@@ -2,6 +2,7 @@
 import BubbleRender
 import Foundation
 import Testing
+import RenderFixtures
 
 @Suite struct BenchmarkTests {
     @Test func benchmarkReportsEveryStage() throws {

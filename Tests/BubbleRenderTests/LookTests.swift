@@ -2,6 +2,7 @@
 import BubbleRender
 import Foundation
 import Testing
+import RenderFixtures
 
 /// Writes sample frames for a person to look at when BUBBLES_RENDER_LOOK names a folder.
 @Test(.enabled(if: ProcessInfo.processInfo.environment["BUBBLES_RENDER_LOOK"] != nil, "set BUBBLES_RENDER_LOOK to a folder to write the frames"))

@@ -2,6 +2,7 @@
 @_spi(Testbed) import BubbleRender
 import Foundation
 import Testing
+import RenderFixtures
 
 @Suite struct RenderTests {
     @Test func sameSceneRendersToIdenticalPixelsTwice() throws {

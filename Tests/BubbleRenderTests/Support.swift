@@ -1,6 +1,7 @@
 @_spi(Testbed) import BubbleDashboard
 import BubbleRender
 import Foundation
+import RenderFixtures
 
 /// Scenes built by hand for the tests.
 enum TestScenes {

@@ -2,6 +2,7 @@
 import BubbleRender
 import Foundation
 import Testing
+import RenderFixtures
 
 /// Text through Pango: scripts, directions, line breaking, shortening, coverage, and text that
 /// must draw safely.

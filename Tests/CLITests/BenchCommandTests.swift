@@ -111,46 +111,11 @@ import Testing
         #expect(a[0]["steps_measured"] as? Int == 3 && b[0]["steps_measured"] as? Int == 3)
     }
 
-    /// `bench --pdf DIR ...` runs `bench pdf DIR ...` and says once that the flag is deprecated;
-    /// the values after the flag and options on either side of it are kept.
-    @Test(arguments: [
-        ["bench", "--pdf", "Tests/PDFMetadataTests/Fixtures", "--repeats", "1", "--json"],
-        ["bench", "--repeats", "1", "--pdf", "Tests/PDFMetadataTests/Fixtures", "--json"],
-        ["bench", "--pdf=Tests/PDFMetadataTests/Fixtures", "--json", "--repeats", "1"],
-    ])
-    func pdfFlagIsAnAlias(_ arguments: [String]) throws {
-        let old = try CLIRunner.run(arguments)
-        let new = try CLIRunner.run(["bench", "pdf", "Tests/PDFMetadataTests/Fixtures", "--repeats", "1", "--json"])
-        #expect(old.status == 0 && new.status == 0, "\(old.stderr)\(new.stderr)")
-        #expect(old.stderr == "warning: `bubbles bench --pdf` is deprecated and will be removed; use `bubbles bench pdf`\n")
-        #expect(new.stderr.isEmpty, "\(new.stderr)")
-        let a = try #require(JSONSerialization.jsonObject(with: Data(old.stdout.utf8)) as? [String: Any])
-        let b = try #require(JSONSerialization.jsonObject(with: Data(new.stdout.utf8)) as? [String: Any])
-        #expect(a["files"] as? Int == b["files"] as? Int)
-        #expect((a["files"] as? Int ?? 0) > 0)
-    }
-
-    /// `bench --levels` runs `bench levels` (with its child processes, which the parent now
-    /// starts as `bench levels --child`).
-    @Test func levelsFlagIsAnAlias() throws {
-        let old = try CLIRunner.run(["bench", "--levels", "--children", "10", "--rounds", "1", "--json"])
-        let new = try CLIRunner.run(["bench", "levels", "--children", "10", "--rounds", "1", "--json"])
-        #expect(old.status == 0 && new.status == 0, "\(old.stderr)\(new.stderr)")
-        #expect(old.stderr == "warning: `bubbles bench --levels` is deprecated and will be removed; use `bubbles bench levels`\n")
-        #expect(new.stderr.isEmpty, "\(new.stderr)")
-        for r in [old, new] {
-            let rows = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
-            #expect(rows.map { $0["children"] as? Int } == [10])
-            #expect((rows.first?["tap_ms_median"] as? Double ?? -1) > 0)
-        }
-    }
-
-    /// Every old mode flag is rewritten to its subcommand: its help is the subcommand's.
+    /// The flags that chose a benchmark before the subcommands are gone: each is a usage error.
     @Test(arguments: ["render", "export", "levels", "play", "pdf", "search"])
-    func everyOldFlagReachesItsSubcommand(_ name: String) throws {
-        let r = try CLIRunner.run(["bench", "--" + name, "--help"])
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("USAGE: bubbles bench \(name)"), "\(r.stdout)")
-        #expect(r.stderr.hasPrefix("warning: `bubbles bench --\(name)` is deprecated"), "\(r.stderr)")
+    func oldModeFlagsAreUsageErrors(_ name: String) throws {
+        let r = try CLIRunner.run(["bench", "--" + name])
+        #expect(r.status == 64, "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.hasPrefix("error: bubbles bench: "), "\(r.stderr)")
     }
 }

@@ -1,6 +1,7 @@
 @_spi(Testbed) import BubbleDashboard
 import BubbleRender
 @_spi(Testbed) import BubbleScenario
+import DashboardLibrary
 import Foundation
 import ReportLibrary
 import TestSupport

@@ -1,4 +1,4 @@
-import BubblePlay
+import PlayLoadClient
 import Foundation
 
 #if canImport(Glibc)

@@ -13,6 +13,7 @@ public struct SourceText: Sendable {
     /// Offset of the first byte of every line.
     private let lineStarts: [Int]
 
+    /// The text of `bytes` (UTF-8), with its lines found once.
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
         var starts = [0]
@@ -52,7 +53,9 @@ public struct SourceText: Sendable {
 
 /// A syntax error in a JSON text, at a byte offset.
 public struct JSONSyntaxError: Error, Sendable, Equatable {
+    /// The byte offset of the error.
     public var offset: Int
+    /// What is wrong, in words.
     public var message: String
     /// True when the text was refused only for nesting deeper than the parser's limit.
     public var isNestingLimit = false
@@ -74,10 +77,12 @@ public struct JSONPathStep: Sendable, Equatable {
         case index(Int)
     }
 
+    /// The member or the index.
     public var key: Key
     /// Where the value reached by this step starts.
     public var offset: Int
 
+    /// The step `key` to the value starting at byte `offset`.
     public init(_ key: Key, offset: Int) {
         self.key = key
         self.offset = offset
