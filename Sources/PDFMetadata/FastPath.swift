@@ -6,7 +6,7 @@ import PDFCore
 /// in an object stream that decodes whole within its first step) it reads the catalog, the page
 /// tree's root and the kids that `Document/pageCount(root:rootRef:declared:)` checks, the Info
 /// dictionary and the XMP stream without building `PDFObject` values, and fills in a
-/// ``PDFMetadata`` exactly as the full reader would. At the first thing it does not read the way
+/// ``PDFDocumentMetadata`` exactly as the full reader would. At the first thing it does not read the way
 /// the full reader does (anything that would be repaired or warned about, indirect values where
 /// it expects direct ones, encryption, a stream filter other than Flate...) it returns nil and
 /// the full reader reads the file.
@@ -63,7 +63,7 @@ struct FastPathReader {
     }
 
     /// Reads the file, or nil for the full reader.
-    mutating func read() -> PDFMetadata? {
+    mutating func read() -> PDFDocumentMetadata? {
         do throws(FastPathStop) {
             return try readPlain()
         } catch {
@@ -379,7 +379,7 @@ struct FastPathReader {
         if failed != nil { throw .bail }
     }
 
-    mutating func readPlain() throws(FastPathStop) -> PDFMetadata {
+    mutating func readPlain() throws(FastPathStop) -> PDFDocumentMetadata {
         let size = src.size
         guard size > 0, !options.strict, options.maxNestingDepth >= 2, options.maxXrefSections >= 1 else { throw .bail }
         guard let headerVersion = header() else { throw .bail }
@@ -391,7 +391,7 @@ struct FastPathReader {
         let (rootNum, infoNum) = isTable ? try table(at: xrefOffset) : try xrefStream(at: xrefOffset)
 
         // The catalog (Document.rootIsValid, then extract).
-        var m = PDFMetadata()
+        var m = PDFDocumentMetadata()
         m.version = headerVersion
         var catalog = FastPathCatalog()
         let catalogStream = try dictObject(rootNum, window: 2048, &catalog, fresh: FastPathCatalog())

@@ -1,5 +1,5 @@
 import PDFCore
-/// The storage behind ``PDFMetadata/info``: the Info dictionary's string entries as the fast
+/// The storage behind ``PDFDocumentMetadata/info``: the Info dictionary's string entries as the fast
 /// path kept them (one byte buffer, in file order), or a dictionary that a caller or the full
 /// reader assigned. The public dictionary is built from the buffer when it is asked for, so a
 /// reader that uses only the fields (title, author, keywords...) never builds it.
@@ -89,7 +89,7 @@ struct InfoEntriesWriter {
     }
 }
 
-/// The storage behind ``PDFMetadata/sources``: two bits per field that the merge fills (none,
+/// The storage behind ``PDFDocumentMetadata/sources``: two bits per field that the merge fills (none,
 /// Info, XMP), or a dictionary that a caller assigned. The public dictionary is built when it is
 /// asked for.
 struct FieldSources: Sendable, Equatable {
@@ -101,13 +101,13 @@ struct FieldSources: Sendable, Equatable {
     }
 
     private var bits: UInt16 = 0
-    private var assigned: [String: PDFMetadata.Source]? = nil
+    private var assigned: [String: PDFDocumentMetadata.Source]? = nil
 
     init() {}
 
-    init(_ dictionary: [String: PDFMetadata.Source]) { assigned = dictionary }
+    init(_ dictionary: [String: PDFDocumentMetadata.Source]) { assigned = dictionary }
 
-    mutating func set(_ field: Field, _ source: PDFMetadata.Source) {
+    mutating func set(_ field: Field, _ source: PDFDocumentMetadata.Source) {
         if assigned != nil {
             assigned![FieldSources.names[field.rawValue]] = source
             return
@@ -116,9 +116,9 @@ struct FieldSources: Sendable, Equatable {
         bits = bits & ~(3 << shift) | (source == .info ? 1 : 2) << shift
     }
 
-    var dictionary: [String: PDFMetadata.Source] {
+    var dictionary: [String: PDFDocumentMetadata.Source] {
         if let assigned { return assigned }
-        var out: [String: PDFMetadata.Source] = [:]
+        var out: [String: PDFDocumentMetadata.Source] = [:]
         if bits == 0 { return out }
         out.reserveCapacity(bits.nonzeroBitCount)
         for k in 0 ..< FieldSources.names.count {

@@ -11,7 +11,7 @@ import Foundation
 /// `xmp:ModifyDate`. The Info dictionary wins because it is what every PDF tool (and `pdfinfo`)
 /// shows and what incremental updates change; XMP fills the gaps left by producers that write
 /// only XMP (PDF 2.0 deprecates Info in favour of XMP). ``sources`` tells where each came from.
-public struct PDFMetadata: Sendable, Equatable {
+public struct PDFDocumentMetadata: Sendable, Equatable {
     /// Where a field's value came from.
     public enum Source: String, Sendable, Equatable {
         /// The document information dictionary (`/Info`).
@@ -89,35 +89,35 @@ public struct PDFMetadata: Sendable, Equatable {
 /// bounded (see `PDFReadOptions`): any input ends in a value or a `PDFError`.
 public enum PDFDocumentInfo {
     /// Reads the metadata of the PDF at `path`.
-    public static func read(contentsOf path: String, options: PDFReadOptions = PDFReadOptions()) throws(PDFError) -> PDFMetadata {
+    public static func read(contentsOf path: String, options: PDFReadOptions = PDFReadOptions()) throws(PDFError) -> PDFDocumentMetadata {
         let src = try ByteSource(path: path)
         return try read(src, options: options)
     }
 
     /// Reads the metadata of a PDF held in memory (for fuzzing and tests; reads are counted the
     /// same way).
-    public static func read(data: some Collection<UInt8>, options: PDFReadOptions = PDFReadOptions()) throws(PDFError) -> PDFMetadata {
+    public static func read(data: some Collection<UInt8>, options: PDFReadOptions = PDFReadOptions()) throws(PDFError) -> PDFDocumentMetadata {
         try read(ByteSource(bytes: Array(data)), options: options)
     }
 
     /// Reads like ``read(contentsOf:options:)``, always with the full reader (never with the
     /// fast path for plain files): for tests and fuzzing that check both give the same result.
     @_spi(Testing)
-    public static func readWithFullReader(contentsOf path: String, options: PDFReadOptions = PDFReadOptions()) throws(PDFError) -> PDFMetadata {
+    public static func readWithFullReader(contentsOf path: String, options: PDFReadOptions = PDFReadOptions()) throws(PDFError) -> PDFDocumentMetadata {
         try read(ByteSource(path: path), options: options, fastPath: false)
     }
 
     /// Reads like ``read(data:options:)``, always with the full reader (see
     /// ``readWithFullReader(contentsOf:options:)``).
     @_spi(Testing)
-    public static func readWithFullReader(data: some Collection<UInt8>, options: PDFReadOptions = PDFReadOptions()) throws(PDFError) -> PDFMetadata {
+    public static func readWithFullReader(data: some Collection<UInt8>, options: PDFReadOptions = PDFReadOptions()) throws(PDFError) -> PDFDocumentMetadata {
         try read(ByteSource(bytes: Array(data)), options: options, fastPath: false)
     }
 
     /// The fast path alone: the metadata when it reads the input, nil when it would hand the
     /// input to the full reader.
     @_spi(Testing)
-    public static func readWithFastPath(data: some Collection<UInt8>, options: PDFReadOptions = PDFReadOptions()) -> PDFMetadata? {
+    public static func readWithFastPath(data: some Collection<UInt8>, options: PDFReadOptions = PDFReadOptions()) -> PDFDocumentMetadata? {
         var lean = FastPathReader(src: ByteSource(bytes: Array(data)), options: options)
         return lean.read()
     }
@@ -132,7 +132,7 @@ public enum PDFDocumentInfo {
         }
     }
 
-    static func read(_ src: ByteSource, options: PDFReadOptions, fastPath: Bool = true) throws(PDFError) -> PDFMetadata {
+    static func read(_ src: ByteSource, options: PDFReadOptions, fastPath: Bool = true) throws(PDFError) -> PDFDocumentMetadata {
         // Files of the plain shape are read without building objects; anything else (and any
         // file the fast path would read differently) goes to the full reader.
         if fastPath {
@@ -155,9 +155,9 @@ public enum PDFDocumentInfo {
         }
     }
 
-    static func extract(_ doc: Document) throws -> PDFMetadata {
+    static func extract(_ doc: Document) throws -> PDFDocumentMetadata {
         try doc.open()
-        var m = PDFMetadata()
+        var m = PDFDocumentMetadata()
         m.isEncrypted = doc.security != nil
 
         // Catalog, version, page count. Without a catalog, an intact Info dictionary is still
@@ -255,7 +255,7 @@ public enum PDFDocumentInfo {
     /// Fills the fields from the Info entries (`fields`: those of `m.info` that they use) and the
     /// XMP packet already in `m` (Info first), as the type's comment describes, and `sources` from
     /// scratch; `warn` receives the dates that do not parse.
-    static func merge<E: Error>(_ m: inout PDFMetadata, fields info: InfoFields,
+    static func merge<E: Error>(_ m: inout PDFDocumentMetadata, fields info: InfoFields,
                                 warn: (PDFWarning.Kind, String) throws(E) -> Void) throws(E) {
         let infoKeywords = info.keywords
         /// An entry's text, nil when it is missing or blank (only white space, U+FEFF or NUL).

@@ -10,10 +10,10 @@ import Testing
 struct FastPathTests {
     /// Both readers' outcome for the same input, as comparable values.
     static func outcomes(_ bytes: [UInt8], _ options: PDFReadOptions = PDFReadOptions())
-        -> (fast: Result<PDFMetadata, PDFError>, full: Result<PDFMetadata, PDFError>) {
-        let fast: Result<PDFMetadata, PDFError>
+        -> (fast: Result<PDFDocumentMetadata, PDFError>, full: Result<PDFDocumentMetadata, PDFError>) {
+        let fast: Result<PDFDocumentMetadata, PDFError>
         do throws(PDFError) { fast = .success(try PDFDocumentInfo.read(data: bytes, options: options)) } catch { fast = .failure(error) }
-        let full: Result<PDFMetadata, PDFError>
+        let full: Result<PDFDocumentMetadata, PDFError>
         do throws(PDFError) {
             full = .success(try PDFDocumentInfo.readWithFullReader(data: bytes, options: options))
         } catch {
@@ -24,9 +24,9 @@ struct FastPathTests {
 
     @Test("every fixture reads the same from its file and from memory", arguments: fixtureNames)
     func fixture(_ name: String) {
-        let fromFile: Result<PDFMetadata, PDFError>
+        let fromFile: Result<PDFDocumentMetadata, PDFError>
         do throws(PDFError) { fromFile = .success(try PDFDocumentInfo.read(contentsOf: fixturePath(name))) } catch { fromFile = .failure(error) }
-        let fullFromFile: Result<PDFMetadata, PDFError>
+        let fullFromFile: Result<PDFDocumentMetadata, PDFError>
         do throws(PDFError) {
             fullFromFile = .success(try PDFDocumentInfo.readWithFullReader(contentsOf: fixturePath(name)))
         } catch {

@@ -218,7 +218,7 @@ enum PDFBench {
             for i in results.indices {
                 let c0 = threadCPUms()
                 let t0 = DispatchTime.now().uptimeNanoseconds
-                let outcome: Result<PDFMetadata, PDFError>
+                let outcome: Result<PDFDocumentMetadata, PDFError>
                 do {
                     outcome = .success(try PDFDocumentInfo.read(contentsOf: results[i].path, options: options))
                 } catch {

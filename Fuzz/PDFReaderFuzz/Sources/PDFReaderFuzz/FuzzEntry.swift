@@ -13,9 +13,9 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     options.maxDecompressedSize = 1 << 20
     options.maxObjectSize = 1 << 20
     options.maxObjectStreamSize = 1 << 20 // also fuzzes reading an object stream up to its cap
-    let fast: Result<PDFMetadata, PDFError>
+    let fast: Result<PDFDocumentMetadata, PDFError>
     do throws(PDFError) { fast = .success(try PDFDocumentInfo.read(data: bytes, options: options)) } catch { fast = .failure(error) }
-    let full: Result<PDFMetadata, PDFError>
+    let full: Result<PDFDocumentMetadata, PDFError>
     do throws(PDFError) {
         full = .success(try PDFDocumentInfo.readWithFullReader(data: bytes, options: options))
     } catch {
