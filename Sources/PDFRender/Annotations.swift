@@ -232,9 +232,8 @@ extension PDFPageDocument {
             var x = 0.0
             for (i, c) in (lines.first ?? []).prefix(cells).enumerated() {
                 let left = Double(i) * cell + (cell - size * 0.5) / 2
-                out += Array(" \(Self.pdfNumber(left - x)) \(Self.pdfNumber(i == 0 ? firstBaseline : 0)) Td (".utf8)
-                if c == UInt8(ascii: "(") || c == UInt8(ascii: ")") || c == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
-                out += [c] + Array(") Tj".utf8)
+                out += Array(" \(Self.pdfNumber(left - x)) \(Self.pdfNumber(i == 0 ? firstBaseline : 0)) Td".utf8)
+                Self.appendShow([c], to: &out)
                 x = left
             }
             out += Array(" ET Q EMC".utf8)
@@ -243,15 +242,20 @@ extension PDFPageDocument {
         out += Array(" 2 \(Self.pdfNumber(firstBaseline)) Td".utf8)
         for (i, line) in lines.enumerated() where multiline || i == 0 {
             if i > 0 { out += Array(" 0 \(Self.pdfNumber(-leading)) Td".utf8) }
-            out += Array(" (".utf8)
-            for c in line {
-                if c == UInt8(ascii: "(") || c == UInt8(ascii: ")") || c == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
-                out.append(c)
-            }
-            out += Array(") Tj".utf8)
+            Self.appendShow(line, to: &out)
         }
         out += Array(" ET Q EMC".utf8)
         return out
+    }
+
+    /// Appends ` (text) Tj`, the text's parentheses and backslashes escaped.
+    static func appendShow(_ text: [UInt8], to out: inout [UInt8]) {
+        out += Array(" (".utf8)
+        for c in text {
+            if c == UInt8(ascii: "(") || c == UInt8(ascii: ")") || c == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
+            out.append(c)
+        }
+        out += Array(") Tj".utf8)
     }
 
     /// `v` as a PDF number with at most three decimals (no exponent), the same text everywhere.
