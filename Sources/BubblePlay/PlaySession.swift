@@ -178,6 +178,7 @@ public final class PlaySession {
         case .release: return send(.release, now: now)
         case .pinch: return send(.pinch, now: now)
         case .scroll(let d): return send(.scroll(d), now: now)
+        case .zoom(let s, let p): return send(.zoom(scale: s, at: p), now: now)
         case .close: return send(.closeOverlay, now: now)
         case .settings(let s): return send(.settings(s), now: now)
         case .search(let t): return send(.search(t), now: now)
