@@ -160,7 +160,7 @@ let package = Package(
             dependencies: [
                 "BubblePhysics", "BubbleSupport", "BubbleThreads", "BubbleDashboard", "BubbleRender", "BubbleScenario", "DashboardLibrary", "BubbleExport",
                 "ReportLibrary", "PDFCore", "PDFMetadata", "PDFRender", "BubblePlay", "ReportIndex", "SampleLibrary",
-                "PhysicsFixtures", "RenderFixtures", "PlayLoadClient",
+                "PhysicsFixtures", "RenderFixtures", "PlayLoadClient", "CCairo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

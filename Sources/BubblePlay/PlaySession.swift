@@ -401,6 +401,7 @@ public final class PlaySession {
             header += tiles.map(String.init).joined(separator: ", ") + "]"
         }
         header += ", \"overlay\": " + Self.fieldJSON(scene: scene, dashboard: dashboard)
+        header += ", \"preview\": " + Self.previewJSON(scene)
         if showsDebug { header += ", \"debug\": " + Self.debugJSON(dashboard.debugView()) }
         header += "}"
         return PlayFrame(header: header, png: png, tiles: picture.tiles, step: dashboard.stepCount, stateHash: hash, drawSeconds: t1 - t0, encodeSeconds: t2 - t1)
@@ -470,6 +471,16 @@ public final class PlaySession {
             return "\"filter\", \"text\": \(JSONLiteral.string(text))"
         }
         return "null"
+    }
+
+    /// Where the open preview's sheet and pages are (canvas pt, `[x, y, w, h]`), so the page can
+    /// tell a pinch on the pages (a zoom) from one elsewhere (back a level); `null` without one.
+    static func previewJSON(_ scene: Scene) -> String {
+        guard let p = scene.preview, scene.overlayOpacity >= 1 else { return "null" }
+        func r(_ x: SceneRect) -> String {
+            "[\(JSONLiteral.number(x.x)), \(JSONLiteral.number(x.y)), \(JSONLiteral.number(x.width)), \(JSONLiteral.number(x.height))]"
+        }
+        return "{\"sheet\": \(r(p.geometry.card)), \"pages\": \(r(p.geometry.pages)), \"zoom\": \(JSONLiteral.number(p.zoom))}"
     }
 
     static func debugJSON(_ v: DashboardDebugView) -> String {

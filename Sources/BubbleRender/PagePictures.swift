@@ -78,6 +78,18 @@ public protocol PagePictures: AnyObject, Sendable {
     /// returns the nearest picture ready (any size) or nil, and has the page drawn off the
     /// caller's thread. Nil also when the page cannot be drawn.
     func page(report: String, page: Int, pixelWidth: Int, wait: Bool) -> PageRaster?
+    /// The widest picture of a whole page `page(report:page:pixelWidth:wait:)` gives (px); a page
+    /// drawn wider (deep zoom) is drawn in tiles of `tileSize` pixels, only those in view.
+    var maxPageWidth: Int { get }
+    /// The side of a tile (px).
+    var tileSize: Int { get }
+    /// The size step a page wanted `pixelWidth` pixels wide is drawn at (px, at least that wide
+    /// where it can be).
+    func step(for pixelWidth: Int) -> Int
+    /// Tile (`column`, `row`) of page `page` drawn `width` pixels wide (a size step above
+    /// `maxPageWidth`): `tileSize` square, less at the page's right and bottom edges. With `wait`
+    /// as for `page(report:page:pixelWidth:wait:)`; without, nil until it is drawn.
+    func tile(report: String, page: Int, width: Int, column: Int, row: Int, wait: Bool) -> PageRaster?
     /// Draws page `page` (1-based) as vectors into `cr`, filling the box (0, 0, width, height) of
     /// its user space (pt). False when it cannot (nothing is drawn then).
     func drawVector(report: String, page: Int, into cr: OpaquePointer, width: Double, height: Double) -> Bool

@@ -102,8 +102,8 @@ extension SceneRenderer {
         }
         for page in p.pages {
             let r = SceneRect(x: page.frame.x + dx, y: page.frame.y, width: page.frame.width, height: page.frame.height)
-            if !f.records { drawPage(report.id, page.page, in: r, f) }
             let clipped = intersection(r, SceneRect(x: v.x + dx, y: v.y, width: v.width, height: v.height))
+            if !f.records { drawPage(report.id, page.page, in: r, visible: clipped, f) }
             recordPicture(f, owner: "preview-page:\(page.page)", label: "page \(page.page)", frame: clipped)
         }
         cairo_restore(cr)
@@ -119,7 +119,7 @@ extension SceneRenderer {
     /// One page: a white sheet with a soft shadow, and the page's picture in it (vectors in a
     /// vector frame; otherwise the sharp raster, or while it is drawn the nearest one ready, the
     /// thumbnail or faint lines).
-    func drawPage(_ report: String, _ page: Int, in r: SceneRect, _ f: Frame) {
+    func drawPage(_ report: String, _ page: Int, in r: SceneRect, visible: SceneRect, _ f: Frame) {
         let cr = f.cr
         cairo_rectangle(cr, r.x - 1, r.y + 1, r.width + 2, r.height + 2)
         setColour(cr, RenderColour(hex: 0x1A2B44, alpha: 0.10))
@@ -137,9 +137,9 @@ extension SceneRenderer {
             cairo_restore(cr)
             return
         }
-        // Only the part in view is ever needed at full size, but the picture is of the whole page:
-        // at deep zoom it is capped (the provider's largest step), and scaled up.
         let pixelWidth = Int((r.width * pixelScale).rounded(.up))
+        let step = pictures.step(for: pixelWidth)
+        if step > pictures.maxPageWidth, drawTiles(report, page, width: step, in: r, visible: visible, pictures, f) { return }
         if let raster = pictures.page(report: report, page: page, pixelWidth: pixelWidth, wait: waitsForPages) {
             paint(raster, into: r, f)
         } else if page == 1, case .picture(let thumb) = pictures.thumbnail(report: report) {
@@ -152,6 +152,36 @@ extension SceneRenderer {
             }
             cairo_fill(cr)
         }
+    }
+
+    /// A deeply zoomed page: the tiles in view of its picture `width` pixels wide. False when
+    /// nothing could be drawn (no tile and no whole picture ready, in a live frame): the caller
+    /// draws a stand-in.
+    func drawTiles(_ report: String, _ page: Int, width: Int, in r: SceneRect, visible: SceneRect,
+                   _ pictures: any PagePictures, _ f: Frame) -> Bool {
+        guard visible.width > 0, visible.height > 0 else { return true }
+        let k = Double(width) / r.width
+        let height = Int((r.height * k).rounded())
+        let t = pictures.tileSize
+        let c0 = max(0, Int(((visible.x - r.x) * k) / Double(t))), c1 = min((width - 1) / t, Int(((visible.x + visible.width - r.x) * k) / Double(t)))
+        let r0 = max(0, Int(((visible.y - r.y) * k) / Double(t))), r1 = min((height - 1) / t, Int(((visible.y + visible.height - r.y) * k) / Double(t)))
+        guard c0 <= c1, r0 <= r1 else { return true }
+        var tiles: [(SceneRect, PageRaster?)] = []
+        for row in r0...r1 {
+            for column in c0...c1 {
+                let tile = pictures.tile(report: report, page: page, width: width, column: column, row: row, wait: waitsForPages)
+                let w = Double(min(t, width - column * t)) / k, h = Double(min(t, height - row * t)) / k
+                tiles.append((SceneRect(x: r.x + Double(column * t) / k, y: r.y + Double(row * t) / k, width: w, height: h), tile))
+            }
+        }
+        // While tiles are drawn (a live frame), the whole page's largest picture stands in under them.
+        var drawn = tiles.allSatisfy { $0.1 != nil }
+        if !drawn, let whole = pictures.page(report: report, page: page, pixelWidth: pictures.maxPageWidth, wait: false) {
+            paint(whole, into: r, f)
+            drawn = true
+        }
+        for (rect, tile) in tiles { if let tile { paint(tile, into: rect, f) } }
+        return drawn
     }
 
     /// Why the document cannot be drawn, in the page's place.

@@ -54,6 +54,9 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
         var report: String
         var page: Int
         var width: Int
+        /// A tile's column and row, or -1 for the whole page.
+        var column = -1
+        var row = -1
     }
 
     /// An open document; used only while `drawing` is held.
@@ -181,9 +184,54 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
 
     // MARK: PagePictures
 
-    /// The size step for a wanted width (px).
+    /// The side of a tile of a deeply zoomed page (px).
+    public static let tileSide = 512
+    /// The widest a page is drawn in tiles (px; 16 384).
+    public static let maxTiledWidth = 16_384
+
+    /// The size step for a wanted width (px): 256 · √2ⁿ up to `maxPixelWidth` for whole pages, and
+    /// on by √2 from there up to `maxTiledWidth` for tiled ones.
     public static func step(for pixelWidth: Int) -> Int {
-        Self.sizeSteps.first { $0 >= pixelWidth } ?? maxPixelWidth
+        if let s = Self.sizeSteps.first(where: { $0 >= pixelWidth }) { return s }
+        var w = Double(maxPixelWidth)
+        while Int(w.rounded()) < pixelWidth && w < Double(maxTiledWidth) { w *= 1.4142135623730951 }
+        return min(maxTiledWidth, Int(w.rounded()))
+    }
+
+    /// See `PagePictures.maxPageWidth`.
+    public var maxPageWidth: Int { Self.maxPixelWidth }
+    /// See `PagePictures.tileSize`.
+    public var tileSize: Int { Self.tileSide }
+    /// See `PagePictures.step(for:)`.
+    public func step(for pixelWidth: Int) -> Int { Self.step(for: pixelWidth) }
+
+    /// See `PagePictures.tile(report:page:width:column:row:wait:)`.
+    public func tile(report: String, page: Int, width: Int, column: Int, row: Int, wait: Bool) -> PageRaster? {
+        guard width > Self.maxPixelWidth, width <= Self.maxTiledWidth, column >= 0, row >= 0 else { return nil }
+        let key = PageKey(report: report, page: page, width: width, column: column, row: row)
+        if let hit = cached(key) { return hit }
+        if wait { return draw(key) }
+        schedule(key)
+        return nil
+    }
+
+    func schedule(_ key: PageKey) {
+        let first = state.withLock { s in s.pending.insert(key).inserted }
+        guard first else { return }
+        queue.async { [self] in
+            _ = draw(key)
+            state.withLock {
+                $0.pending.remove(key)
+                $0.generation += 1
+            }
+            onPageReady?()
+        }
+    }
+
+    /// True when the page's picture for `pixelWidth` (at its size step) is ready.
+    public func hasPicture(report: String, page: Int, pixelWidth: Int) -> Bool {
+        let key = PageKey(report: report, page: page, width: Self.step(for: max(1, pixelWidth)))
+        return state.withLock { $0.pages[key] != nil }
     }
 
     /// See `PagePictures.page(report:page:pixelWidth:wait:)`.
@@ -191,17 +239,7 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
         let key = PageKey(report: report, page: page, width: Self.step(for: max(1, pixelWidth)))
         if let hit = cached(key) { return hit }
         if wait { return draw(key) }
-        let schedule = state.withLock { s in s.pending.insert(key).inserted }
-        if schedule {
-            queue.async { [self] in
-                _ = draw(key)
-                state.withLock {
-                    $0.pending.remove(key)
-                    $0.generation += 1
-                }
-                onPageReady?()
-            }
-        }
+        schedule(key)
         return nearest(key)
     }
 
@@ -235,6 +273,7 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
             else { return nil }
             let (w, h) = info.size
             let height = max(1, Int((Double(key.width) * h / max(w, 1)).rounded()))
+            if key.column >= 0 { return drawTile(doc, key, height: height) }
             guard let image = try? doc.render(page: key.page, width: key.width, height: height) else { return nil }  // shown as a blank page
             return PageRaster(width: image.width, height: image.height, stride: image.stride, pixels: image.pixels)
         }
@@ -255,12 +294,34 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
         return raster
     }
 
+    /// One tile of a page `key.width` × `height` pixels, drawn into its own image.
+    func drawTile(_ doc: PDFPageDocument, _ key: PageKey, height: Int) -> PageRaster? {
+        let t = Self.tileSide
+        let x = key.column * t, y = key.row * t
+        let w = min(t, key.width - x), h = min(t, height - y)
+        guard w > 0, h > 0 else { return nil }
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(w)))
+        var pixels = [UInt8](repeating: 0, count: stride * h)
+        let ok = pixels.withUnsafeMutableBufferPointer { buffer -> Bool in
+            guard let surface = cairo_image_surface_create_for_data(buffer.baseAddress, CAIRO_FORMAT_ARGB32, Int32(w), Int32(h), Int32(stride)),
+                  let cr = cairo_create(surface) else { return false }
+            defer {
+                cairo_destroy(cr)
+                cairo_surface_finish(surface)
+                cairo_surface_destroy(surface)
+            }
+            cairo_translate(cr, Double(-x), Double(-y))
+            return (try? doc.draw(page: key.page, into: cr, width: key.width, height: height)) != nil  // a failure leaves a blank tile
+        }
+        return ok ? PageRaster(width: w, height: h, stride: stride, pixels: pixels) : nil
+    }
+
     /// See `PagePictures.drawVector(report:page:into:width:height:)`.
     public func drawVector(report: String, page: Int, into cr: OpaquePointer, width: Double, height: Double) -> Bool {
         drawing.withLock { _ in
             guard case .success(let doc) = open(report), page >= 1, page <= doc.pageCount, width > 0, height > 0 else { return false }
-            // The page's own drawing takes whole units: a grid 8 to the point, scaled back.
-            let w = max(1, Int((width * 8).rounded(.up))), h = max(1, Int((height * 8).rounded(.up)))
+            // The page's own drawing takes whole units (one to the point), scaled to the box.
+            let w = max(1, Int(width.rounded(.up))), h = max(1, Int(height.rounded(.up)))
             cairo_save(cr)
             cairo_scale(cr, width / Double(w), height / Double(h))
             let drawn = (try? doc.draw(page: page, into: cr, width: w, height: h)) != nil  // failures leave the white page
