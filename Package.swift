@@ -127,7 +127,7 @@ let package = Package(
         .target(name: "IndexThumbnails", dependencies: ["ReportIndex", "PDFRender", "CCairo", "CLibCrypto"]),
         // The report library as the dashboard sees it: datasource + index → dashboard tree, and
         // the dashboard's report finder over the index.
-        .target(name: "DashboardLibrary", dependencies: ["BubbleDashboard", "ReportLibrary", "PDFCore", "PDFMetadata", "ReportIndex"]),
+        .target(name: "DashboardLibrary", dependencies: ["BubbleDashboard", "BubbleRender", "ReportLibrary", "PDFCore", "PDFMetadata", "PDFRender", "ReportIndex", "CCairo"]),
         .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary"]),
         .target(name: "BubbleExport", dependencies: ["BubbleScenario", "DashboardLibrary", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary"]),
         // The live server of `bubbles play`: sessions, message parser and recorder are plain types
@@ -164,7 +164,7 @@ let package = Package(
             dependencies: [
                 "BubblePhysics", "BubbleSupport", "BubbleThreads", "BubbleDashboard", "BubbleRender", "BubbleScenario", "DashboardLibrary", "BubbleExport",
                 "ReportLibrary", "PDFCore", "PDFMetadata", "PDFRender", "BubblePlay", "ReportIndex", "IndexThumbnails", "SampleLibrary",
-                "PhysicsFixtures", "RenderFixtures", "PlayLoadClient",
+                "PhysicsFixtures", "RenderFixtures", "PlayLoadClient", "CCairo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

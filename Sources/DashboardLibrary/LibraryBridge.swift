@@ -31,6 +31,15 @@ public enum PDFMetadataSource: Sendable, Equatable {
 
 /// Turns a validated datasource into the dashboard's tree.
 public enum LibraryBridge {
+    /// The reports' PDFs for the preview's viewer and the list rows' thumbnails: nil when
+    /// `source` reads no PDF (`--no-pdf`; the preview then draws a stand-in page).
+    public static func pageSource(
+        for tree: ReportTree, source: PDFMetadataSource, budgetBytes: Int = 256 << 20
+    ) -> ReportPageSource? {
+        if case .none = source { return nil }
+        return ReportPageSource(tree: tree, budgetBytes: budgetBytes)
+    }
+
     /// Every report's details, in tree order, with the PDFs read once per file.
     /// `readPDFs: false` uses only the JSON.
     public static func details(for tree: ReportTree, readPDFs: Bool = true) -> [Int: ReportDetails] {
