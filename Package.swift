@@ -135,7 +135,7 @@ let package = Package(
         .target(
             name: "BubblePlay",
             dependencies: [
-                "BubbleScenario", "DashboardLibrary", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary",
+                "BubbleScenario", "DashboardLibrary", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary", "ReportIndex",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
