@@ -1,3 +1,4 @@
+@_spi(Testbed) import BubbleDashboard
 import BubblePlay
 import Foundation
 import TestSupport
@@ -115,6 +116,29 @@ struct PlayReportFileTests {
         try handle.close()
         let after = header(try await get(s, "/reports/%C3%9Cn%C3%AFcode%20id.pdf", method: "HEAD"), "ETag")
         #expect(before != nil && after != nil && before != after)
+        await s.stop()
+    }
+
+    @Test func openPDFAsksThePageToOpenAURLThisServerServes() async throws {
+        // With the PDFs read, so that the preview has pages and its Open PDF button acts.
+        var settings = DashboardSettings()
+        settings.canvasWidth = 768
+        settings.canvasHeight = 1024
+        let source = try PlaySource.load(dataPath: packageRoot + "/Data/reports.json", settings: settings, readPDFs: true)
+        let session = try PlaySession(source: source, scale: 1, now: 0)
+        for id in ["root", "finance", "financial-statements", "quarterly-results", "q1-2016"] {
+            try session.dashboard.send(.tapBubble(id))
+            session.dashboard.settle()
+        }
+        let button = session.dashboard.previewGeometry.openButton
+        let replies = session.handle(.tap(ScenePoint(x: button.x + button.width / 2, y: button.y + button.height / 2)), now: 1)
+        let open = try #require(replies.map(object).first { $0["type"] as? String == "open" }, "\(replies)")
+        #expect(open["report"] as? String == "q1-2016")
+        let url = try #require(open["url"] as? String)
+        #expect(url == "/reports/q1-2016.pdf")
+        let s = try await RunningServer(source: source)
+        let r = try await get(s, url)
+        #expect(r.hasPrefix("HTTP/1.1 200") && body(r).hasPrefix("%PDF-"), "\(r.prefix(120))")
         await s.stop()
     }
 }
