@@ -59,10 +59,13 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
         var row = -1
     }
 
-    /// An open document; used only while `drawing` is held.
+    /// An open document, used by one thread at a time (a `PDFPageDocument` is not thread-safe;
+    /// several documents draw at once).
     final class OpenDocument: @unchecked Sendable {
-        let doc: PDFPageDocument
+        private let doc: PDFPageDocument
+        private let lock = Mutex(())
         init(_ d: PDFPageDocument) { doc = d }
+        func use<R>(_ body: (PDFPageDocument) -> R) -> R { lock.withLock { _ in body(doc) } }
     }
 
     struct State {
@@ -79,8 +82,6 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
     let files: [String: String]
     let thumbnailLookup: @Sendable (String) -> Thumbnail?
     let state = Mutex(State())
-    /// One document draws at a time (a `PDFPageDocument` is not thread-safe).
-    let drawing = Mutex(())
     let queue = DispatchQueue(label: "bubbles.pages", qos: .userInitiated)
     /// The most bytes of page pictures kept (default 256 MiB).
     public let budgetBytes: Int
@@ -122,10 +123,11 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
     /// The report's pages (sizes after rotation, labels), or why it cannot be drawn.
     public func document(forReport id: String) -> ReportDocument {
         if let known = state.withLock({ $0.infos[id] }) { return known }
-        let answer: ReportDocument = drawing.withLock { _ in
-            switch open(id) {
-            case .failure(let why): return .unavailable(why.text)
-            case .success(let doc):
+        let answer: ReportDocument
+        switch open(id) {
+        case .failure(let why): answer = .unavailable(why.text)
+        case .success(let open):
+            answer = open.use { doc -> ReportDocument in
                 var pages: [ReportPage] = []
                 pages.reserveCapacity(doc.pageCount)
                 for n in 1...max(1, doc.pageCount) where n <= doc.pageCount {
@@ -143,15 +145,16 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
         return answer
     }
 
-    /// The open document of a report (opened now if needed). Call inside `drawing`.
-    func open(_ id: String) -> Result<PDFPageDocument, Failure> {
+    /// The open document of a report (opened now if needed; two threads opening one at once
+    /// each open it, and the first kept wins).
+    func open(_ id: String) -> Result<OpenDocument, Failure> {
         if let open = state.withLock({ s -> OpenDocument? in
             guard let i = s.documents.firstIndex(where: { $0.report == id }) else { return nil }
             let entry = s.documents.remove(at: i)
             s.documents.append(entry)
             return entry.doc
         }) {
-            return .success(open.doc)
+            return .success(open)
         }
         guard let path = files[id] else { return .failure(Failure("The report names no PDF file.")) }
         let doc: PDFPageDocument
@@ -160,12 +163,14 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
         } catch {
             return .failure(Failure(Self.reason(error)))
         }
-        let entry = OpenDocument(doc)
-        state.withLock { s in
-            s.documents.append((id, entry))
+        let opened = OpenDocument(doc)
+        let kept = state.withLock { s -> OpenDocument in
+            if let other = s.documents.first(where: { $0.report == id }) { return other.doc }
+            s.documents.append((id, opened))
             if s.documents.count > openDocuments { s.documents.removeFirst(s.documents.count - openDocuments) }
+            return opened
         }
-        return .success(doc)
+        return .success(kept)
     }
 
     struct Failure: Error {
@@ -267,8 +272,9 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
 
     /// Draws a page at its step and caches it; nil when it cannot be drawn.
     func draw(_ key: PageKey) -> PageRaster? {
-        let raster: PageRaster? = drawing.withLock { _ in
-            guard case .success(let doc) = open(key.report), key.page >= 1, key.page <= doc.pageCount,
+        guard case .success(let open) = open(key.report) else { return nil }
+        let raster: PageRaster? = open.use { doc in
+            guard key.page >= 1, key.page <= doc.pageCount,
                   let info = try? doc.pageInfo(key.page)  // its errors were told when the pages were listed
             else { return nil }
             let (w, h) = info.size
@@ -318,8 +324,9 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
 
     /// See `PagePictures.drawVector(report:page:into:width:height:)`.
     public func drawVector(report: String, page: Int, into cr: OpaquePointer, width: Double, height: Double) -> Bool {
-        drawing.withLock { _ in
-            guard case .success(let doc) = open(report), page >= 1, page <= doc.pageCount, width > 0, height > 0 else { return false }
+        guard case .success(let open) = open(report) else { return false }
+        return open.use { doc in
+            guard page >= 1, page <= doc.pageCount, width > 0, height > 0 else { return false }
             // The page's own drawing takes whole units (one to the point), scaled to the box.
             let w = max(1, Int(width.rounded(.up))), h = max(1, Int(height.rounded(.up)))
             cairo_save(cr)
