@@ -112,9 +112,7 @@ public struct ThumbnailBuilder: Sendable {
     /// The first page of the PDF `bytes` as a PNG `width` pixels wide on white, its height from
     /// the page's aspect ratio (at most ``maxAspect`` times the width).
     public static func render(_ bytes: [UInt8], width: Int) throws(PDFRenderError) -> IndexThumbnail {
-        var options = PDFRenderOptions()
-        options.annotations = true
-        let document = try PDFPageDocument(data: bytes, options: options)
+        let document = try PDFPageDocument(data: bytes, options: PDFRenderOptions())
         let (pageWidth, pageHeight) = try document.pageInfo(1).size
         guard pageWidth > 0, pageHeight > 0, pageWidth.isFinite, pageHeight.isFinite else {
             throw PDFRenderError(.badPage, "the first page has no area", page: 1)
