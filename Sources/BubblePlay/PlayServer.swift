@@ -97,8 +97,9 @@ public struct PlayServerCounters: Sendable, Equatable {
     public var lastHash: UInt64 = 0
 }
 
-/// The `bubbles play` server: the page and its two assets over HTTP (nothing else: no file is ever
-/// read by a request path), and one WebSocket per page at `/ws`, each with its own `PlaySession`.
+/// The `bubbles play` server: the page and its two assets over HTTP, the reports' PDFs at
+/// `/reports/ID.pdf` (found by report id among the datasource's files: no file is ever read by a
+/// path from a request), and one WebSocket per page at `/ws`, each with its own `PlaySession`.
 /// The WebSocket upgrade needs an `Origin` naming this server (no cross-site WebSocket
 /// hijacking); on a loopback address the `Host` must name it too (no DNS rebinding).
 public final class PlayServer: Sendable {
@@ -163,6 +164,10 @@ public final class PlayServer: Sendable {
                     body: .init(byteBuffer: body))
             }
         }
+        // The reports' PDFs, by report id only ("Open PDF"); any other name is a 404.
+        let files = source.files
+        checked.get("/reports/:name") { request, _ -> Response in files.respond(request) }
+        checked.head("/reports/:name") { request, _ -> Response in files.respond(request) }
         if options.servesStatistics && options.isLoopback {
             checked.get("/stats") { [self] _, _ -> Response in
                 Response(

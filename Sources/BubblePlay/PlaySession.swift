@@ -19,6 +19,9 @@ public struct PlaySource: Sendable {
     /// The reports' pages for the preview and the rows' thumbnails, shared by every session
     /// (nil: the preview draws a stand-in page).
     public var pages: ReportPageSource?
+    /// The reports' PDFs the server hands out at `/reports/ID.pdf` ("Open PDF"); none unless
+    /// `load` filled it from the datasource.
+    public var files = ReportFiles(files: [:])
 
     /// A source of `tree` read from `dataPath`, played with `settings`, searching with `finder`
     /// (nil: no search), showing pages from `pages` (nil: a stand-in page).
@@ -48,8 +51,10 @@ public struct PlaySource: Sendable {
         let tree = try LibraryBridge.dashboardTree(library, details: LibraryBridge.details(for: library, source: pdfMetadata, warn: warn))
         let absolute = dataPath.hasPrefix("/") ? dataPath : FileManager.default.currentDirectoryPath + "/" + dataPath
         let finder = LibraryBridge.finder(for: library, dashboardTree: tree, source: pdfMetadata, warn: warn)
-        return PlaySource(dataPath: (absolute as NSString).standardizingPath, tree: tree, settings: settings, finder: finder,
-                          pages: LibraryBridge.pageSource(for: library, source: pdfMetadata))
+        var source = PlaySource(dataPath: (absolute as NSString).standardizingPath, tree: tree, settings: settings, finder: finder,
+                                pages: LibraryBridge.pageSource(for: library, source: pdfMetadata))
+        source.files = ReportFiles(files: ReportFiles.files(of: library), index: finder?.index)
+        return source
     }
 }
 

@@ -79,7 +79,20 @@ function receive(m) {
     download("recording.json", m.text);
   } else if (m.type === "settingsFile") {
     download("settings.json", m.text);
+  } else if (m.type === "open") {
+    openDocument(m.url);
   }
+}
+
+// "Open PDF": the report's file from this server (only ever a /reports/ID.pdf path), in the
+// browser's own viewer in a new tab. The tap that asked for it is a moment ago, so the browser
+// still counts the page as used and lets the tab open.
+function openDocument(url) {
+  if (typeof url !== "string" || !/^\/reports\/[^/]+\.pdf$/.test(url)) return;
+  const a = document.createElement("a");
+  a.href = url; a.target = "_blank"; a.rel = "noopener";
+  a.click();
+  state.lastOpen = url; state.opened = String(Number(state.opened || 0) + 1);
 }
 
 // The search field and the filter sheet's field: while either is open (the frame's
