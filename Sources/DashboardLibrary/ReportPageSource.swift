@@ -75,6 +75,8 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
         var clock: UInt64 = 0
         var pending: Set<PageKey> = []
         var thumbnails: [String: PageThumbnail] = [:]
+        /// Reports in `thumbnails`, oldest first (at most `keptThumbnails`).
+        var thumbnailOrder: [String] = []
         var infos: [String: ReportDocument] = [:]
         var generation: UInt64 = 0
     }
@@ -337,21 +339,33 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
         }
     }
 
+    /// How many reports' thumbnails (decoded, about 85 KB each at 128 px) are kept: 512.
+    public static let keptThumbnails = 512
+
     /// See `PagePictures.thumbnail(report:)`: the index's thumbnail, else a placeholder of the
-    /// first page's aspect ratio when the document is open already, else of A4's.
+    /// first page's aspect ratio when the document is open already, else of A4's. Looked up once
+    /// per report while it is kept: a thumbnail built after that shows once it is dropped.
     public func thumbnail(report: String) -> PageThumbnail {
         if let t = state.withLock({ $0.thumbnails[report] }) { return t }
         let result: PageThumbnail
-        if let t = thumbnailLookup(report), let raster = PageRaster(png: t.png) {
+        let stored = thumbnailLookup(report)
+        if let t = stored, let raster = PageRaster(png: t.png) {
             result = .picture(raster)
-        } else if let t = thumbnailLookup(report), t.pageWidth > 0, t.pageHeight > 0 {
+        } else if let t = stored, t.pageWidth > 0, t.pageHeight > 0 {
             result = .placeholder(aspect: t.pageWidth / t.pageHeight)
         } else if case .pages(let pages)? = state.withLock({ $0.infos[report] }), let first = pages.first {
-            return .placeholder(aspect: first.width / first.height)
+            result = .placeholder(aspect: first.width / first.height)
         } else {
-            return .placeholder(aspect: 1 / 1.4142135623730951)
+            result = .placeholder(aspect: 1 / 1.4142135623730951)
         }
-        state.withLock { $0.thumbnails[report] = result }
+        state.withLock { s in
+            if s.thumbnails.updateValue(result, forKey: report) == nil { s.thumbnailOrder.append(report) }
+            if s.thumbnailOrder.count > Self.keptThumbnails {
+                let drop = s.thumbnailOrder.count - Self.keptThumbnails
+                for r in s.thumbnailOrder.prefix(drop) { s.thumbnails[r] = nil }
+                s.thumbnailOrder.removeFirst(drop)
+            }
+        }
         return result
     }
 }
