@@ -172,6 +172,11 @@ enum PlayBench {
             }
         }
 
+        printReport(figures, json: json)
+    }
+
+    /// The benchmark's result: one JSON object, or lines of text.
+    static func printReport(_ figures: Figures, json: Bool) {
         func f(_ v: Double) -> String { String(format: "%.2f", v) }
         if json {
             let moving = figures.moving.map { m in
