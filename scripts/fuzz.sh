@@ -4,6 +4,9 @@
 #
 #   scripts/fuzz.sh pdf|page|library|scenario|play SECONDS [extra libFuzzer flags...]
 #
+# SECONDS 0 builds the target and runs nothing (scripts/test.sh builds them all first, then runs
+# two at a time).
+#
 # Build folder and working corpus: .build-fuzz-TARGET/ (ignored by git). A crash, timeout or
 # out-of-memory input is left as .build-fuzz-TARGET/crash-* (timeout-*, oom-*); commit it as a
 # regression input (Fuzz/Regressions/TARGET/) with a test in the normal suite.
@@ -60,6 +63,7 @@ scratch="$root/.build-fuzz-$target"
 echo "== building $product (release, -sanitize=fuzzer,address) into .build-fuzz-$target"
 (cd "$package" && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
     --scratch-path "$scratch" --product "$product")
+[ "$seconds" -gt 0 ] || exit 0
 
 corpus="$scratch/corpus"
 mkdir -p "$corpus"

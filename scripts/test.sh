@@ -3,24 +3,51 @@
 #
 # Runs the determinism tests in a release build, then the release play server under a 30 s soak
 # (scripts/soak-play.sh: pages and misbehaving clients from a second process) and every fuzz
-# target for a few seconds (scripts/fuzz.sh: release, address sanitizer), then every test in a
+# target for a few seconds (scripts/fuzz.sh: release, address sanitizer; two run at a time), then every test in a
 # debug build: the pinned state hashes must be the same bits in both configurations. Then builds
 # the DocC documentation of the libraries, failing on any warning (about 40 s on 2 cores once the
-# debug build exists). BUBBLES_FUZZ_SECONDS sets each fuzz target's run (default 10).
+# debug build exists). BUBBLES_FUZZ_SECONDS sets each fuzz target's run (default 10). Each step
+# ends with a line `== test.sh: STEP took N s`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
 ensure_debian_packages "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 ensure_debian_packages "${VIDEO_PACKAGES[@]}"
 
-swift test -c release --filter Determinism
+# Runs a step and says how long it took.
+step() {
+    local name=$1 start=$SECONDS
+    shift
+    "$@"
+    echo "== test.sh: $name took $((SECONDS - start)) s"
+}
+
+# Runs the fuzz targets given at once, each on one core, their lines marked with the target;
+# fails if any of them fails.
+fuzz_together() {
+    local pids=() status=0 target
+    for target in "$@"; do
+        (scripts/fuzz.sh "$target" "${BUBBLES_FUZZ_SECONDS:-10}" 2>&1 | sed -u "s/^/[$target] /") &
+        pids+=($!)
+    done
+    for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+    return "$status"
+}
+
+step "release Determinism" swift test -c release --filter Determinism
 # Release builds, beyond the pinned hashes: a crash that only a release build had (a Mutex unlocked
 # on another thread after an inlined thread-local read) was found by a soak, not by the suite.
 # `swift test` has just built `bubbles` in release too (with testable imports); the soak runs that
 # binary rather than compiling every module again without them.
-BUBBLES="$(swift build -c release --show-bin-path)/bubbles" SOAK_DATA=Data/reports.json scripts/soak-play.sh 0.5
+step "release soak" env BUBBLES="$(swift build -c release --show-bin-path)/bubbles" SOAK_DATA=Data/reports.json \
+    scripts/soak-play.sh 0.5
+# The fuzz targets: built one after another (each build uses both cores), then run two at a time
+# (a libFuzzer run uses one core), which takes 30 s of the machine instead of 50.
 for target in pdf page library scenario play; do
-    scripts/fuzz.sh "$target" "${BUBBLES_FUZZ_SECONDS:-10}"
+    step "fuzz build $target" scripts/fuzz.sh "$target" 0
 done
-swift test
-scripts/docs.sh
+step "fuzz pdf + page" fuzz_together pdf page
+step "fuzz library + scenario" fuzz_together library scenario
+step "fuzz play" fuzz_together play
+step "debug suite" swift test
+step "docs" scripts/docs.sh

@@ -127,7 +127,26 @@ struct TitleKey: Sendable {
 
     private init(bytes u: UnsafeBufferPointer<UInt8>, starts: UnsafeMutableBufferPointer<Int>,
                  ends: UnsafeMutableBufferPointer<Int>) {
-        // Tokens: runs of bytes between spaces, commas, parentheses and "·" (C2 B7).
+        let count = TitleKey.tokenize(u, starts: starts, ends: ends)
+        let bytes = TitleBytes(u: u)
+        let (date, dateToken, dateFirst) = TitleKey.findDate(bytes, starts: starts, ends: ends, count: count)
+        dateCode = date.map { (($0.year * 16 + ($0.month ?? 0)) * 32 + ($0.day ?? 0)) * 8 + $0.span } ?? TitleKey.none
+        // The number fields: every token with a digit run outside the date's tokens.
+        for k in 0..<count where dateToken < 0 || k < dateFirst || k > dateToken {
+            var e = ends[k]
+            while e > starts[k] && !(u[e - 1] >= 48 && u[e - 1] <= 57) { e -= 1 }
+            guard e > starts[k] else { continue }
+            var s = e
+            while s > starts[k] && u[s - 1] >= 48 && u[s - 1] <= 57 { s -= 1 }
+            if let n = bytes.digits(s, e) { appendNumber(NumberField(value: n, token: starts[k]..<ends[k])) }
+        }
+        readWords(u)
+    }
+
+    /// Cuts the title into tokens, runs of bytes between spaces, commas, parentheses and "·"
+    /// (C2 B7): their byte ranges in `starts` and `ends`, at most `maxTokens`; returns how many.
+    private static func tokenize(_ u: UnsafeBufferPointer<UInt8>, starts: UnsafeMutableBufferPointer<Int>,
+                                 ends: UnsafeMutableBufferPointer<Int>) -> Int {
         var count = 0
         var i = 0, start = -1
         while i < u.count && count < TitleKey.maxTokens {
@@ -152,6 +171,14 @@ struct TitleKey: Sendable {
             ends[count] = i
             count += 1
         }
+        return count
+    }
+
+    /// The readings of a title's bytes that a date is made of: digit runs, years, ISO and German
+    /// dates, quarters and halves, month names.
+    private struct TitleBytes {
+        let u: UnsafeBufferPointer<UInt8>
+
         func digits(_ a: Int, _ b: Int) -> Int? {
             guard b > a, b - a <= 9 else { return nil }
             var v = 0
@@ -192,14 +219,20 @@ struct TitleKey: Sendable {
             guard end - a >= 3, end - a <= 10 else { return nil }
             return MonthNames.lowerCased[String(decoding: UnsafeBufferPointer(rebasing: u[a..<end]), as: UTF8.self).lowercased()]
         }
+    }
 
+    /// The title's date, the token it ends at and the token it starts at (-1 for none): a token
+    /// that is a date, else a month, quarter or half and a year, else the last year alone.
+    private static func findDate(_ t: TitleBytes, starts: UnsafeMutableBufferPointer<Int>, ends: UnsafeMutableBufferPointer<Int>,
+                                 count: Int) -> (date: Date?, token: Int, first: Int) {
+        let u = t.u
         var date: Date? = nil
         var dateToken = -1
         // The tokens the date is read from (a day, a month or quarter, a year).
         var dateFirst = -1
         // 1. A token that is a date: 2016-03-01, 2016-03, 2016/03, 01.03.2016.
         for k in 0..<count where date == nil {
-            if let d = isoDate(starts[k], ends[k]) ?? germanDate(starts[k], ends[k]) {
+            if let d = t.isoDate(starts[k], ends[k]) ?? t.germanDate(starts[k], ends[k]) {
                 date = d
                 dateToken = k
             }
@@ -208,18 +241,18 @@ struct TitleKey: Sendable {
         //    "H2 2016", with a day before the month ("1 March 2017").
         if date == nil {
             for k in 0..<max(0, count - 1) {
-                guard let y = year(starts[k + 1], ends[k + 1]) else { continue }
-                if let m = month(starts[k], ends[k]) {
+                guard let y = t.year(starts[k + 1], ends[k + 1]) else { continue }
+                if let m = t.month(starts[k], ends[k]) {
                     var day: Int? = nil
                     if k > 0 {
                         var e = ends[k - 1]
                         if e > starts[k - 1], u[e - 1] == 46 { e -= 1 }
-                        if let d = digits(starts[k - 1], e), d >= 1, d <= 31 { day = d }
+                        if let d = t.digits(starts[k - 1], e), d >= 1, d <= 31 { day = d }
                     }
                     date = Date(year: y, month: m, day: day)
-                } else if let q = period(starts[k], ends[k], 81, 4) {
+                } else if let q = t.period(starts[k], ends[k], 81, 4) {
                     date = Date(year: y, month: 3 * q - 2, span: 3)
-                } else if let h = period(starts[k], ends[k], 72, 2) {
+                } else if let h = t.period(starts[k], ends[k], 72, 2) {
                     date = Date(year: y, month: 6 * h - 5, span: 6)
                 }
                 if date != nil {
@@ -234,25 +267,20 @@ struct TitleKey: Sendable {
             for k in stride(from: count - 1, through: 0, by: -1) {
                 var a = starts[k]
                 if ends[k] - a == 6, u[a] == 70, u[a + 1] == 89 { a += 2 }  // FY2016
-                if let y = year(a, ends[k]) {
+                if let y = t.year(a, ends[k]) {
                     date = Date(year: y)
                     dateToken = k
                     break
                 }
             }
         }
-        dateCode = date.map { (($0.year * 16 + ($0.month ?? 0)) * 32 + ($0.day ?? 0)) * 8 + $0.span } ?? TitleKey.none
         if dateFirst < 0 { dateFirst = dateToken }
-        // The number fields: every token with a digit run outside the date's tokens.
-        for k in 0..<count where dateToken < 0 || k < dateFirst || k > dateToken {
-            var e = ends[k]
-            while e > starts[k] && !(u[e - 1] >= 48 && u[e - 1] <= 57) { e -= 1 }
-            guard e > starts[k] else { continue }
-            var s = e
-            while s > starts[k] && u[s - 1] >= 48 && u[s - 1] <= 57 { s -= 1 }
-            if let n = digits(s, e) { appendNumber(NumberField(value: n, token: starts[k]..<ends[k])) }
-        }
-        // The words: their hashes, and which have a letter and no digit.
+        return (date, dateToken, dateFirst)
+    }
+
+    /// The first `maxWords` words' hashes (FNV-1a of their bytes, words between spaces), which
+    /// of them have a letter and no digit, and how many words there are.
+    private mutating func readWords(_ u: UnsafeBufferPointer<UInt8>) {
         var w = 0, hash: UInt64 = 0xcbf2_9ce4_8422_2325, plain = false, digit = false, inWord = false
         var hashes = wordHashes
         withUnsafeMutableBytes(of: &hashes) { out in

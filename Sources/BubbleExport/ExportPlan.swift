@@ -39,7 +39,7 @@ struct ExportPlan {
     /// Frames written.
     var count: Int { last - first + 1 }
 
-    init(_ options: ExportOptions) throws {
+    init(_ options: ExportOptions, warning: @escaping @Sendable (String) -> Void = { _ in }) throws {
         // Scenario and settings: everything that can be refused is refused before a file is written.
         do { scenario = try Scenario.load(options.scenario) } catch { throw ExportError.scenario("\(error)") }
         fps = options.fps ?? scenario.fps
@@ -77,7 +77,7 @@ struct ExportPlan {
 
         let (settings, contentHash) = try Self.settings(scenario, options: options, width: width, height: height)
         let metadataHash: UInt64
-        (dashboard, pages, metadataHash) = try Self.dashboard(scenario, settings: settings, options: options)
+        (dashboard, pages, metadataHash) = try Self.dashboard(scenario, settings: settings, options: options, warning: warning)
         player = ScenarioPlayer(dashboard: dashboard, script: scenario.script)
         markers = Self.markers(scenario, player: player, fps: fps)
 
@@ -124,21 +124,24 @@ struct ExportPlan {
     }
 
     /// The dashboard of the scenario's datasource with the PDFs' metadata, and the hash of what
-    /// that metadata added (authors, page counts, keywords per report).
-    static func dashboard(_ scenario: Scenario, settings: DashboardSettings, options: ExportOptions) throws -> (Dashboard, ReportPageSource?, UInt64) {
+    /// that metadata added (authors, page counts, keywords per report); `warning` gets the
+    /// index's troubles.
+    static func dashboard(_ scenario: Scenario, settings: DashboardSettings, options: ExportOptions,
+                          warning: @escaping @Sendable (String) -> Void) throws -> (Dashboard, ReportPageSource?, UInt64) {
         var metadataHasher = FNV1a64()
         do {
-            let details = LibraryBridge.details(for: scenario.library, source: options.pdfMetadata)
+            let details = LibraryBridge.details(for: scenario.library, source: options.pdfMetadata, warn: warning)
             for key in details.keys.sorted() {
                 let d = details[key]!
                 let line = "\(key)\t\(d.author ?? "-")\t\(d.pageCount.map(String.init) ?? "-")\t\(d.keywords.joined(separator: "\u{1F}"))\n"
                 metadataHasher.combine(bytes: line.utf8)
             }
             let tree = try LibraryBridge.dashboardTree(scenario.library, details: details)
-            let pages = LibraryBridge.pageSource(for: scenario.library, source: options.pdfMetadata)
+            let pages = LibraryBridge.pageSource(for: scenario.library, source: options.pdfMetadata, warn: warning)
             let dashboard = try Dashboard(
                 tree: tree, settings: settings, measurer: PangoTextMeasurer(),
-                finder: LibraryBridge.finder(for: scenario.library, dashboardTree: tree, source: options.pdfMetadata), documents: pages)
+                finder: LibraryBridge.finder(for: scenario.library, dashboardTree: tree, source: options.pdfMetadata, warn: warning),
+                documents: pages)
             return (dashboard, pages, metadataHasher.value)
         } catch {
             throw ExportError.dashboard("\(error)")

@@ -30,10 +30,13 @@ import Foundation
 ///   and assembles `manifest.json`, `contact-sheet.png` and `index.html`.
 public enum Exporter {
     /// Exports the scenario of `options` (see the type's description); `progress` is told at most
-    /// ten times a second and once at the end. Throws `ExportError`.
-    public static func run(_ options: ExportOptions, progress: ((ExportProgress) -> Void)? = nil) throws -> ExportSummary {
+    /// ten times a second and once at the end; `warning` gets a line for what the export works
+    /// round without failing (a library index rebuilt or not usable, a search the index cannot
+    /// answer), from any thread (default: nothing). Throws `ExportError`.
+    public static func run(_ options: ExportOptions, progress: ((ExportProgress) -> Void)? = nil,
+                           warning: @escaping @Sendable (String) -> Void = { _ in }) throws -> ExportSummary {
         let start = MonotonicClock.seconds()
-        let plan = try ExportPlan(options)
+        let plan = try ExportPlan(options, warning: warning)
         let export = try ExportRun(plan: plan, options: options, progress: progress, start: start)
         try export.simulateAndRender()
         try export.finishVideo()

@@ -205,6 +205,31 @@ final class RenderWorkers: @unchecked Sendable {
         }
     }
 
+    /// A frame's BGRA pixels for the video: the drawn image at the top left of a frame of at least
+    /// `width` × `height`, the rest the contact sheet's background.
+    private static func videoPixels(_ drawn: RenderedImage, width videoWidth: Int, height videoHeight: Int) -> [UInt8] {
+        let width = max(videoWidth, drawn.width), height = max(videoHeight, drawn.height)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        if drawn.width < width || drawn.height < height {
+            // BGRA of the contact sheet's background (0.125, 0.141, 0.172).
+            for i in stride(from: 0, to: pixels.count, by: 4) {
+                pixels[i] = 44
+                pixels[i + 1] = 36
+                pixels[i + 2] = 32
+                pixels[i + 3] = 255
+            }
+        }
+        drawn.withPixels { p, stride in
+            pixels.withUnsafeMutableBytes { out in
+                let row = drawn.width * 4
+                for y in 0..<drawn.height {
+                    (out.baseAddress! + y * width * 4).copyMemory(from: p + y * stride, byteCount: row)
+                }
+            }
+        }
+        return pixels
+    }
+
     private func process(_ job: RunJob, renderer: SceneRenderer, encoder: PNGEncoder, image: inout RenderedImage?) throws -> RunResult {
         var result = RunResult(entries: [])
         let o = job.original
@@ -255,26 +280,7 @@ final class RenderWorkers: @unchecked Sendable {
             } catch {
                 throw ExportError.frameFailed(frame: o.index, reason: "cannot draw the frame for the video: \(error)")
             }
-            let drawn = image!
-            let width = max(context.videoWidth, drawn.width), height = max(context.videoHeight, drawn.height)
-            var pixels = [UInt8](repeating: 0, count: width * height * 4)
-            if drawn.width < width || drawn.height < height {
-                // BGRA of the contact sheet's background (0.125, 0.141, 0.172).
-                for i in stride(from: 0, to: pixels.count, by: 4) {
-                    pixels[i] = 44
-                    pixels[i + 1] = 36
-                    pixels[i + 2] = 32
-                    pixels[i + 3] = 255
-                }
-            }
-            drawn.withPixels { p, stride in
-                pixels.withUnsafeMutableBytes { out in
-                    let row = drawn.width * 4
-                    for y in 0..<drawn.height {
-                        (out.baseAddress! + y * width * 4).copyMemory(from: p + y * stride, byteCount: row)
-                    }
-                }
-            }
+            let pixels = Self.videoPixels(image!, width: context.videoWidth, height: context.videoHeight)
             result.video = VideoFrame(index: o.index, pixels: pixels, count: 1 + job.duplicates.count)
             result.videoCopy = MonotonicClock.seconds() - t0
         }

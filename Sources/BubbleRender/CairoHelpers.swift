@@ -73,33 +73,9 @@ enum Icon {
             cairo_line_to(cr, h * 0.8, h * 0.8)
             cairo_stroke(cr)
         case .settings:
-            let teeth = 8
-            let ro = h * 0.85, ri = h * 0.62
-            cairo_new_path(cr)
-            for i in 0..<(teeth * 4) {
-                let a = Double(i) / Double(teeth * 4) * 2 * Double.pi
-                let r = (i % 4 == 0 || i % 4 == 1) ? ro : ri
-                if i == 0 { cairo_move_to(cr, r * cos(a), r * sin(a)) } else { cairo_line_to(cr, r * cos(a), r * sin(a)) }
-            }
-            cairo_close_path(cr)
-            cairo_stroke(cr)
-            circlePath(cr, 0, 0, h * 0.25)
-            cairo_stroke(cr)
+            Self.drawGear(cr, h)
         case .home:
-            cairo_move_to(cr, -h * 0.85, -h * 0.05)
-            cairo_line_to(cr, 0, -h * 0.8)
-            cairo_line_to(cr, h * 0.85, -h * 0.05)
-            cairo_stroke(cr)
-            cairo_move_to(cr, -h * 0.6, -h * 0.25)
-            cairo_line_to(cr, -h * 0.6, h * 0.8)
-            cairo_line_to(cr, h * 0.6, h * 0.8)
-            cairo_line_to(cr, h * 0.6, -h * 0.25)
-            cairo_stroke(cr)
-            cairo_move_to(cr, -h * 0.18, h * 0.8)
-            cairo_line_to(cr, -h * 0.18, h * 0.3)
-            cairo_line_to(cr, h * 0.18, h * 0.3)
-            cairo_line_to(cr, h * 0.18, h * 0.8)
-            cairo_stroke(cr)
+            Self.drawHouse(cr, h)
         case .recentre:
             circlePath(cr, 0, 0, h * 0.58)
             cairo_stroke(cr)
@@ -128,26 +104,65 @@ enum Icon {
             cairo_close_path(cr)
             cairo_stroke(cr)
         case .document:
-            let w = s * 0.72, ht = s, f = s * 0.28
-            let x0 = -w / 2, y0 = -ht / 2
-            cairo_move_to(cr, x0, y0)
-            cairo_line_to(cr, x0 + w - f, y0)
-            cairo_line_to(cr, x0 + w, y0 + f)
-            cairo_line_to(cr, x0 + w, y0 + ht)
-            cairo_line_to(cr, x0, y0 + ht)
-            cairo_close_path(cr)
-            cairo_stroke(cr)
-            cairo_move_to(cr, x0 + w - f, y0)
-            cairo_line_to(cr, x0 + w - f, y0 + f)
-            cairo_line_to(cr, x0 + w, y0 + f)
-            cairo_stroke(cr)
-            for i in 0..<2 {
-                let ly = y0 + ht * (0.55 + 0.2 * Double(i))
-                cairo_move_to(cr, x0 + w * 0.25, ly)
-                cairo_line_to(cr, x0 + w * 0.75, ly)
-            }
-            cairo_stroke(cr)
+            Self.drawDocument(cr, s)
         }
         cairo_restore(cr)
+    }
+
+    /// A gear of eight teeth round a hole, half-size `h`.
+    private static func drawGear(_ cr: OpaquePointer, _ h: Double) {
+        let teeth = 8
+        let ro = h * 0.85, ri = h * 0.62
+        cairo_new_path(cr)
+        for i in 0..<(teeth * 4) {
+            let a = Double(i) / Double(teeth * 4) * 2 * Double.pi
+            let r = (i % 4 == 0 || i % 4 == 1) ? ro : ri
+            if i == 0 { cairo_move_to(cr, r * cos(a), r * sin(a)) } else { cairo_line_to(cr, r * cos(a), r * sin(a)) }
+        }
+        cairo_close_path(cr)
+        cairo_stroke(cr)
+        circlePath(cr, 0, 0, h * 0.25)
+        cairo_stroke(cr)
+    }
+
+    /// A house: roof, walls and door, half-size `h`.
+    private static func drawHouse(_ cr: OpaquePointer, _ h: Double) {
+        cairo_move_to(cr, -h * 0.85, -h * 0.05)
+        cairo_line_to(cr, 0, -h * 0.8)
+        cairo_line_to(cr, h * 0.85, -h * 0.05)
+        cairo_stroke(cr)
+        cairo_move_to(cr, -h * 0.6, -h * 0.25)
+        cairo_line_to(cr, -h * 0.6, h * 0.8)
+        cairo_line_to(cr, h * 0.6, h * 0.8)
+        cairo_line_to(cr, h * 0.6, -h * 0.25)
+        cairo_stroke(cr)
+        cairo_move_to(cr, -h * 0.18, h * 0.8)
+        cairo_line_to(cr, -h * 0.18, h * 0.3)
+        cairo_line_to(cr, h * 0.18, h * 0.3)
+        cairo_line_to(cr, h * 0.18, h * 0.8)
+        cairo_stroke(cr)
+    }
+
+    /// A page with a folded corner and two lines of text, `s` points tall.
+    private static func drawDocument(_ cr: OpaquePointer, _ s: Double) {
+        let w = s * 0.72, ht = s, f = s * 0.28
+        let x0 = -w / 2, y0 = -ht / 2
+        cairo_move_to(cr, x0, y0)
+        cairo_line_to(cr, x0 + w - f, y0)
+        cairo_line_to(cr, x0 + w, y0 + f)
+        cairo_line_to(cr, x0 + w, y0 + ht)
+        cairo_line_to(cr, x0, y0 + ht)
+        cairo_close_path(cr)
+        cairo_stroke(cr)
+        cairo_move_to(cr, x0 + w - f, y0)
+        cairo_line_to(cr, x0 + w - f, y0 + f)
+        cairo_line_to(cr, x0 + w, y0 + f)
+        cairo_stroke(cr)
+        for i in 0..<2 {
+            let ly = y0 + ht * (0.55 + 0.2 * Double(i))
+            cairo_move_to(cr, x0 + w * 0.25, ly)
+            cairo_line_to(cr, x0 + w * 0.75, ly)
+        }
+        cairo_stroke(cr)
     }
 }

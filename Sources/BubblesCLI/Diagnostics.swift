@@ -6,6 +6,7 @@ import BubbleRender
 import Foundation
 import PDFCore
 import PDFMetadata
+import ReportIndex
 import ReportLibrary
 import BubbleSupport
 
@@ -23,7 +24,7 @@ struct GlobalOptions: ParsableArguments {
 enum Diagnostics {
     /// Prints `error: <error>` and, when verbose, the details of `error`.
     static func report(_ error: any Error, verbose: Bool) {
-        let text = (error as? ExportError)?.commandLineDescription ?? "\(error)"
+        let text = (error as? ExportError)?.commandLineDescription ?? (error as? IndexError)?.commandLineDescription ?? "\(error)"
         printError("error: \(oneLine(text))")
         if verbose { for line in details(of: error) { printError("  " + line) } }
     }

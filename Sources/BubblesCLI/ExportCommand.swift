@@ -122,13 +122,13 @@ struct Export: ParsableCommand {
             }
             options.video = video
             let live = isatty(2) != 0
-            let summary = try Exporter.run(options) { p in
+            let summary = try Exporter.run(options, progress: { p in
                 guard live else { return }
                 let line = p.bar(width: terminalColumns())
                 let pad = String(repeating: " ", count: max(0, lastLength - line.count))
                 lastLength = line.count
                 FileHandle.standardError.write(Data(("\r" + line + pad + (p.finished ? "\n" : "")).utf8))
-            }
+            }, warning: { printError("warning: " + Diagnostics.oneLine($0)) })
             printError(summary.line)
             if timings || global.verbose { printError(summary.timings) }
         } catch let error as ValidationError {

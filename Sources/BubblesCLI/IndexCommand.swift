@@ -162,3 +162,11 @@ struct ProgressBar {
         lastLength = 0
     }
 }
+
+extension IndexError {
+    /// The error as the commands that take `--index` say it: where another path would do, the
+    /// option that gives one.
+    var commandLineDescription: String {
+        elsewhereHelps ? description + "; give --index FILE to keep it elsewhere" : description
+    }
+}

@@ -103,23 +103,7 @@ struct Render: ParsableCommand {
         let dashboard = try Dashboard(tree: tree, settings: dashboardSettings, measurer: PangoTextMeasurer(), finder: finder, documents: pages)
 
         // Which level, and which overlay.
-        var previewID: String? = nil
-        var showReports = false
-        var searchText: String? = nil
-        var showFilterSheet = false
-        if let overlay {
-            if overlay == "reports" {
-                showReports = true
-            } else if overlay == "filter" {
-                showFilterSheet = true
-            } else if overlay.hasPrefix("preview:") {
-                previewID = String(overlay.dropFirst("preview:".count))
-            } else if overlay.hasPrefix("search:") {
-                searchText = String(overlay.dropFirst("search:".count))
-            } else {
-                throw ValidationError("--overlay must be 'preview:REPORT-ID', 'reports', 'search:TEXT' or 'filter', not '\(overlay)'")
-            }
-        }
+        let (previewID, showReports, searchText, showFilterSheet) = try overlayChoice()
         if (searchText != nil || showFilterSheet || !filter.isEmpty) && finder == nil {
             throw CLIError("search and filters need the library index: drop --no-pdf/--no-index (the index is made beside \(data))")
         }
@@ -170,19 +154,34 @@ struct Render: ParsableCommand {
         if showFilterSheet { try dashboard.send(.openFilter) }
         dashboard.settle(limit: 3000)
 
+        let name = defaultName(
+            id: groups.last ?? tree.nodes[chain.last ?? 0].id, root: chain.isEmpty && groups.isEmpty, preview: previewID,
+            reports: showReports, canvas: canvas)
+        try write(dashboard.scene(), defaultName: name, pages: pages)
+    }
+
+    /// What `--overlay` asks for: a report's preview, the reports table, a search or the filter sheet.
+    func overlayChoice() throws -> (previewID: String?, showReports: Bool, searchText: String?, showFilterSheet: Bool) {
+        guard let overlay else { return (nil, false, nil, false) }
+        if overlay == "reports" { return (nil, true, nil, false) }
+        if overlay == "filter" { return (nil, false, nil, true) }
+        if overlay.hasPrefix("preview:") { return (String(overlay.dropFirst("preview:".count)), false, nil, false) }
+        if overlay.hasPrefix("search:") { return (nil, false, String(overlay.dropFirst("search:".count)), false) }
+        throw ValidationError("--overlay must be 'preview:REPORT-ID', 'reports', 'search:TEXT' or 'filter', not '\(overlay)'")
+    }
+
+    /// Writes the PNG, SVG and labels asked for, with the reports' pages from `pages`; with none
+    /// asked for, the PNG and SVG under `Renders/` named `defaultName`.
+    func write(_ scene: Scene, defaultName name: String, pages: ReportPageSource?) throws {
         var pngPath = png
         var svgPath = svg
         if pngPath == nil && svgPath == nil && labels == nil {
-            let name = defaultName(
-                id: groups.last ?? tree.nodes[chain.last ?? 0].id, root: chain.isEmpty && groups.isEmpty, preview: previewID,
-                reports: showReports, canvas: canvas)
             try FileManager.default.createDirectory(atPath: "Renders", withIntermediateDirectories: true)
             pngPath = "Renders/\(name).png"
             svgPath = "Renders/\(name).svg"
         }
         let renderer = SceneRenderer(pixelScale: scale)
         renderer.pictures = pages
-        let scene = dashboard.scene()
         if let pngPath {
             try renderer.writePNG(scene, to: pngPath)
             let (w, h) = renderer.pixelSize(of: scene)

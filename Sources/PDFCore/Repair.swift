@@ -7,6 +7,16 @@ import Darwin
 #endif
 
 extension Document {
+    /// What the repair scan finds in the file: each object number's newest header, every header in
+    /// file order, and the offsets of `trailer` keywords, xref streams and object streams.
+    struct RepairScan {
+        var found: [Int: (offset: Int, gen: Int)] = [:]
+        var order: [(num: Int, offset: Int)] = []
+        var trailerOffsets: [Int] = []
+        var xrefStreamNums: [Int] = []
+        var objStreamNums: [Int] = []
+    }
+
     /// Rebuilds the cross-reference data by scanning the whole file for `N G obj` (and the
     /// objects inside object streams), then picks the newest trailer whose `/Root` leads to a
     /// catalog; with no such trailer, the newest catalog object found is used.
@@ -24,11 +34,47 @@ extension Document {
         defer { resolving = outerResolving }
         try warn(.xrefRebuilt, "cross-reference data rebuilt by scanning the file (\(reason))")
 
-        var found: [Int: (offset: Int, gen: Int)] = [:]
-        var order: [(num: Int, offset: Int)] = []
-        var trailerOffsets: [Int] = []
-        var xrefStreamNums: [Int] = []
-        var objStreamNums: [Int] = []
+        let scan = try repairScan()
+        if scan.found.isEmpty {
+            throw PDFError(headerVersion == nil ? .notAPDF : .brokenStructure,
+                           headerVersion == nil ? "no PDF header and no objects" : "no objects found in the file", offset: 0)
+        }
+        repairedOffsets = scan.found
+        var newXref: [Int: XrefEntry] = [:]
+        for (n, e) in scan.found { newXref[n] = .inFile(offset: e.offset, gen: e.gen) }
+        xref = newXref
+        cache.removeAll()
+        failed.removeAll()
+        objectStreams.removeAll()
+        objectStreamBytes = 0
+        let unreadableStreams = try addObjectStreamEntries(scan.objStreamNums)
+
+        let candidates = trailerCandidates(scan)
+        let previous = trailer
+        trailer = [:]
+        for c in candidates {
+            trailer = c
+            if try rootIsValid() { break }
+            trailer = [:]
+        }
+        if trailer.isEmpty, previous["Root"] != nil {
+            trailer = previous
+            if !(try rootIsValid()) { trailer = [:] }
+        }
+        if trailer.isEmpty {
+            guard try trailerFromObjects(scan, candidates: candidates, previous: previous, unreadableStreams: unreadableStreams) else {
+                return
+            }
+        }
+        // Fill keys the chosen trailer lacks from the other candidates.
+        for key in ["Info", "Encrypt", "ID"] where trailer[key] == nil {
+            if let v = candidates.first(where: { $0[key] != nil })?[key] { trailer[key] = v }
+        }
+    }
+
+    /// Scans the whole file, a chunk at a time, for object headers and `trailer` keywords.
+    func repairScan() throws -> RepairScan {
+        var scan = RepairScan()
         if src.size > options.maxRepairScanBytes {
             throw PDFError(
                 .limitExceeded,
@@ -50,31 +96,7 @@ extension Document {
             var i = nextByte(UInt8(ascii: "o"), in: buf, from: lo, to: hi)
             while i < hi {
                 if matchWord(buf, i, "obj"), let s = objHeaderStart(buf, objAt: i) {
-                    var p = Parser(buf, base: readStart, atEOF: true, pos: s)
-                    if let n = p.unsignedInt() {
-                        _ = p.lexer.skipWhitespace()
-                        let g = p.unsignedInt() ?? 0
-                        let off = readStart + s
-                        if found[n] == nil && found.count >= options.maxRepairObjects {
-                            throw PDFError(.limitExceeded, "more than \(options.maxRepairObjects) objects in the repair scan", offset: off)
-                        }
-                        found[n] = (off, g)
-                        order.append((n, off))
-                        if order.count > 4 * options.maxRepairObjects {
-                            throw PDFError(.limitExceeded, "too many object headers in the repair scan", offset: off)
-                        }
-                        // Peek at the dictionary for /XRef or /ObjStm types.
-                        let peekEnd = min(buf.count, i + 512)
-                        let peek = Array(buf[i ..< peekEnd])
-                        if let t = find(Array("/Type".utf8), in: peek) {
-                            var q = Parser(peek, base: 0, atEOF: true, pos: t + 5)
-                            _ = q.lexer.skipWhitespace()
-                            if q.pos < peek.count, peek[q.pos] == UInt8(ascii: "/") {
-                                if matchWord(peek, q.pos, "/XRef") { xrefStreamNums.append(n) }
-                                if matchWord(peek, q.pos, "/ObjStm") { objStreamNums.append(n) }
-                            }
-                        }
-                    }
+                    try scanObjectHeader(buf, readStart: readStart, start: s, obj: i, into: &scan)
                 }
                 i = nextByte(UInt8(ascii: "o"), in: buf, from: i + 1, to: hi)
             }
@@ -82,29 +104,50 @@ extension Document {
             i = nextByte(UInt8(ascii: "t"), in: buf, from: lo, to: hi)
             while i < hi {
                 if matchWord(buf, i, "trailer"), i == 0 || !isRegular(buf[i - 1]) {
-                    trailerOffsets.append(readStart + i)
+                    scan.trailerOffsets.append(readStart + i)
                 }
                 i = nextByte(UInt8(ascii: "t"), in: buf, from: i + 1, to: hi)
             }
             pos += chunk
         }
-        if found.isEmpty {
-            throw PDFError(headerVersion == nil ? .notAPDF : .brokenStructure,
-                           headerVersion == nil ? "no PDF header and no objects" : "no objects found in the file", offset: 0)
-        }
-        repairedOffsets = found
-        var newXref: [Int: XrefEntry] = [:]
-        for (n, e) in found { newXref[n] = .inFile(offset: e.offset, gen: e.gen) }
-        xref = newXref
-        cache.removeAll()
-        failed.removeAll()
-        objectStreams.removeAll()
-        objectStreamBytes = 0
+        return scan
+    }
 
-        // Objects inside object streams (directly found objects win).
+    /// Records the object header that starts at `buf[start]` (its `obj` at `buf[obj]`), and
+    /// whether its dictionary says /XRef or /ObjStm.
+    func scanObjectHeader(_ buf: [UInt8], readStart: Int, start s: Int, obj i: Int, into scan: inout RepairScan) throws {
+        var p = Parser(buf, base: readStart, atEOF: true, pos: s)
+        guard let n = p.unsignedInt() else { return }
+        _ = p.lexer.skipWhitespace()
+        let g = p.unsignedInt() ?? 0
+        let off = readStart + s
+        if scan.found[n] == nil && scan.found.count >= options.maxRepairObjects {
+            throw PDFError(.limitExceeded, "more than \(options.maxRepairObjects) objects in the repair scan", offset: off)
+        }
+        scan.found[n] = (off, g)
+        scan.order.append((n, off))
+        if scan.order.count > 4 * options.maxRepairObjects {
+            throw PDFError(.limitExceeded, "too many object headers in the repair scan", offset: off)
+        }
+        // Peek at the dictionary for /XRef or /ObjStm types.
+        let peekEnd = min(buf.count, i + 512)
+        let peek = Array(buf[i ..< peekEnd])
+        if let t = find(Array("/Type".utf8), in: peek) {
+            var q = Parser(peek, base: 0, atEOF: true, pos: t + 5)
+            _ = q.lexer.skipWhitespace()
+            if q.pos < peek.count, peek[q.pos] == UInt8(ascii: "/") {
+                if matchWord(peek, q.pos, "/XRef") { scan.xrefStreamNums.append(n) }
+                if matchWord(peek, q.pos, "/ObjStm") { scan.objStreamNums.append(n) }
+            }
+        }
+    }
+
+    /// Adds the objects inside the object streams the scan found, newest stream first (directly
+    /// found objects win). Bounded work: at most 1000 object streams and 4 × maxDecompressedSize
+    /// decoded bytes. Returns up to three descriptions of streams that could not be read.
+    func addObjectStreamEntries(_ objStreamNums: [Int]) throws -> [String] {
         var seenStreams = Set<Int>()
         var unreadableStreams: [String] = []
-        // Bounded work: at most 1000 object streams and 4 × maxDecompressedSize decoded bytes.
         var decodedBudget = 4 * options.maxDecompressedSize
         for sn in objStreamNums.reversed().prefix(1000) where seenStreams.insert(sn).inserted {
             guard decodedBudget > 0 else { continue }
@@ -123,79 +166,71 @@ extension Document {
                 }
             }
         }
+        return unreadableStreams
+    }
 
-        // Trailer candidates, newest first: `trailer` dictionaries, then xref stream dictionaries.
+    /// Trailer candidates, newest first: `trailer` dictionaries, then xref stream dictionaries.
+    func trailerCandidates(_ scan: RepairScan) -> [PDFDict] {
         var candidates: [PDFDict] = []
         // The repair scan's candidates that do not parse are passed over (the scan is the fallback).
-        for off in trailerOffsets.reversed().prefix(1000) {
+        for off in scan.trailerOffsets.reversed().prefix(1000) {
             if let d = try? parseAt(off, initial: 1024, maxBytes: 1 << 20, { p -> PDFDict? in
                 p.pos += 7
                 return try p.parseObject().dict
             }) { candidates.append(d) }
         }
-        for n in xrefStreamNums.reversed().prefix(1000) {
+        for n in scan.xrefStreamNums.reversed().prefix(1000) {
             if case .inFile(let off, _)? = xref[n], let (_, obj) = try? parseIndirect(at: off, maxBytes: 1 << 20), let d = obj.dict {
                 candidates.append(d)
             }
         }
-        let previous = trailer
-        trailer = [:]
-        for c in candidates {
-            trailer = c
-            if try rootIsValid() { break }
-            trailer = [:]
-        }
-        if trailer.isEmpty, previous["Root"] != nil {
-            trailer = previous
-            if !(try rootIsValid()) { trailer = [:] }
-        }
-        if trailer.isEmpty {
-            // No trailer leads to a catalog: look for the newest catalog object, and an Info-like
-            // dictionary beside it.
-            var root: ObjectID? = nil
-            var info: ObjectID? = nil
-            var parsed = 0
-            for (n, off) in order.reversed() {
-                guard found[n]?.offset == off else { continue }
-                parsed += 1
-                if parsed > 100_000 { break }
-                // Catalogs and Info dictionaries are small: a 64 KB window keeps this scan linear.
-                guard let (id, obj) = try? parseIndirect(at: off, maxBytes: 64 << 10), let d = obj.dict else { continue }
-                if root == nil && (d["Type"]?.nameValue == "Catalog" || (d["Pages"] != nil && d["Type"] == nil)) {
-                    root = id
-                }
-                if info == nil && d["Type"] == nil && d["Parent"] == nil && d["Kids"] == nil
-                    && ["Producer", "Creator", "Title", "Author", "Keywords", "CreationDate"].contains(where: { d[$0] != nil }) {
-                    info = id
-                }
-                if root != nil && info != nil { break }
+        return candidates
+    }
+
+    /// When no trailer leads to a catalog: a trailer made from the newest catalog object, and an
+    /// Info-like dictionary beside it. With no catalog anywhere, a trailer of the Info dictionary
+    /// alone, and false (the trailer is final). Throws when there is neither.
+    func trailerFromObjects(_ scan: RepairScan, candidates: [PDFDict], previous: PDFDict, unreadableStreams: [String]) throws -> Bool {
+        var root: ObjectID? = nil
+        var info: ObjectID? = nil
+        var parsed = 0
+        for (n, off) in scan.order.reversed() {
+            guard scan.found[n]?.offset == off else { continue }
+            parsed += 1
+            if parsed > 100_000 { break }
+            // Catalogs and Info dictionaries are small: a 64 KB window keeps this scan linear.
+            guard let (id, obj) = try? parseIndirect(at: off, maxBytes: 64 << 10), let d = obj.dict else { continue }
+            if root == nil && (d["Type"]?.nameValue == "Catalog" || (d["Pages"] != nil && d["Type"] == nil)) {
+                root = id
             }
-            guard let root else {
-                // No catalog anywhere: an intact Info dictionary is still worth reading (the
-                // caller gets it with an `unreadableCatalog` warning). The trailers' /Info first,
-                // then the Info-like dictionary the scan found.
-                let infoRef = candidates.first(where: { $0["Info"] != nil })?["Info"] ?? previous["Info"] ?? info.map { .ref($0) }
-                guard let infoRef else {
-                    var message = "no trailer and no catalog object found by the repair scan"
-                    if !unreadableStreams.isEmpty { message += " (unread: " + unreadableStreams.joined(separator: "; ") + ")" }
-                    throw PDFError(.missingCatalog, message, offset: 0)
-                }
-                trailer["Info"] = infoRef
-                for key in ["Encrypt", "ID"] {
-                    if let v = candidates.first(where: { $0[key] != nil })?[key] ?? previous[key] { trailer[key] = v }
-                }
-                return
+            if info == nil && d["Type"] == nil && d["Parent"] == nil && d["Kids"] == nil
+                && ["Producer", "Creator", "Title", "Author", "Keywords", "CreationDate"].contains(where: { d[$0] != nil }) {
+                info = id
             }
-            trailer["Root"] = .ref(root)
-            if let info {
-                trailer["Info"] = .ref(info)
-                try warn(.xrefRebuilt, "no trailer: using object \(info.num) as the document information dictionary")
+            if root != nil && info != nil { break }
+        }
+        guard let root else {
+            // No catalog anywhere: an intact Info dictionary is still worth reading (the
+            // caller gets it with an `unreadableCatalog` warning). The trailers' /Info first,
+            // then the Info-like dictionary the scan found.
+            let infoRef = candidates.first(where: { $0["Info"] != nil })?["Info"] ?? previous["Info"] ?? info.map { .ref($0) }
+            guard let infoRef else {
+                var message = "no trailer and no catalog object found by the repair scan"
+                if !unreadableStreams.isEmpty { message += " (unread: " + unreadableStreams.joined(separator: "; ") + ")" }
+                throw PDFError(.missingCatalog, message, offset: 0)
             }
+            trailer["Info"] = infoRef
+            for key in ["Encrypt", "ID"] {
+                if let v = candidates.first(where: { $0[key] != nil })?[key] ?? previous[key] { trailer[key] = v }
+            }
+            return false
         }
-        // Fill keys the chosen trailer lacks from the other candidates.
-        for key in ["Info", "Encrypt", "ID"] where trailer[key] == nil {
-            if let v = candidates.first(where: { $0[key] != nil })?[key] { trailer[key] = v }
+        trailer["Root"] = .ref(root)
+        if let info {
+            trailer["Info"] = .ref(info)
+            try warn(.xrefRebuilt, "no trailer: using object \(info.num) as the document information dictionary")
         }
+        return true
     }
 }
 

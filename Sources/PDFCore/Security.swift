@@ -59,36 +59,10 @@ package struct SecurityHandler {
         revision = r
         let encMeta: Bool = { if case .bool(let b)? = d["EncryptMetadata"] { return b }; return true }()
         encryptMetadata = encMeta
-        var fileKey: [UInt8] = []
-        var locked = false
         let p = UInt32(truncatingIfNeeded: d["P"]?.intValue ?? 0)
-
-        // Crypt filters.
-        var filterBits: Int? = nil
-        func method(_ name: String?) throws -> Method {
-            guard let name, name != "Identity" else { return .identity }
-            guard case .dict(let cfs)? = d["CF"], case .dict(let cf)? = cfs[name] else {
-                throw fail(.unsupportedEncryption, "crypt filter /\(name) is not defined")
-            }
-            if filterBits == nil { filterBits = SecurityHandler.keyBits(cf["Length"]) }
-            switch cf["CFM"]?.nameValue ?? "None" {
-            case "None": return .identity
-            case "V2": return .rc4
-            case "AESV2": return .aes128
-            case "AESV3": return .aes256
-            case let other: throw fail(.unsupportedEncryption, "crypt filter method /\(other) is not supported")
-            }
-        }
-        switch v {
-        case 1, 2:
-            stringMethod = .rc4
-            streamMethod = .rc4
-        case 4, 5:
-            stringMethod = try method(d["StrF"]?.nameValue)
-            streamMethod = try method(d["StmF"]?.nameValue)
-        default:
-            throw fail(.unsupportedEncryption, "encryption algorithm /V \(v) is not supported")
-        }
+        let methods = try Self.cryptMethods(d, version: v, offset: offset)
+        stringMethod = methods.strings
+        streamMethod = methods.streams
         let passwordError = fail(.passwordRequired, password.isEmpty
             ? "the file is encrypted and needs a password (the empty user password does not open it)"
             : "the password does not open the file")
@@ -102,8 +76,8 @@ package struct SecurityHandler {
         guard let o = d["O"]?.stringBytes, let u = d["U"]?.stringBytes else {
             throw fail(.unsupportedEncryption, "/Encrypt lacks /O or /U")
         }
-
         let pw = Array(password.utf8)
+        let key: [UInt8]?
         switch r {
         case 2, 3, 4:
             guard o.count >= 32, u.count >= 32 else {
@@ -115,108 +89,150 @@ package struct SecurityHandler {
                 lengths = [40]
             } else if v >= 4, [stringMethod, streamMethod].contains(.aes128) {
                 lengths = [128]
-            } else if let declared = SecurityHandler.keyBits(d["Length"]) ?? (v >= 4 ? filterBits : nil) {
+            } else if let declared = SecurityHandler.keyBits(d["Length"]) ?? (v >= 4 ? methods.filterBits : nil) {
                 lengths = declared == 128 ? [128, 40] : [declared, 128, 40]
             } else {
                 lengths = [128, 40] // no usable /Length (missing or misspelt): qpdf's 128 bits first
             }
-            let id = fileID
-            let pBytes: [UInt8] = [UInt8(p & 0xFF), UInt8((p >> 8) & 0xFF), UInt8((p >> 16) & 0xFF), UInt8(p >> 24)]
-            let extra: [UInt8] = r >= 4 && !encMeta ? [0xFF, 0xFF, 0xFF, 0xFF] : []
-            let o32 = Array(o[0 ..< 32])
-            func key(for padded: [UInt8], n: Int) -> [UInt8] {
-                var h = Crypto.md5(padded, o32, pBytes, id, extra)
-                if r >= 3 { h = Crypto.md5Rounds(h, n: n, rounds: 50) }
-                return Array(h[0 ..< n])
-            }
-            func userCheck(_ k: [UInt8]) -> Bool {
-                if r == 2 { return Crypto.rc4(key: k, SecurityHandler.pad) == Array(u[0 ..< 32]) }
-                var x = Crypto.rc4(key: k, Crypto.md5(SecurityHandler.pad, id))
-                for i in 1 ... 19 { x = Crypto.rc4(key: k.map { $0 ^ UInt8(i) }, x) }
-                return x == Array(u[0 ..< 16])
-            }
-            let padded = Array((pw + SecurityHandler.pad).prefix(32))
-            var found: [UInt8]? = nil
-            search: for bits in lengths {
-                let n = bits / 8
-                let k = key(for: padded, n: n)
-                if userCheck(k) { found = k; break search }
-                // Perhaps the password given is the owner password: recover the user password.
-                var ok: [UInt8] = Crypto.md5(padded)
-                if r >= 3 { ok = Crypto.md5Rounds(ok, n: n, rounds: 50) }
-                let ownerKey = Array(ok[0 ..< n])
-                var x = o32
-                if r == 2 {
-                    x = Crypto.rc4(key: ownerKey, x)
-                } else {
-                    for i in stride(from: 19, through: 0, by: -1) { x = Crypto.rc4(key: ownerKey.map { $0 ^ UInt8(i) }, x) }
-                }
-                let k2 = key(for: x, n: n)
-                if userCheck(k2) { found = k2; break search }
-            }
-            if let k = found {
-                fileKey = k
+            key = Self.rc4FileKey(revision: r, o: o, u: u, password: pw, permissions: p, fileID: fileID,
+                                  encryptMetadata: encMeta, lengths: lengths)
                 // Acrobat pads a short key to 16 bytes under /V 4 before making object keys.
-                if v >= 4 && fileKey.count < 16 { fileKey += [UInt8](repeating: 0, count: 16 - fileKey.count) }
-            } else if stringMethod == .identity {
-                locked = true
-            } else {
-                throw passwordError
-            }
+                .map { v >= 4 && $0.count < 16 ? $0 + [UInt8](repeating: 0, count: 16 - $0.count) : $0 }
         case 5, 6:
             guard o.count >= 48, u.count >= 48, let oe = d["OE"]?.stringBytes, let ue = d["UE"]?.stringBytes,
                   oe.count >= 32, ue.count >= 32 else {
                 throw fail(.unsupportedEncryption, "revision \(r) /O, /U, /OE or /UE has the wrong length")
             }
-            let pw127 = Array(pw.prefix(127))
-            let u48 = Array(u[0 ..< 48])
-            func hash(_ salt: ArraySlice<UInt8>, _ udata: [UInt8]) -> [UInt8] {
-                r == 5 ? Crypto.sha256(pw127, Array(salt), udata)
-                       : SecurityHandler.hash2B(password: pw127, salt: Array(salt), udata: udata)
-            }
-            let zeroIV = [UInt8](repeating: 0, count: 16)
-            // Fast path for revision 6, where each hash is 64+ rounds of AES and SHA-2: derive the
-            // key from the user key salt first and check it against /Perms (AES-256-ECB of P, then
-            // "T"/"F", then "adb"; ISO 32000-2 algorithm 2.A step f). When P and "adb" match, the
-            // key is right and the user validation hash is skipped; otherwise (no /Perms, a writer
-            // that got it wrong, or not the user password) the full check below decides, as before.
-            // A wrong key matches 7 known bytes with probability 2^-56.
-            var userKeyHash: [UInt8]? = nil
-            if r == 6, let perms = d["Perms"]?.stringBytes, perms.count >= 16 {
-                let ik = hash(u[40 ..< 48], [])
-                userKeyHash = ik
-                if let k = Crypto.aesCBC(encrypt: false, key: ik, iv: zeroIV, Array(ue[0 ..< 32])), k.count == 32,
-                   let pd = Crypto.aesCBC(encrypt: false, key: k, iv: zeroIV, Array(perms[0 ..< 16])), pd.count == 16,
-                   pd[9] == UInt8(ascii: "a"), pd[10] == UInt8(ascii: "d"), pd[11] == UInt8(ascii: "b"),
-                   pd[0] == UInt8(p & 0xFF), pd[1] == UInt8((p >> 8) & 0xFF),
-                   pd[2] == UInt8((p >> 16) & 0xFF), pd[3] == UInt8(p >> 24) {
-                    self.fileKey = k
-                    self.locked = false
-                    return
-                }
-            }
-            if hash(u[32 ..< 40], []) == Array(u[0 ..< 32]) {
-                let ik = userKeyHash ?? hash(u[40 ..< 48], [])
-                guard let k = Crypto.aesCBC(encrypt: false, key: ik, iv: zeroIV, Array(ue[0 ..< 32])), k.count == 32 else {
-                    throw fail(.unsupportedEncryption, "could not decrypt /UE")
-                }
-                fileKey = k
-            } else if hash(o[32 ..< 40], u48) == Array(o[0 ..< 32]) {
-                let ik = hash(o[40 ..< 48], u48)
-                guard let k = Crypto.aesCBC(encrypt: false, key: ik, iv: zeroIV, Array(oe[0 ..< 32])), k.count == 32 else {
-                    throw fail(.unsupportedEncryption, "could not decrypt /OE")
-                }
-                fileKey = k
-            } else if stringMethod == .identity {
-                locked = true
-            } else {
-                throw passwordError
-            }
+            key = try Self.aes256FileKey(revision: r, o: o, u: u, oe: oe, ue: ue, perms: d["Perms"]?.stringBytes,
+                                         password: pw, permissions: p, offset: offset)
         default:
             throw fail(.unsupportedEncryption, "standard security handler revision \(r) is not supported")
         }
-        self.fileKey = fileKey
-        self.locked = locked
+        if let key {
+            self.fileKey = key
+            self.locked = false
+        } else if stringMethod == .identity {
+            self.fileKey = []
+            self.locked = true
+        } else {
+            throw passwordError
+        }
+    }
+
+    /// The methods of strings and streams (`/StrF`, `/StmF` through the crypt filters of `/CF`
+    /// under `/V 4` and 5; RC4 under `/V 1` and 2), and the first crypt filter's key length.
+    static func cryptMethods(_ d: PDFDict, version v: Int, offset: Int?) throws
+        -> (strings: Method, streams: Method, filterBits: Int?) {
+        var filterBits: Int? = nil
+        func method(_ name: String?) throws -> Method {
+            guard let name, name != "Identity" else { return .identity }
+            guard case .dict(let cfs)? = d["CF"], case .dict(let cf)? = cfs[name] else {
+                throw PDFError(.unsupportedEncryption, "crypt filter /\(name) is not defined", offset: offset)
+            }
+            if filterBits == nil { filterBits = SecurityHandler.keyBits(cf["Length"]) }
+            switch cf["CFM"]?.nameValue ?? "None" {
+            case "None": return .identity
+            case "V2": return .rc4
+            case "AESV2": return .aes128
+            case "AESV3": return .aes256
+            case let other: throw PDFError(.unsupportedEncryption, "crypt filter method /\(other) is not supported", offset: offset)
+            }
+        }
+        switch v {
+        case 1, 2:
+            return (.rc4, .rc4, nil)
+        case 4, 5:
+            let strings = try method(d["StrF"]?.nameValue)
+            let streams = try method(d["StmF"]?.nameValue)
+            return (strings, streams, filterBits)
+        default:
+            throw PDFError(.unsupportedEncryption, "encryption algorithm /V \(v) is not supported", offset: offset)
+        }
+    }
+
+    /// The file key of revisions 2 to 4 (algorithms 2, 6 and 7): for each key length in
+    /// `lengths`, the password taken as the user password, then as the owner password; nil when
+    /// neither opens the file.
+    static func rc4FileKey(revision r: Int, o: [UInt8], u: [UInt8], password pw: [UInt8], permissions p: UInt32,
+                           fileID id: [UInt8], encryptMetadata: Bool, lengths: [Int]) -> [UInt8]? {
+        let pBytes: [UInt8] = [UInt8(p & 0xFF), UInt8((p >> 8) & 0xFF), UInt8((p >> 16) & 0xFF), UInt8(p >> 24)]
+        let extra: [UInt8] = r >= 4 && !encryptMetadata ? [0xFF, 0xFF, 0xFF, 0xFF] : []
+        let o32 = Array(o[0 ..< 32])
+        func key(for padded: [UInt8], n: Int) -> [UInt8] {
+            var h = Crypto.md5(padded, o32, pBytes, id, extra)
+            if r >= 3 { h = Crypto.md5Rounds(h, n: n, rounds: 50) }
+            return Array(h[0 ..< n])
+        }
+        func userCheck(_ k: [UInt8]) -> Bool {
+            if r == 2 { return Crypto.rc4(key: k, SecurityHandler.pad) == Array(u[0 ..< 32]) }
+            var x = Crypto.rc4(key: k, Crypto.md5(SecurityHandler.pad, id))
+            for i in 1 ... 19 { x = Crypto.rc4(key: k.map { $0 ^ UInt8(i) }, x) }
+            return x == Array(u[0 ..< 16])
+        }
+        let padded = Array((pw + SecurityHandler.pad).prefix(32))
+        for bits in lengths {
+            let n = bits / 8
+            let k = key(for: padded, n: n)
+            if userCheck(k) { return k }
+            // Perhaps the password given is the owner password: recover the user password.
+            var ok: [UInt8] = Crypto.md5(padded)
+            if r >= 3 { ok = Crypto.md5Rounds(ok, n: n, rounds: 50) }
+            let ownerKey = Array(ok[0 ..< n])
+            var x = o32
+            if r == 2 {
+                x = Crypto.rc4(key: ownerKey, x)
+            } else {
+                for i in stride(from: 19, through: 0, by: -1) { x = Crypto.rc4(key: ownerKey.map { $0 ^ UInt8(i) }, x) }
+            }
+            let k2 = key(for: x, n: n)
+            if userCheck(k2) { return k2 }
+        }
+        return nil
+    }
+
+    /// The file key of revisions 5 and 6 (algorithm 2.A): from `/UE` when the password is the
+    /// user password, from `/OE` when it is the owner password; nil when it is neither.
+    static func aes256FileKey(revision r: Int, o: [UInt8], u: [UInt8], oe: [UInt8], ue: [UInt8], perms: [UInt8]?,
+                              password pw: [UInt8], permissions p: UInt32, offset: Int?) throws -> [UInt8]? {
+        let pw127 = Array(pw.prefix(127))
+        let u48 = Array(u[0 ..< 48])
+        func hash(_ salt: ArraySlice<UInt8>, _ udata: [UInt8]) -> [UInt8] {
+            r == 5 ? Crypto.sha256(pw127, Array(salt), udata)
+                   : SecurityHandler.hash2B(password: pw127, salt: Array(salt), udata: udata)
+        }
+        let zeroIV = [UInt8](repeating: 0, count: 16)
+        // Fast path for revision 6, where each hash is 64+ rounds of AES and SHA-2: derive the
+        // key from the user key salt first and check it against /Perms (AES-256-ECB of P, then
+        // "T"/"F", then "adb"; ISO 32000-2 algorithm 2.A step f). When P and "adb" match, the
+        // key is right and the user validation hash is skipped; otherwise (no /Perms, a writer
+        // that got it wrong, or not the user password) the full check below decides, as before.
+        // A wrong key matches 7 known bytes with probability 2^-56.
+        var userKeyHash: [UInt8]? = nil
+        if r == 6, let perms, perms.count >= 16 {
+            let ik = hash(u[40 ..< 48], [])
+            userKeyHash = ik
+            if let k = Crypto.aesCBC(encrypt: false, key: ik, iv: zeroIV, Array(ue[0 ..< 32])), k.count == 32,
+               let pd = Crypto.aesCBC(encrypt: false, key: k, iv: zeroIV, Array(perms[0 ..< 16])), pd.count == 16,
+               pd[9] == UInt8(ascii: "a"), pd[10] == UInt8(ascii: "d"), pd[11] == UInt8(ascii: "b"),
+               pd[0] == UInt8(p & 0xFF), pd[1] == UInt8((p >> 8) & 0xFF),
+               pd[2] == UInt8((p >> 16) & 0xFF), pd[3] == UInt8(p >> 24) {
+                return k
+            }
+        }
+        if hash(u[32 ..< 40], []) == Array(u[0 ..< 32]) {
+            let ik = userKeyHash ?? hash(u[40 ..< 48], [])
+            guard let k = Crypto.aesCBC(encrypt: false, key: ik, iv: zeroIV, Array(ue[0 ..< 32])), k.count == 32 else {
+                throw PDFError(.unsupportedEncryption, "could not decrypt /UE", offset: offset)
+            }
+            return k
+        } else if hash(o[32 ..< 40], u48) == Array(o[0 ..< 32]) {
+            let ik = hash(o[40 ..< 48], u48)
+            guard let k = Crypto.aesCBC(encrypt: false, key: ik, iv: zeroIV, Array(oe[0 ..< 32])), k.count == 32 else {
+                throw PDFError(.unsupportedEncryption, "could not decrypt /OE", offset: offset)
+            }
+            return k
+        }
+        return nil
     }
 
     /// ISO 32000-2 algorithm 2.B: the iterated SHA-256/384/512 hash of revision 6.

@@ -98,17 +98,6 @@ struct CMap {
         var operands: [PDFObject] = []
         var mode = ""
         var entries = 0
-        func bytesValue(_ o: PDFObject) -> UInt32? {
-            guard case .string(let b) = o, !b.isEmpty, b.count <= 4 else { return nil }
-            return b.reduce(0) { $0 << 8 | UInt32($1) }
-        }
-        func utf16Scalars(_ b: [UInt8]) -> [UInt32] {
-            var units: [UInt16] = []
-            var i = 0
-            while i + 1 < b.count { units.append(UInt16(b[i]) << 8 | UInt16(b[i + 1])); i += 2 }
-            if b.count == 1 { return [UInt32(b[0])] }
-            return String(decoding: units, as: UTF16.self).unicodeScalars.map(\.value)
-        }
         while let t = lex.next(), entries < maxEntries {
             switch t {
             case .operand(let o):
@@ -151,45 +140,10 @@ struct CMap {
                     }
                     operands.removeAll(); mode = ""
                 case "endbfchar":
-                    var i = 0
-                    while i + 1 < operands.count {
-                        if let code = bytesValue(operands[i]) {
-                            switch operands[i + 1] {
-                            case .string(let dst):
-                                let u = utf16Scalars(dst)
-                                if u.count == 1 { c.single[code] = u[0] } else if !u.isEmpty { c.strings[code] = u }
-                            case .name(let n):
-                                if let u = GlyphTables.unicode(forGlyphName: n) { c.strings[code] = u }
-                            default: break
-                            }
-                            entries += 1
-                        }
-                        i += 2
-                    }
+                    entries += c.addBFChars(operands)
                     operands.removeAll(); mode = ""
                 case "endbfrange":
-                    var i = 0
-                    while i + 2 < operands.count {
-                        if let lo = bytesValue(operands[i]), let hi = bytesValue(operands[i + 1]), hi >= lo, hi - lo < 1 << 16 {
-                            switch operands[i + 2] {
-                            case .string(let dst):
-                                let u = utf16Scalars(dst)
-                                if u.count == 1 { c.ranges.append((lo, hi, u[0])) } else if !u.isEmpty {
-                                    for (k, code) in (lo ... hi).enumerated() {
-                                        var v = u; v[v.count - 1] &+= UInt32(k)
-                                        c.strings[code] = v
-                                    }
-                                }
-                            case .array(let items):
-                                for (k, item) in items.enumerated() where UInt32(k) <= hi - lo {
-                                    if case .string(let dst) = item { c.strings[lo &+ UInt32(k)] = utf16Scalars(dst) }
-                                }
-                            default: break
-                            }
-                            entries += 1
-                        }
-                        i += 3
-                    }
+                    entries += c.addBFRanges(operands)
                     operands.removeAll(); mode = ""
                 case "def":
                     if operands.count >= 2, case .name("WMode") = operands[operands.count - 2], operands.last?.intValue == 1 {
@@ -206,6 +160,72 @@ struct CMap {
         }
         c.indexRanges()
         return c
+    }
+
+    /// The code a string of one to four bytes spells (big-endian); nil for any other operand.
+    static func bytesValue(_ o: PDFObject) -> UInt32? {
+        guard case .string(let b) = o, !b.isEmpty, b.count <= 4 else { return nil }
+        return b.reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// UTF-16BE bytes as Unicode scalars (a single byte: its own value).
+    static func utf16Scalars(_ b: [UInt8]) -> [UInt32] {
+        var units: [UInt16] = []
+        var i = 0
+        while i + 1 < b.count { units.append(UInt16(b[i]) << 8 | UInt16(b[i + 1])); i += 2 }
+        if b.count == 1 { return [UInt32(b[0])] }
+        return String(decoding: units, as: UTF16.self).unicodeScalars.map(\.value)
+    }
+
+    /// A `bfchar` block's pairs (a code, then a UTF-16 string or a glyph name); returns how many
+    /// codes it read.
+    mutating func addBFChars(_ operands: [PDFObject]) -> Int {
+        var entries = 0
+        var i = 0
+        while i + 1 < operands.count {
+            if let code = Self.bytesValue(operands[i]) {
+                switch operands[i + 1] {
+                case .string(let dst):
+                    let u = Self.utf16Scalars(dst)
+                    if u.count == 1 { single[code] = u[0] } else if !u.isEmpty { strings[code] = u }
+                case .name(let n):
+                    if let u = GlyphTables.unicode(forGlyphName: n) { strings[code] = u }
+                default: break
+                }
+                entries += 1
+            }
+            i += 2
+        }
+        return entries
+    }
+
+    /// A `bfrange` block's triples (low code, high code, then a UTF-16 string whose last unit
+    /// counts up, or an array of strings); returns how many ranges it read.
+    mutating func addBFRanges(_ operands: [PDFObject]) -> Int {
+        var entries = 0
+        var i = 0
+        while i + 2 < operands.count {
+            if let lo = Self.bytesValue(operands[i]), let hi = Self.bytesValue(operands[i + 1]), hi >= lo, hi - lo < 1 << 16 {
+                switch operands[i + 2] {
+                case .string(let dst):
+                    let u = Self.utf16Scalars(dst)
+                    if u.count == 1 { ranges.append((lo, hi, u[0])) } else if !u.isEmpty {
+                        for (k, code) in (lo ... hi).enumerated() {
+                            var v = u; v[v.count - 1] &+= UInt32(k)
+                            strings[code] = v
+                        }
+                    }
+                case .array(let items):
+                    for (k, item) in items.enumerated() where UInt32(k) <= hi - lo {
+                        if case .string(let dst) = item { strings[lo &+ UInt32(k)] = Self.utf16Scalars(dst) }
+                    }
+                default: break
+                }
+                entries += 1
+            }
+            i += 3
+        }
+        return entries
     }
 
     static func opName(_ k: UInt32) -> String {

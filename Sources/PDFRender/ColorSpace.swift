@@ -187,78 +187,94 @@ extension ColorSpace {
     /// Reads a colour space from its name or array; nil for an unknown one (a warning names it).
     static func read(_ obj: PDFObject?, resources: PDFDict?, _ r: ResourceReader, depth: Int = 0) -> ColorSpace? {
         guard depth < 8 else { return nil }
-        let o = r.resolve(obj)
-        switch o {
-        case .name(let n):
-            switch n {
-            case "DeviceGray", "G", "CalGray": return .gray
-            case "DeviceRGB", "RGB", "CalRGB": return .rgb
-            case "DeviceCMYK", "CMYK": return .cmyk
-            case "Pattern": return .pattern(underlying: nil)
-            case "Indexed", "I": return nil
-            default:
-                // A name in the resources' /ColorSpace dictionary.
-                if let csd = r.dict(resources?["ColorSpace"]), let entry = csd[n] {
-                    return read(entry, resources: nil, r, depth: depth + 1)
-                }
-                r.warn(.colorApproximated, "unknown colour space /\(n); drawn as DeviceGray")
-                return nil
-            }
-        case .array(let a):
-            guard let family = r.name(a.first) else { return nil }
-            switch family {
-            case "CalGray", "CalRGB":
-                let d = a.count > 1 ? r.dict(a[1]) : nil
-                let n = family == "CalGray" ? 1 : 3
-                let gamma = n == 1 ? [r.number(d?["Gamma"]) ?? 1] : (r.numbers(d?["Gamma"]) ?? [1, 1, 1])
-                return .calibrated(components: n, gamma: gamma, matrix: r.numbers(d?["Matrix"]) ?? [1, 0, 0, 0, 1, 0, 0, 0, 1],
-                                   whitePoint: r.numbers(d?["WhitePoint"]) ?? [0.9505, 1, 1.089])
-            case "DeviceGray", "G": return .gray
-            case "DeviceRGB", "RGB": return .rgb
-            case "DeviceCMYK", "CMYK": return .cmyk
-            case "ICCBased":
-                guard a.count > 1, let s = r.dict(a[1]) else { return nil }
-                if let alt = s["Alternate"], let cs = read(alt, resources: nil, r, depth: depth + 1) { return cs }
-                switch r.int(s["N"]) {
-                case 1: return .gray
-                case 4: return .cmyk
-                default: return .rgb
-                }
-            case "Indexed", "I":
-                guard a.count >= 4, let base = read(a[1], resources: resources, r, depth: depth + 1) else { return nil }
-                let hival = max(0, min(255, r.int(a[2]) ?? 0))
-                var lookup: [UInt8] = []
-                switch r.resolve(a[3]) {
-                case .string(let b): lookup = b
-                case .stream(let s): lookup = r.streamData(s) ?? []
-                default: break
-                }
-                return .indexed(base: base, hival: hival, lookup: lookup)
-            case "Separation":
-                guard a.count >= 4 else { return nil }
-                let alt = read(a[2], resources: resources, r, depth: depth + 1) ?? .gray
-                let isNone = r.name(a[1]) == "None"
-                let fn = PDFFunction.read(a[3], r)
-                if fn == nil && !isNone { r.warn(.colorApproximated, "Separation tint transform unreadable; drawn in its alternate space's default") }
-                return .tinted(components: 1, alternate: alt, function: fn, isNone: isNone)
-            case "DeviceN":
-                guard a.count >= 4, let names = r.array(a[1]) else { return nil }
-                let alt = read(a[2], resources: resources, r, depth: depth + 1) ?? .gray
-                let isNone = names.allSatisfy { r.name($0) == "None" }
-                let fn = PDFFunction.read(a[3], r)
-                if fn == nil && !isNone { r.warn(.colorApproximated, "DeviceN tint transform unreadable") }
-                return .tinted(components: max(1, names.count), alternate: alt, function: fn, isNone: isNone)
-            case "Lab":
-                let d = a.count > 1 ? r.dict(a[1]) : nil
-                return .lab(whitePoint: r.numbers(d?["WhitePoint"]) ?? [0.9505, 1, 1.089], range: r.numbers(d?["Range"]) ?? [-100, 100, -100, 100])
-            case "Pattern":
-                let u = a.count > 1 ? read(a[1], resources: resources, r, depth: depth + 1) : nil
-                return .pattern(underlying: u)
-            default:
-                r.warn(.colorApproximated, "unknown colour space family /\(family)")
-                return nil
-            }
+        switch r.resolve(obj) {
+        case .name(let n): return named(n, resources: resources, r, depth: depth)
+        case .array(let a): return family(a, resources: resources, r, depth: depth)
+        default: return nil
+        }
+    }
+
+    /// The device spaces by their names and inline-image abbreviations, the same as a name and as
+    /// an array's family.
+    static func device(_ name: String) -> ColorSpace? {
+        switch name {
+        case "DeviceGray", "G": .gray
+        case "DeviceRGB", "RGB": .rgb
+        case "DeviceCMYK", "CMYK": .cmyk
+        default: nil
+        }
+    }
+
+    /// A colour space given by name: a device space, a calibrated family without its dictionary
+    /// (its device space), a pattern without an underlying space, or a name in the resources'
+    /// /ColorSpace dictionary.
+    static func named(_ n: String, resources: PDFDict?, _ r: ResourceReader, depth: Int) -> ColorSpace? {
+        if let space = device(n) { return space }
+        switch n {
+        case "CalGray": return .gray
+        case "CalRGB": return .rgb
+        case "Pattern": return .pattern(underlying: nil)
+        case "Indexed", "I": return nil
         default:
+            if let csd = r.dict(resources?["ColorSpace"]), let entry = csd[n] {
+                return read(entry, resources: nil, r, depth: depth + 1)
+            }
+            r.warn(.colorApproximated, "unknown colour space /\(n); drawn as DeviceGray")
+            return nil
+        }
+    }
+
+    /// A colour space given as an array: its family name, then the family's operands.
+    static func family(_ a: [PDFObject], resources: PDFDict?, _ r: ResourceReader, depth: Int) -> ColorSpace? {
+        guard let family = r.name(a.first) else { return nil }
+        if let space = device(family) { return space }
+        switch family {
+        case "CalGray", "CalRGB":
+            let d = a.count > 1 ? r.dict(a[1]) : nil
+            let n = family == "CalGray" ? 1 : 3
+            let gamma = n == 1 ? [r.number(d?["Gamma"]) ?? 1] : (r.numbers(d?["Gamma"]) ?? [1, 1, 1])
+            return .calibrated(components: n, gamma: gamma, matrix: r.numbers(d?["Matrix"]) ?? [1, 0, 0, 0, 1, 0, 0, 0, 1],
+                               whitePoint: r.numbers(d?["WhitePoint"]) ?? [0.9505, 1, 1.089])
+        case "ICCBased":
+            guard a.count > 1, let s = r.dict(a[1]) else { return nil }
+            if let alt = s["Alternate"], let cs = read(alt, resources: nil, r, depth: depth + 1) { return cs }
+            switch r.int(s["N"]) {
+            case 1: return .gray
+            case 4: return .cmyk
+            default: return .rgb
+            }
+        case "Indexed", "I":
+            guard a.count >= 4, let base = read(a[1], resources: resources, r, depth: depth + 1) else { return nil }
+            let hival = max(0, min(255, r.int(a[2]) ?? 0))
+            var lookup: [UInt8] = []
+            switch r.resolve(a[3]) {
+            case .string(let b): lookup = b
+            case .stream(let s): lookup = r.streamData(s) ?? []
+            default: break
+            }
+            return .indexed(base: base, hival: hival, lookup: lookup)
+        case "Separation":
+            guard a.count >= 4 else { return nil }
+            let alt = read(a[2], resources: resources, r, depth: depth + 1) ?? .gray
+            let isNone = r.name(a[1]) == "None"
+            let fn = PDFFunction.read(a[3], r)
+            if fn == nil && !isNone { r.warn(.colorApproximated, "Separation tint transform unreadable; drawn in its alternate space's default") }
+            return .tinted(components: 1, alternate: alt, function: fn, isNone: isNone)
+        case "DeviceN":
+            guard a.count >= 4, let names = r.array(a[1]) else { return nil }
+            let alt = read(a[2], resources: resources, r, depth: depth + 1) ?? .gray
+            let isNone = names.allSatisfy { r.name($0) == "None" }
+            let fn = PDFFunction.read(a[3], r)
+            if fn == nil && !isNone { r.warn(.colorApproximated, "DeviceN tint transform unreadable") }
+            return .tinted(components: max(1, names.count), alternate: alt, function: fn, isNone: isNone)
+        case "Lab":
+            let d = a.count > 1 ? r.dict(a[1]) : nil
+            return .lab(whitePoint: r.numbers(d?["WhitePoint"]) ?? [0.9505, 1, 1.089], range: r.numbers(d?["Range"]) ?? [-100, 100, -100, 100])
+        case "Pattern":
+            let u = a.count > 1 ? read(a[1], resources: resources, r, depth: depth + 1) : nil
+            return .pattern(underlying: u)
+        default:
+            r.warn(.colorApproximated, "unknown colour space family /\(family)")
             return nil
         }
     }

@@ -271,7 +271,13 @@ struct FontLoader {
             }
         }
 
-        // Widths: /Widths from /FirstChar, else the font's own advances.
+        setSimpleWidths(font, d, desc: desc, face: face)
+        return font
+    }
+
+    /// A simple font's widths: /Widths from /FirstChar, else the font's own advances; a
+    /// substitute's glyphs scaled to the widths the PDF gives.
+    func setSimpleWidths(_ font: PDFFont, _ d: PDFDict, desc: PDFDict?, face: LoadedFace) {
         let first = max(-1, min(256, r.int(d["FirstChar"]) ?? 0))
         let missing = (r.number(desc?["MissingWidth"]) ?? 0) / 1000
         let ws = r.numbers(d["Widths"])
@@ -287,7 +293,6 @@ struct FontLoader {
                 font.glyphScale[c] = s > 0.5 && s < 2 ? s : 1
             }
         }
-        return font
     }
 
     /// Applies an encoding's `/Differences` (a code, then the names from that code on) to a table
@@ -408,50 +413,7 @@ struct FontLoader {
         default:
             r.warn(.font, "Type0 font \(font.name) has no usable /Encoding; Identity-H assumed", object: object)
         }
-        // Widths.
-        font.defaultWidth = (r.number(cid["DW"]) ?? 1000) / 1000
-        if let w = r.array(cid["W"]) {
-            var ranges: [(lo: UInt32, hi: UInt32, w: Double)] = []
-            defer {
-                font.cidWidthRanges = DisjointRanges.make(ranges.map { ($0.lo, $0.hi) }).map { ($0.lo, $0.hi, ranges[$0.index].w) }
-            }
-            var i = 0
-            while i < w.count && font.cidWidths.count < 1 << 20 {
-                guard let c1 = r.int(w[i]), c1 >= 0 else { break }
-                if i + 1 < w.count, let list = r.numbers(w[i + 1]) {
-                    for (k, v) in list.enumerated() { font.cidWidths[UInt32(clamping: c1 &+ k)] = v / 1000 }
-                    i += 2
-                } else if i + 2 < w.count, let c2 = r.int(w[i + 1]), let v = r.number(w[i + 2]), c2 >= c1 {
-                    ranges.append((UInt32(clamping: c1), UInt32(clamping: c2), v / 1000))
-                    i += 3
-                } else {
-                    break
-                }
-            }
-        }
-        if font.vertical {
-            if let d2 = r.numbers(cid["DW2"]), d2.count >= 2 { font.defaultVertical = (d2[0] / 1000, d2[1] / 1000) }
-            if let w2 = r.array(cid["W2"]) {
-                var i = 0
-                while i < w2.count && font.verticalMetrics.count < 1 << 20 {
-                    guard let c1 = r.int(w2[i]), c1 >= 0 else { break }
-                    if i + 1 < w2.count, let list = r.numbers(w2[i + 1]) {
-                        var k = 0
-                        while k + 2 < list.count {
-                            font.verticalMetrics[UInt32(clamping: c1 &+ k / 3)] = (list[k] / 1000, list[k + 1] / 1000, list[k + 2] / 1000)
-                            k += 3
-                        }
-                        i += 2
-                    } else if i + 4 < w2.count, let c2 = r.int(w2[i + 1]), c2 >= c1, c2 - c1 < 1 << 16,
-                              let w1 = r.number(w2[i + 2]), let vx = r.number(w2[i + 3]), let vy = r.number(w2[i + 4]) {
-                        for c in c1 ... c2 { font.verticalMetrics[UInt32(clamping: c)] = (w1 / 1000, vx / 1000, vy / 1000) }
-                        i += 5
-                    } else {
-                        break
-                    }
-                }
-            }
-        }
+        setCIDWidths(font, cid)
         let desc = r.dict(cid["FontDescriptor"])
         let cidSubtype = r.name(cid["Subtype"]) ?? "CIDFontType2"
         if let face = embeddedFace(desc, object: object, name: font.name) {
@@ -502,6 +464,54 @@ struct FontLoader {
             }
         }
         return font
+    }
+
+    /// A CID font's horizontal widths (/DW, /W) and, when it is written vertically, its vertical
+    /// metrics (/DW2, /W2); at most 2^20 entries each.
+    func setCIDWidths(_ font: PDFFont, _ cid: PDFDict) {
+        font.defaultWidth = (r.number(cid["DW"]) ?? 1000) / 1000
+        if let w = r.array(cid["W"]) {
+            var ranges: [(lo: UInt32, hi: UInt32, w: Double)] = []
+            defer {
+                font.cidWidthRanges = DisjointRanges.make(ranges.map { ($0.lo, $0.hi) }).map { ($0.lo, $0.hi, ranges[$0.index].w) }
+            }
+            var i = 0
+            while i < w.count && font.cidWidths.count < 1 << 20 {
+                guard let c1 = r.int(w[i]), c1 >= 0 else { break }
+                if i + 1 < w.count, let list = r.numbers(w[i + 1]) {
+                    for (k, v) in list.enumerated() { font.cidWidths[UInt32(clamping: c1 &+ k)] = v / 1000 }
+                    i += 2
+                } else if i + 2 < w.count, let c2 = r.int(w[i + 1]), let v = r.number(w[i + 2]), c2 >= c1 {
+                    ranges.append((UInt32(clamping: c1), UInt32(clamping: c2), v / 1000))
+                    i += 3
+                } else {
+                    break
+                }
+            }
+        }
+        if font.vertical {
+            if let d2 = r.numbers(cid["DW2"]), d2.count >= 2 { font.defaultVertical = (d2[0] / 1000, d2[1] / 1000) }
+            if let w2 = r.array(cid["W2"]) {
+                var i = 0
+                while i < w2.count && font.verticalMetrics.count < 1 << 20 {
+                    guard let c1 = r.int(w2[i]), c1 >= 0 else { break }
+                    if i + 1 < w2.count, let list = r.numbers(w2[i + 1]) {
+                        var k = 0
+                        while k + 2 < list.count {
+                            font.verticalMetrics[UInt32(clamping: c1 &+ k / 3)] = (list[k] / 1000, list[k + 1] / 1000, list[k + 2] / 1000)
+                            k += 3
+                        }
+                        i += 2
+                    } else if i + 4 < w2.count, let c2 = r.int(w2[i + 1]), c2 >= c1, c2 - c1 < 1 << 16,
+                              let w1 = r.number(w2[i + 2]), let vx = r.number(w2[i + 3]), let vy = r.number(w2[i + 4]) {
+                        for c in c1 ... c2 { font.verticalMetrics[UInt32(clamping: c)] = (w1 / 1000, vx / 1000, vy / 1000) }
+                        i += 5
+                    } else {
+                        break
+                    }
+                }
+            }
+        }
     }
 
     // MARK: Type 3

@@ -25,159 +25,21 @@ struct ImageDecoder {
         return out
     }
 
-    /// Decodes an image; nil (with a warning) when it cannot be drawn.
-    func decode(dict d: PDFDict, stream: PDFStream?, inlineData: [UInt8]?, object: Int?, fill: ColorState,
-                targetScale: Double, isSoftMask: Bool = false) -> DecodedImage? {
-        guard let w = r.int(d["Width"]), let h = r.int(d["Height"]), w > 0, h > 0, w <= 1 << 16, h <= 1 << 16 else {
-            r.warn(.image, "image has no usable /Width and /Height", object: object)
-            return nil
-        }
-        let isMask = r.bool(d["ImageMask"]) ?? false
-        var bpc = isMask ? 1 : (r.int(d["BitsPerComponent"]) ?? 8)
-        let raw: (data: [UInt8], codec: String?, parms: PDFDict?)?
-        if let stream { raw = r.imageStreamData(stream) } else { raw = r.inlineImageData(d, inlineData ?? []) }
-        guard let raw else { return nil }
-        var data = raw.data
-        let codec = raw.codec, parms = raw.parms
-        var cs: ColorSpace = .gray
-        if !isMask {
-            if let c = d["ColorSpace"], let parsed = ColorSpace.read(c, resources: resources, r) {
-                cs = parsed
-            } else if codec == nil && !isSoftMask && d["ColorSpace"] != nil {
-                r.warn(.image, "image colour space unreadable; drawn as DeviceGray", object: object)
-            }
-        }
-        var comps = isMask ? 1 : cs.components
-        var decodeArray = r.numbers(d["Decode"])
-        var width = w, height = h
-        if let codec {
-            switch codec {
-            case "DCTDecode":
-                guard let j = decodeJPEG(data, targetScale: targetScale, object: object) else { return nil }
-                data = j.bytes; width = j.width; height = j.height; bpc = 8
-                if j.components != comps && d["ColorSpace"] == nil || j.components != comps {
-                    comps = j.components
-                    cs = comps == 1 ? .gray : (comps == 4 ? .cmyk : .rgb)
-                }
-                if comps == 4 && j.adobeInverted && decodeArray == nil { decodeArray = [1, 0, 1, 0, 1, 0, 1, 0] }
-            case "JPXDecode":
-                guard let j = JPXDecoder.decode(data, targetScale: targetScale, maxPixels: RenderContext.maxImagePixels) else {
-                    r.warn(.image, "JPEG 2000 image does not decode", object: object)
-                    return nil
-                }
-                data = j.bytes; width = j.width; height = j.height; bpc = 8
-                if j.components != comps {
-                    // The codestream's own colour space when the PDF names none or another count.
-                    comps = j.components
-                    cs = comps == 1 ? .gray : (comps == 4 ? .cmyk : .rgb)
-                }
-                if d["Decode"] == nil { decodeArray = nil }
-            case "CCITTFaxDecode":
-                var dec = CCITTDecoder()
-                dec.k = r.int(parms?["K"]) ?? 0
-                dec.columns = r.int(parms?["Columns"]) ?? 1728
-                dec.rows = max(0, r.int(parms?["Rows"]) ?? h)
-                dec.encodedByteAlign = r.bool(parms?["EncodedByteAlign"]) ?? false
-                dec.blackIs1 = r.bool(parms?["BlackIs1"]) ?? false
-                guard dec.columns > 0, dec.columns <= 1 << 16 else {
-                    r.warn(.image, "CCITT image has \(dec.columns) columns", object: object)
-                    return nil
-                }
-                let out = dec.decode(data, maxRows: min(h, RenderContext.maxImagePixels / dec.columns))
-                if out.damaged { r.warn(.image, "CCITT fax data is damaged after row \(out.rows); the rest is blank", object: object) }
-                guard out.rows > 0 else { return nil }
-                data = out.bytes
-                width = dec.columns
-                // Rows that the data does not reach stay white (1 bits, or 0 with BlackIs1).
-                let rowBytes = (width + 7) / 8
-                if out.rows < h { data += [UInt8](repeating: dec.blackIs1 ? 0 : 0xFF, count: (h - out.rows) * rowBytes) }
-                bpc = 1
-            default:
-                var globals: [UInt8]? = nil
-                if case .stream(let gs)? = r.resolveOpt(parms?["JBIG2Globals"]) { globals = r.streamData(gs) }
-                let page: JBIG2Decoder.Bitmap
-                do {
-                    page = try JBIG2Decoder.decode(data, globals: globals) { r.warn(.unsupportedImageFilter, $0, object: object) }
-                } catch {
-                    r.warn(.image, "JBIG2 image does not decode: \((error as? JBIG2Decoder.Failure)?.message ?? "\(error)")", object: object)
-                    return nil
-                }
-                // JBIG2 writes 1 for black; image samples of 0 are black (DeviceGray) or painted (masks).
-                width = page.width
-                let rowBytes = (width + 7) / 8
-                var packed = [UInt8](repeating: 0xFF, count: rowBytes * max(h, page.height))
-                for y in 0 ..< page.height {
-                    for x in 0 ..< width where page.pixels[y * width + x] == 1 {
-                        packed[y * rowBytes + x >> 3] &= ~(0x80 >> UInt8(x & 7))
-                    }
-                }
-                data = packed
-                height = max(1, page.height)
-                bpc = 1
-            }
-        }
-        guard [1, 2, 4, 8, 16].contains(bpc) else {
-            r.warn(.image, "image has \(bpc) bits per component", object: object)
-            return nil
-        }
-        let pixels = width.multipliedReportingOverflow(by: height).partialValue
-        guard pixels <= 1 << 32 else {
-            r.warn(.limit, "image of \(width)×\(height) pixels is over the limit and not drawn", object: object)
-            return nil
-        }
-        if pixels > RenderContext.maxImagePixels {
-            // Every k-th sample of every k-th row: far more pixels than any page shows.
-            let k = Int((Double(pixels) / Double(RenderContext.maxImagePixels)).squareRoot().rounded(.up))
-            let srcRow = (width * comps * bpc + 7) / 8
-            let nw = max(1, width / k), nh = max(1, height / k)
-            let dstRow = (nw * comps * bpc + 7) / 8
-            var reduced = [UInt8](repeating: 0, count: dstRow * nh)
-            for y in 0 ..< nh {
-                let src = y * k * srcRow
-                for x in 0 ..< nw {
-                    for c in 0 ..< comps {
-                        let si = (x * k) * comps + c, di = x * comps + c
-                        switch bpc {
-                        case 8: if src + si < data.count { reduced[y * dstRow + di] = data[src + si] }
-                        case 16:
-                            if src + 2 * si + 1 < data.count {
-                                reduced[y * dstRow + 2 * di] = data[src + 2 * si]; reduced[y * dstRow + 2 * di + 1] = data[src + 2 * si + 1]
-                            }
-                        default:
-                            let sb = si * bpc, db = di * bpc
-                            guard src + sb >> 3 < data.count else { continue }
-                            let v = (data[src + sb >> 3] >> UInt8(8 - bpc - sb & 7)) & UInt8((1 << bpc) - 1)
-                            reduced[y * dstRow + db >> 3] |= v << UInt8(8 - bpc - db & 7)
-                        }
-                    }
-                }
-            }
-            r.warn(.limit, "image of \(width)×\(height) pixels drawn from every \(k)th pixel (\(nw)×\(nh))", object: object)
-            data = reduced; width = nw; height = nh
-        }
-        let rowBytes = (width * comps * bpc + 7) / 8
-        if data.count < rowBytes * height {
-            if data.isEmpty { r.warn(.image, "image has no data", object: object); return nil }
-            r.warn(.image, "image data is short (\(data.count) of \(rowBytes * height) bytes); the rest is blank", object: object)
-            data += [UInt8](repeating: 0, count: rowBytes * height - data.count)
-        }
-        if isMask {
-            let img = DecodedImage(width: width, height: height, isMask: true)
-            let inverted = (decodeArray?.first ?? 0) == 1
-            let p = img.pixels.assumingMemoryBound(to: UInt8.self)
-            for y in 0 ..< height {
-                for x in 0 ..< width {
-                    let bit = (data[y * rowBytes + x >> 3] >> UInt8(7 - x & 7)) & 1
-                    p[y * img.stride + x] = (bit == 0) != inverted ? 255 : 0
-                }
-            }
-            return img
-        }
-        let img = DecodedImage(width: width, height: height, isMask: false)
-        let out = img.pixels.assumingMemoryBound(to: UInt32.self)
-        let maxv = Double((1 << bpc) - 1)
-        let dec = decodeArray ?? cs.defaultDecode(bpc: bpc)
-        let isDefaultDecode = decodeArray == nil || decodeArray! == cs.defaultDecode(bpc: bpc)
+    /// An image's samples on their way to pixels: the data its filters leave, its size, bits per
+    /// component, components, colour space and /Decode array.
+    struct Samples {
+        var data: [UInt8]
+        var width: Int
+        var height: Int
+        var bpc: Int
+        var comps: Int
+        var cs: ColorSpace
+        var decodeArray: [Double]?
+
+        /// The bytes of one row.
+        var rowBytes: Int { (width * comps * bpc + 7) / 8 }
+
+        /// Sample `i` of the row that starts at byte `row`.
         @inline(__always) func sample(_ row: Int, _ i: Int) -> Int {
             switch bpc {
             case 8: return Int(data[row + i])
@@ -187,6 +49,198 @@ struct ImageDecoder {
                 return Int(data[row + bit >> 3] >> UInt8(8 - bpc - bit & 7)) & ((1 << bpc) - 1)
             }
         }
+    }
+
+    /// Decodes an image; nil (with a warning) when it cannot be drawn.
+    func decode(dict d: PDFDict, stream: PDFStream?, inlineData: [UInt8]?, object: Int?, fill: ColorState,
+                targetScale: Double, isSoftMask: Bool = false) -> DecodedImage? {
+        guard let w = r.int(d["Width"]), let h = r.int(d["Height"]), w > 0, h > 0, w <= 1 << 16, h <= 1 << 16 else {
+            r.warn(.image, "image has no usable /Width and /Height", object: object)
+            return nil
+        }
+        let isMask = r.bool(d["ImageMask"]) ?? false
+        let bpc = isMask ? 1 : (r.int(d["BitsPerComponent"]) ?? 8)
+        let raw: (data: [UInt8], codec: String?, parms: PDFDict?)?
+        if let stream { raw = r.imageStreamData(stream) } else { raw = r.inlineImageData(d, inlineData ?? []) }
+        guard let raw else { return nil }
+        var cs: ColorSpace = .gray
+        if !isMask {
+            if let c = d["ColorSpace"], let parsed = ColorSpace.read(c, resources: resources, r) {
+                cs = parsed
+            } else if raw.codec == nil && !isSoftMask && d["ColorSpace"] != nil {
+                r.warn(.image, "image colour space unreadable; drawn as DeviceGray", object: object)
+            }
+        }
+        var s = Samples(data: raw.data, width: w, height: h, bpc: bpc, comps: isMask ? 1 : cs.components, cs: cs,
+                        decodeArray: r.numbers(d["Decode"]))
+        if let codec = raw.codec {
+            guard decodeFilter(codec, &s, dict: d, parms: raw.parms, targetScale: targetScale, object: object) else { return nil }
+        }
+        guard [1, 2, 4, 8, 16].contains(s.bpc) else {
+            r.warn(.image, "image has \(s.bpc) bits per component", object: object)
+            return nil
+        }
+        guard reduceToLimit(&s, object: object) else { return nil }
+        if s.data.count < s.rowBytes * s.height {
+            if s.data.isEmpty { r.warn(.image, "image has no data", object: object); return nil }
+            r.warn(.image, "image data is short (\(s.data.count) of \(s.rowBytes * s.height) bytes); the rest is blank", object: object)
+            s.data += [UInt8](repeating: 0, count: s.rowBytes * s.height - s.data.count)
+        }
+        if isMask { return stencil(s) }
+        let img = colourPixels(s)
+        applyTransparency(img, dict: d, samples: s, colourKeyed: raw.codec == nil, fill: fill, targetScale: targetScale)
+        return img
+    }
+
+    /// Decodes the data of an image's image filter (DCT, JPX, CCITT fax or JBIG2) into samples;
+    /// false (with a warning) when it does not decode.
+    func decodeFilter(_ codec: String, _ s: inout Samples, dict d: PDFDict, parms: PDFDict?, targetScale: Double, object: Int?) -> Bool {
+        switch codec {
+        case "DCTDecode":
+            guard let j = decodeJPEG(s.data, targetScale: targetScale, object: object) else { return false }
+            s.data = j.bytes; s.width = j.width; s.height = j.height; s.bpc = 8
+            if j.components != s.comps {
+                s.comps = j.components
+                s.cs = s.comps == 1 ? .gray : (s.comps == 4 ? .cmyk : .rgb)
+            }
+            if s.comps == 4 && j.adobeInverted && s.decodeArray == nil { s.decodeArray = [1, 0, 1, 0, 1, 0, 1, 0] }
+        case "JPXDecode":
+            guard let j = JPXDecoder.decode(s.data, targetScale: targetScale, maxPixels: RenderContext.maxImagePixels) else {
+                r.warn(.image, "JPEG 2000 image does not decode", object: object)
+                return false
+            }
+            s.data = j.bytes; s.width = j.width; s.height = j.height; s.bpc = 8
+            if j.components != s.comps {
+                // The codestream's own colour space when the PDF names none or another count.
+                s.comps = j.components
+                s.cs = s.comps == 1 ? .gray : (s.comps == 4 ? .cmyk : .rgb)
+            }
+            if d["Decode"] == nil { s.decodeArray = nil }
+        case "CCITTFaxDecode":
+            return decodeCCITT(&s, parms: parms, object: object)
+        default:
+            return decodeJBIG2(&s, parms: parms, object: object)
+        }
+        return true
+    }
+
+    /// CCITT fax data to 1-bit samples; rows the data does not reach stay white.
+    func decodeCCITT(_ s: inout Samples, parms: PDFDict?, object: Int?) -> Bool {
+        let h = s.height
+        var dec = CCITTDecoder()
+        dec.k = r.int(parms?["K"]) ?? 0
+        dec.columns = r.int(parms?["Columns"]) ?? 1728
+        dec.rows = max(0, r.int(parms?["Rows"]) ?? h)
+        dec.encodedByteAlign = r.bool(parms?["EncodedByteAlign"]) ?? false
+        dec.blackIs1 = r.bool(parms?["BlackIs1"]) ?? false
+        guard dec.columns > 0, dec.columns <= 1 << 16 else {
+            r.warn(.image, "CCITT image has \(dec.columns) columns", object: object)
+            return false
+        }
+        let out = dec.decode(s.data, maxRows: min(h, RenderContext.maxImagePixels / dec.columns))
+        if out.damaged { r.warn(.image, "CCITT fax data is damaged after row \(out.rows); the rest is blank", object: object) }
+        guard out.rows > 0 else { return false }
+        s.data = out.bytes
+        s.width = dec.columns
+        // Rows that the data does not reach stay white (1 bits, or 0 with BlackIs1).
+        let rowBytes = (s.width + 7) / 8
+        if out.rows < h { s.data += [UInt8](repeating: dec.blackIs1 ? 0 : 0xFF, count: (h - out.rows) * rowBytes) }
+        s.bpc = 1
+        return true
+    }
+
+    /// A JBIG2 page (with its globals) to 1-bit samples.
+    func decodeJBIG2(_ s: inout Samples, parms: PDFDict?, object: Int?) -> Bool {
+        var globals: [UInt8]? = nil
+        if case .stream(let gs)? = r.resolveOpt(parms?["JBIG2Globals"]) { globals = r.streamData(gs) }
+        let page: JBIG2Decoder.Bitmap
+        do {
+            page = try JBIG2Decoder.decode(s.data, globals: globals) { r.warn(.unsupportedImageFilter, $0, object: object) }
+        } catch {
+            r.warn(.image, "JBIG2 image does not decode: \((error as? JBIG2Decoder.Failure)?.message ?? "\(error)")", object: object)
+            return false
+        }
+        // JBIG2 writes 1 for black; image samples of 0 are black (DeviceGray) or painted (masks).
+        let width = page.width
+        let rowBytes = (width + 7) / 8
+        var packed = [UInt8](repeating: 0xFF, count: rowBytes * max(s.height, page.height))
+        for y in 0 ..< page.height {
+            for x in 0 ..< width where page.pixels[y * width + x] == 1 {
+                packed[y * rowBytes + x >> 3] &= ~(0x80 >> UInt8(x & 7))
+            }
+        }
+        s.data = packed
+        s.width = width
+        s.height = max(1, page.height)
+        s.bpc = 1
+        return true
+    }
+
+    /// Keeps an image within `RenderContext.maxImagePixels`: every k-th sample of every k-th row
+    /// of a larger one (far more pixels than any page shows); false (with a warning) past 2^32.
+    func reduceToLimit(_ s: inout Samples, object: Int?) -> Bool {
+        let width = s.width, height = s.height, comps = s.comps, bpc = s.bpc
+        let pixels = width.multipliedReportingOverflow(by: height).partialValue
+        guard pixels <= 1 << 32 else {
+            r.warn(.limit, "image of \(width)×\(height) pixels is over the limit and not drawn", object: object)
+            return false
+        }
+        guard pixels > RenderContext.maxImagePixels else { return true }
+        let data = s.data
+        let k = Int((Double(pixels) / Double(RenderContext.maxImagePixels)).squareRoot().rounded(.up))
+        let srcRow = (width * comps * bpc + 7) / 8
+        let nw = max(1, width / k), nh = max(1, height / k)
+        let dstRow = (nw * comps * bpc + 7) / 8
+        var reduced = [UInt8](repeating: 0, count: dstRow * nh)
+        for y in 0 ..< nh {
+            let src = y * k * srcRow
+            for x in 0 ..< nw {
+                for c in 0 ..< comps {
+                    let si = (x * k) * comps + c, di = x * comps + c
+                    switch bpc {
+                    case 8: if src + si < data.count { reduced[y * dstRow + di] = data[src + si] }
+                    case 16:
+                        if src + 2 * si + 1 < data.count {
+                            reduced[y * dstRow + 2 * di] = data[src + 2 * si]; reduced[y * dstRow + 2 * di + 1] = data[src + 2 * si + 1]
+                        }
+                    default:
+                        let sb = si * bpc, db = di * bpc
+                        guard src + sb >> 3 < data.count else { continue }
+                        let v = (data[src + sb >> 3] >> UInt8(8 - bpc - sb & 7)) & UInt8((1 << bpc) - 1)
+                        reduced[y * dstRow + db >> 3] |= v << UInt8(8 - bpc - db & 7)
+                    }
+                }
+            }
+        }
+        r.warn(.limit, "image of \(width)×\(height) pixels drawn from every \(k)th pixel (\(nw)×\(nh))", object: object)
+        s.data = reduced; s.width = nw; s.height = nh
+        return true
+    }
+
+    /// A stencil mask's coverage: 255 where the mask paints (a 0 bit, or a 1 bit with /Decode [1 0]).
+    func stencil(_ s: Samples) -> DecodedImage {
+        let img = DecodedImage(width: s.width, height: s.height, isMask: true)
+        let inverted = (s.decodeArray?.first ?? 0) == 1
+        let p = img.pixels.assumingMemoryBound(to: UInt8.self)
+        let rowBytes = s.rowBytes
+        for y in 0 ..< s.height {
+            for x in 0 ..< s.width {
+                let bit = (s.data[y * rowBytes + x >> 3] >> UInt8(7 - x & 7)) & 1
+                p[y * img.stride + x] = (bit == 0) != inverted ? 255 : 0
+            }
+        }
+        return img
+    }
+
+    /// The samples through /Decode and the colour space to opaque RGB pixels.
+    func colourPixels(_ s: Samples) -> DecodedImage {
+        let width = s.width, height = s.height, comps = s.comps, bpc = s.bpc, cs = s.cs, data = s.data
+        let rowBytes = s.rowBytes
+        let img = DecodedImage(width: width, height: height, isMask: false)
+        let out = img.pixels.assumingMemoryBound(to: UInt32.self)
+        let maxv = Double((1 << bpc) - 1)
+        let dec = s.decodeArray ?? cs.defaultDecode(bpc: bpc)
+        let isDefaultDecode = s.decodeArray == nil || s.decodeArray! == cs.defaultDecode(bpc: bpc)
         @inline(__always) func pack(_ c: RGB) -> UInt32 {
             0xFF00_0000 | UInt32(c.r * 255 + 0.5) << 16 | UInt32(c.g * 255 + 0.5) << 8 | UInt32(c.b * 255 + 0.5)
         }
@@ -199,7 +253,7 @@ struct ImageDecoder {
             }
             for y in 0 ..< height {
                 let row = y * rowBytes
-                for x in 0 ..< width { out[y * width + x] = table[sample(row, x)] }
+                for x in 0 ..< width { out[y * width + x] = table[s.sample(row, x)] }
             }
         } else if case .rgb = cs, bpc == 8, isDefaultDecode {
             for y in 0 ..< height {
@@ -226,14 +280,19 @@ struct ImageDecoder {
                 let row = y * rowBytes
                 for x in 0 ..< width {
                     for k in 0 ..< comps {
-                        let v = Double(sample(row, x * comps + k))
+                        let v = Double(s.sample(row, x * comps + k))
                         comp[k] = 2 * k + 1 < dec.count ? dec[2 * k] + v * (dec[2 * k + 1] - dec[2 * k]) / maxv : v / maxv
                     }
                     out[y * width + x] = pack(cs.toRGB(comp))
                 }
             }
         }
-        // Transparency: a soft mask, a stencil mask, or a colour key.
+        return img
+    }
+
+    /// Transparency: a soft mask, a stencil mask, or (for unfiltered samples) a colour key.
+    func applyTransparency(_ img: DecodedImage, dict d: PDFDict, samples s: Samples, colourKeyed: Bool, fill: ColorState,
+                           targetScale: Double) {
         if let sm = r.resolveOpt(d["SMask"]), case .stream(let ss) = sm,
            let alpha = ImageDecoder(r: r, resources: resources).decode(dict: ss.dict, stream: ss, inlineData: nil, object: ss.id?.num,
                                                                        fill: fill, targetScale: targetScale, isSoftMask: true) {
@@ -243,21 +302,27 @@ struct ImageDecoder {
                let mask = ImageDecoder(r: r, resources: resources).decode(dict: ms.dict, stream: ms, inlineData: nil, object: ms.id?.num,
                                                                           fill: fill, targetScale: targetScale) {
                 applyAlpha(img, from: mask, luminance: false)
-            } else if let key = r.numbers(m), key.count >= 2 * comps, codec == nil {
-                for y in 0 ..< height {
-                    let row = y * rowBytes
-                    for x in 0 ..< width {
-                        var inKey = true
-                        for k in 0 ..< comps {
-                            let v = Double(sample(row, x * comps + k))
-                            if v < key[2 * k] || v > key[2 * k + 1] { inKey = false; break }
-                        }
-                        if inKey { out[y * width + x] = 0 }
-                    }
-                }
+            } else if let key = r.numbers(m), key.count >= 2 * s.comps, colourKeyed {
+                applyColourKey(img, key: key, samples: s)
             }
         }
-        return img
+    }
+
+    /// Makes transparent every pixel whose samples all lie in the colour key's ranges.
+    func applyColourKey(_ img: DecodedImage, key: [Double], samples s: Samples) {
+        let out = img.pixels.assumingMemoryBound(to: UInt32.self)
+        let rowBytes = s.rowBytes
+        for y in 0 ..< s.height {
+            let row = y * rowBytes
+            for x in 0 ..< s.width {
+                var inKey = true
+                for k in 0 ..< s.comps {
+                    let v = Double(s.sample(row, x * s.comps + k))
+                    if v < key[2 * k] || v > key[2 * k + 1] { inKey = false; break }
+                }
+                if inKey { out[y * s.width + x] = 0 }
+            }
+        }
     }
 
     /// Multiplies an image's alpha by a mask's (a soft mask's grey level, or a stencil's coverage),

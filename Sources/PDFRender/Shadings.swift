@@ -63,24 +63,7 @@ extension Interpreter {
         func rgb(_ c: [Double]) -> RGB { cs.toRGB(fn.map { $0(c) } ?? c) }
         if type == 1 {
             guard let fn else { r.warn(.shading, "function-based shading without a function", object: object); return nil }
-            let domain = r.numbers(sh["Domain"]) ?? [0, 1, 0, 1]
-            guard domain.count >= 4, domain[1] != domain[0], domain[3] != domain[2] else { return nil }
-            let n = 64
-            let img = DecodedImage(width: n, height: n, isMask: false)
-            let px = img.pixels.assumingMemoryBound(to: UInt32.self)
-            for j in 0 ..< n {
-                for i in 0 ..< n {
-                    let x = domain[0] + (Double(i) + 0.5) / Double(n) * (domain[1] - domain[0])
-                    let y = domain[3] - (Double(j) + 0.5) / Double(n) * (domain[3] - domain[2])
-                    let c = cs.toRGB(fn([x, y]))
-                    px[j * n + i] = 0xFF00_0000 | UInt32(c.r * 255 + 0.5) << 16 | UInt32(c.g * 255 + 0.5) << 8 | UInt32(c.b * 255 + 0.5)
-                }
-            }
-            let m = r.matrix(sh["Matrix"]) ?? .identity
-            // The image's unit square onto the domain, then the shading's matrix.
-            let toDomain = PDFMatrix(domain[1] - domain[0], 0, 0, domain[3] - domain[2], domain[0], domain[2])
-            return ShadingSpec(geometry: .sampled(img, toDomain.concatenating(m)), stops: [], extendStart: false, extendEnd: false,
-                               matrix: .identity, background: nil)
+            return functionShading(sh, function: fn, cs: cs)
         }
         guard let stream, let data = r.streamData(stream) else { return nil }
         let d = stream.dict
@@ -161,5 +144,28 @@ extension Interpreter {
         }
         guard !patches.isEmpty else { return nil }
         return ShadingSpec(geometry: .mesh(patches), stops: [], extendStart: false, extendEnd: false, matrix: .identity, background: nil)
+    }
+
+    /// A function-based (type 1) shading: its function sampled on a 64 × 64 grid over its domain,
+    /// drawn through the shading's matrix.
+    func functionShading(_ sh: PDFDict, function fn: PDFFunction, cs: ColorSpace) -> ShadingSpec? {
+        let domain = r.numbers(sh["Domain"]) ?? [0, 1, 0, 1]
+        guard domain.count >= 4, domain[1] != domain[0], domain[3] != domain[2] else { return nil }
+        let n = 64
+        let img = DecodedImage(width: n, height: n, isMask: false)
+        let px = img.pixels.assumingMemoryBound(to: UInt32.self)
+        for j in 0 ..< n {
+            for i in 0 ..< n {
+                let x = domain[0] + (Double(i) + 0.5) / Double(n) * (domain[1] - domain[0])
+                let y = domain[3] - (Double(j) + 0.5) / Double(n) * (domain[3] - domain[2])
+                let c = cs.toRGB(fn([x, y]))
+                px[j * n + i] = 0xFF00_0000 | UInt32(c.r * 255 + 0.5) << 16 | UInt32(c.g * 255 + 0.5) << 8 | UInt32(c.b * 255 + 0.5)
+            }
+        }
+        let m = r.matrix(sh["Matrix"]) ?? .identity
+        // The image's unit square onto the domain, then the shading's matrix.
+        let toDomain = PDFMatrix(domain[1] - domain[0], 0, 0, domain[3] - domain[2], domain[0], domain[2])
+        return ShadingSpec(geometry: .sampled(img, toDomain.concatenating(m)), stops: [], extendStart: false, extendEnd: false,
+                           matrix: .identity, background: nil)
     }
 }

@@ -206,183 +206,49 @@ public enum PlaySoak {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]  // not JSON: counted as no header
     }
 
+    /// One page that plays until `end` (monotonic seconds), its generator seeded by its index.
     static func playPage(_ o: Options, index: Int, end: Double) -> Page {
-        var page = Page()
-        var random = SplitMix64(seed: o.seed &* 7919 &+ UInt64(index))
+        let random = SplitMix64(seed: o.seed &* 7919 &+ UInt64(index))
         let ws: LoopbackWebSocket
         do {
             ws = try LoopbackWebSocket(port: o.port)
             try ws.send(#"{"type": "hello", "scale": \#(o.scale)}"#)
         } catch {
+            var page = Page()
             page.endedEarly = -1
             return page
         }
-        let began = MonotonicClock.seconds()
-        let tick = 1 / o.displayHz
-        var nextTick = began + tick
-        // The page's state: a frame shown since its last `ready` (the first credit is implicit),
-        // a header whose PNG is still to come, when it last got a frame, whether that was moving.
-        var shownSinceReady = false
-        var awaitingPNG = false
-        var lastFrameAt = began, dragBegan = began, stallCounted = false
-        var openStall: Double?
-        // Input to frame: from an input to the first frame drawn for a credit sent after it (so
-        // a frame that shows the input: conservative, it includes the wait for the page's next
-        // display refresh, as a browser's would).
-        var pendingInputAt: Double?
-        var creditSentAt = began
-        // While the finger drags, every move makes the next frame due (the session draws one for
-        // any input, even when the picture stays the same): a wait over `maxGap` is a stall.
-        // The gesture: find a bubble (one frame with the debug view), drag it round for two
-        // seconds, release; every third time tap it and pinch back after a second.
-        enum Phase { case findBubble(asked: Double), drag(centre: (Double, Double), until: Double, ticks: Int), pause(until: Double, pinch: Bool) }
-        var phase = Phase.findBubble(asked: 0)
-        var cycle = 0
-        var bodies: [(Double, Double)] = [], fixed: [(Double, Double)] = []
-        var canvas = (768.0, 1024.0)
-        func send(_ text: String) -> Bool {
-            do { try ws.send(text); return true } catch { return false }
-        }
-        loop: while true {
-            let t = MonotonicClock.seconds()
-            if t >= end { break }
-            // Read until the next refresh.
-            let event = ws.read(timeout: max(0, nextTick - t))
-            let now = MonotonicClock.seconds()
-            switch event {
-            case .text(let s):
-                let m = object(s)
-                switch m["type"] as? String {
-                case "frame":
-                    page.frames += 1
-                    if case .drag = phase { page.longestGap = max(page.longestGap, now - max(lastFrameAt, dragBegan)) }
-                    lastFrameAt = now
-                    stallCounted = false
-                    page.frameTimes.append(now)
-                    if let start = openStall {
-                        page.stalls.append((start, now))
-                        openStall = nil
-                    }
-                    if let p = pendingInputAt, creditSentAt > p {
-                        page.latencies.append((now - p) * 1000)
-                        pendingInputAt = nil
-                    }
-                    if let d = m["debug"] as? [String: Any], let list = d["bodies"] as? [[String: Any]] {
-                        fixed = list.compactMap { b in
-                            guard b["kinematic"] as? Bool == true, let x = number(b["x"]), let y = number(b["y"]) else { return nil }
-                            return (x, y)
-                        }
-                        bodies = list.compactMap { b in
-                            guard b["kinematic"] as? Bool == false, let x = number(b["x"]), let y = number(b["y"]),
-                                x > 20, y > 90, x < canvas.0 - 20, y < canvas.1 - 90
-                            else { return nil }
-                            return (x, y)
-                        }
-                    }
-                    if let tiles = m["tiles"] as? [Any], tiles.isEmpty {
-                        shownSinceReady = true
-                    } else {
-                        awaitingPNG = true
-                        page.pictures += 1
-                    }
-                case "welcome":
-                    if let c = m["canvas"] as? [Any], c.count == 2, let w = number(c[0]), let h = number(c[1]) { canvas = (w, h) }
-                case "error":
-                    page.errors += 1
-                    if page.firstErrors.count < 3, let text = m["message"] as? String { page.firstErrors.append(text) }
-                default:
-                    break
-                }
-            case .binary:
-                if awaitingPNG {
-                    awaitingPNG = false
-                    shownSinceReady = true
-                }
-            case .close(let code):
-                page.endedEarly = code
-                break loop
-            case .ended:
-                page.endedEarly = 0
-                break loop
-            case .timeout:
-                break
-            }
-            guard MonotonicClock.seconds() >= nextTick else { continue }
-            nextTick += tick
-            if nextTick < now { nextTick = now + tick }
-            // A display refresh: the credit for the frame just shown, then the finger.
-            if shownSinceReady {
-                shownSinceReady = false
-                guard send(#"{"type": "ready"}"#) else { page.endedEarly = 0; break }
-                creditSentAt = MonotonicClock.seconds()
-            }
-            switch phase {
-            case .findBubble(let asked):
-                if asked == 0 {
-                    bodies = []
-                    fixed = []
-                    guard send(#"{"type": "debug", "on": true}"#) else { page.endedEarly = 0; break loop }
-                    phase = .findBubble(asked: now)
-                } else if bodies.isEmpty, let f = fixed.first {
-                    // The start screen (one fixed bubble): open it, then look again.
-                    _ = send(#"{"type": "debug", "on": false}"#)
-                    _ = send(#"{"type": "tap", "x": \#(f.0), "y": \#(f.1)}"#)
-                    pendingInputAt = pendingInputAt ?? MonotonicClock.seconds()
-                    phase = .pause(until: now + 1.2, pinch: false)
-                } else if !bodies.isEmpty || now - asked > 2 {
-                    _ = send(#"{"type": "debug", "on": false}"#)
-                    let b = bodies.isEmpty ? (canvas.0 / 2, canvas.1 / 2) : bodies[random.below(bodies.count)]
-                    _ = send(#"{"type": "press", "x": \#(b.0), "y": \#(b.1)}"#)
-                    pendingInputAt = pendingInputAt ?? MonotonicClock.seconds()
-                    phase = .drag(centre: b, until: now + 2, ticks: 0)
-                    dragBegan = now
-                }
-            case .drag(let c, let until, let ticks):
-                let wait = now - max(lastFrameAt, dragBegan)
-                page.longestGap = max(page.longestGap, wait)
-                if wait > o.maxGap && !stallCounted {
-                    page.gapsOverLimit += 1
-                    stallCounted = true
-                    openStall = max(lastFrameAt, dragBegan)
-                }
-                if now >= until {
-                    if let start = openStall {
-                        page.stalls.append((start, now))
-                        openStall = nil
-                    }
-                    _ = send(#"{"type": "release"}"#)
-                    cycle += 1
-                    let tapAndPinch = cycle % 3 == 0
-                    if tapAndPinch { _ = send(#"{"type": "tap", "x": \#(c.0), "y": \#(c.1)}"#) }
-                    pendingInputAt = pendingInputAt ?? MonotonicClock.seconds()
-                    phase = .pause(until: now + (tapAndPinch ? 1.2 : 0.3), pinch: tapAndPinch)
-                } else {
-                    let a = Double(ticks) * 2 * Double.pi / (o.displayHz * 0.8)
-                    let x = c.0 + 60 * cos(a) - 60, y = c.1 + 60 * sin(a)
-                    guard send(#"{"type": "move", "x": \#((x * 10).rounded() / 10), "y": \#((y * 10).rounded() / 10)}"#) else {
-                        page.endedEarly = 0
-                        break loop
-                    }
-                    pendingInputAt = pendingInputAt ?? MonotonicClock.seconds()
-                    phase = .drag(centre: c, until: until, ticks: ticks + 1)
-                }
-            case .pause(let until, let pinch):
-                if now >= until {
-                    if pinch {
-                        _ = send(#"{"type": "pinch"}"#)
-                        pendingInputAt = pendingInputAt ?? MonotonicClock.seconds()
-                    }
-                    phase = .findBubble(asked: 0)
-                }
-            }
-        }
-        if let start = openStall { page.stalls.append((start, MonotonicClock.seconds())) }
-        page.seconds = MonotonicClock.seconds() - began
-        page.latencies.sort()
-        return page
+        var player = PagePlayer(ws: ws, options: o, random: random, began: MonotonicClock.seconds())
+        return player.play(until: end)
     }
 
     // MARK: - Misbehaving clients
+
+    /// Half-sent requests: keeps four connections open that never finish their headers, counting
+    /// those the server closed and failing those it kept past its request time limit.
+    static func tendHalfSent(_ halfSent: inout [(fd: Int32, since: Double)], _ o: Options, random: inout SplitMix64,
+                             counts m: inout Misbehaviour) {
+        let now = MonotonicClock.seconds()
+        for (i, h) in halfSent.enumerated().reversed() {
+            var p = pollfd(fd: h.fd, events: Int16(POLLIN), revents: 0)
+            var scratch = [UInt8](repeating: 0, count: 512)
+            if poll(&p, 1, 0) > 0, scratch.withUnsafeMutableBytes({ recv(h.fd, $0.baseAddress, $0.count, 0) }) <= 0 {
+                m.halfSentClosed += 1
+                close(h.fd)
+                halfSent.remove(at: i)
+            } else if now - h.since > o.requestTimeout + 10 {
+                m.failures.append("a half-sent request was still open after \(Int(now - h.since)) s")
+                close(h.fd)
+                halfSent.remove(at: i)
+            }
+        }
+        while halfSent.count < 4, let fd = try? LoopbackWebSocket.connect(port: o.port) {  // refused connections are not half-sent
+            let partial = random.below(2) == 0 ? "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(o.port)\r\nX-Slow: " : "GET /ws HTTP/1.1\r\nUpgr"
+            _ = Array(partial.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            halfSent.append((fd, MonotonicClock.seconds()))
+            m.halfSentRequests += 1
+        }
+    }
 
     static func misbehave(_ o: Options, end: Double) -> Misbehaviour {
         var m = Misbehaviour()
@@ -415,27 +281,7 @@ public enum PlaySoak {
         var round = 0
         while MonotonicClock.seconds() < end - 1 {
             round += 1
-            // Half-sent requests: a few connections that never finish their headers.
-            let now = MonotonicClock.seconds()
-            for (i, h) in halfSent.enumerated().reversed() {
-                var p = pollfd(fd: h.fd, events: Int16(POLLIN), revents: 0)
-                var scratch = [UInt8](repeating: 0, count: 512)
-                if poll(&p, 1, 0) > 0, scratch.withUnsafeMutableBytes({ recv(h.fd, $0.baseAddress, $0.count, 0) }) <= 0 {
-                    m.halfSentClosed += 1
-                    close(h.fd)
-                    halfSent.remove(at: i)
-                } else if now - h.since > o.requestTimeout + 10 {
-                    m.failures.append("a half-sent request was still open after \(Int(now - h.since)) s")
-                    close(h.fd)
-                    halfSent.remove(at: i)
-                }
-            }
-            while halfSent.count < 4, let fd = try? LoopbackWebSocket.connect(port: o.port) {  // refused connections are not half-sent
-                let partial = random.below(2) == 0 ? "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(o.port)\r\nX-Slow: " : "GET /ws HTTP/1.1\r\nUpgr"
-                _ = Array(partial.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                halfSent.append((fd, MonotonicClock.seconds()))
-                m.halfSentRequests += 1
-            }
+            tendHalfSent(&halfSent, o, random: &random, counts: &m)
             switch round % 5 {
             case 0:
                 // Floods: over the rate limit, with oversized and malformed messages mixed in.

@@ -1,9 +1,10 @@
 /// Why the index could not be opened, updated or searched. The message names the index file
-/// and, where there is one, the way out (`--index`, waiting, rebuilding).
+/// and, where there is one, the way out (waiting, rebuilding); when keeping the index at another
+/// path would get round the failure, `elsewhereHelps` says so, for a host to name its own option.
 public struct IndexError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure.
     public enum Kind: String, Sendable, Equatable {
-        /// The index file or its folder cannot be written (a read-only folder): give `--index`.
+        /// The index file or its folder cannot be written (a read-only folder): keep it elsewhere.
         case notWritable
         /// Another process is updating the index, and did not finish within the wait.
         case locked
@@ -21,12 +22,16 @@ public struct IndexError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     /// What went wrong, in one line.
     public var message: String
+    /// Whether keeping the index at another path would get round the failure (its file or folder
+    /// cannot be written here). Default false.
+    public var elsewhereHelps: Bool
 
-    /// An error of `kind` about the index at `path`.
-    public init(_ kind: Kind, path: String, _ message: String) {
+    /// An error of `kind` about the index at `path`; `elsewhereHelps` when another path would do.
+    public init(_ kind: Kind, path: String, _ message: String, elsewhereHelps: Bool = false) {
         self.kind = kind
         self.path = path
         self.message = message
+        self.elsewhereHelps = elsewhereHelps
     }
 
     /// `PATH: MESSAGE`.

@@ -77,7 +77,7 @@ extension ReportIndex {
                 warn("\(path): the database is damaged (\(describe(error))); rebuilding the index")
                 try removeDatabase(path)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_PERM {
-                throw IndexError(.notWritable, path: path, "cannot write the index here (\(describe(error))); give --index FILE to keep it elsewhere")
+                throw IndexError(.notWritable, path: path, "cannot write the index here (\(describe(error)))", elsewhereHelps: true)
             } catch {
                 throw IndexError(.database, path: path, "cannot open the index: \(describe(error))")
             }

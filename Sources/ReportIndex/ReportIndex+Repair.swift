@@ -62,7 +62,7 @@ extension ReportIndex {
             if unlink(path + suffix) != 0 {
                 let reason = String(cString: strerror(errno))
                 throw IndexError(errno == EACCES || errno == EROFS || errno == EPERM ? .notWritable : .database, path: path,
-                                 "cannot remove the old index (\(reason)); give --index FILE to keep it elsewhere")
+                                 "cannot remove the old index (\(reason))", elsewhereHelps: true)
             }
         }
     }

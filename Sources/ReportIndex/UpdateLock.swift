@@ -16,7 +16,7 @@ final class UpdateLock: Sendable {
             let reason = String(cString: strerror(errno))
             let kind: IndexError.Kind = errno == EACCES || errno == EROFS || errno == EPERM || errno == ENOENT ? .notWritable : .database
             let hint = errno == ENOENT ? "its folder does not exist" : reason
-            throw IndexError(kind, path: indexPath, "cannot write the index here (\(hint)); give --index FILE to keep it elsewhere")
+            throw IndexError(kind, path: indexPath, "cannot write the index here (\(hint))", elsewhereHelps: true)
         }
         var waited = 0.0
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
@@ -36,7 +36,7 @@ final class UpdateLock: Sendable {
         let folder = (indexPath as NSString).deletingLastPathComponent
         if access(folder.isEmpty ? "." : folder, W_OK) != 0 || (FileManager.default.fileExists(atPath: indexPath) && access(indexPath, W_OK) != 0) {
             close(fd)
-            throw IndexError(.notWritable, path: indexPath, "cannot write the index here (read-only); give --index FILE to keep it elsewhere")
+            throw IndexError(.notWritable, path: indexPath, "cannot write the index here (read-only)", elsewhereHelps: true)
         }
         return UpdateLock(fd: fd)
     }

@@ -41,18 +41,23 @@ enum LargeLibrary {
         "close-2016-05", "close-2016-06", "close-2016-07", "close-2016-08",
     ]
 
+    /// A category of `children`.
+    static func category(_ id: String, _ title: String, _ colour: String?, _ children: [DatasourceNode]) -> DatasourceNode {
+        DatasourceNode(id: id, title: title, colour: colour, file: nil, children: children)
+    }
+
+    /// `n` in decimal, with leading zeros to `width` digits.
+    static func pad(_ n: Int, _ width: Int) -> String {
+        let s = String(n)
+        return String(repeating: "0", count: max(0, width - s.count)) + s
+    }
+
     static func root() -> DatasourceNode {
         var pdf = 0
+        // Each report takes the next of the sample PDFs, in turn.
         func report(_ id: String, _ title: String) -> DatasourceNode {
             pdf += 1
             return DatasourceNode(id: id, title: title, colour: nil, file: "reports/\(pdfs[pdf % pdfs.count]).pdf", children: [])
-        }
-        func category(_ id: String, _ title: String, _ colour: String?, _ children: [DatasourceNode]) -> DatasourceNode {
-            DatasourceNode(id: id, title: title, colour: colour, file: nil, children: children)
-        }
-        func pad(_ n: Int, _ width: Int) -> String {
-            let s = String(n)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
         }
         // Ten years of monthly packs, newest year last.
         var monthly: [DatasourceNode] = []

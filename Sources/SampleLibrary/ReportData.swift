@@ -67,18 +67,7 @@ struct ReportData {
             + " Figures cover the twelve months to \(MonthNames.english[endMonth - 1]) \(endYear) and are "
             + "compared with \(theme.series.1.lowercased()) throughout."
 
-        // KPI tiles.
-        let lowerIsBetter = ["attrition", "cost", "incidents", "hours", "days", "overdue", "open"]
-        let kpiCount = report.paper == .a4Landscape ? theme.kpis.count : min(theme.kpis.count, 4)
-        kpis = theme.kpis.prefix(kpiCount).map { kpi in
-            let scale = kpi.kind == .money ? currencyScale : 1
-            let value = random.double(in: kpi.range) * scale
-            let change = random.double(in: -6.5...9.5)
-            let better = !lowerIsBetter.contains { kpi.label.lowercased().contains($0) }
-            return KPI(
-                label: kpi.label, value: Format.kpi(value, kind: kpi.kind, currency: report.currency),
-                change: change, higherIsBetter: better)
-        }
+        kpis = Self.kpiTiles(report: report, currencyScale: currencyScale, random: &random)
 
         let startMonth = endMonth == 12 ? 1 : endMonth + 1
         let startYear = endMonth == 12 ? endYear : endYear - 1
@@ -117,19 +106,7 @@ struct ReportData {
         }
         (quarterlyActual, quarterlyComparison) = Self.series(count: 8, base: base * 3, random: &random)
 
-        // Detail table.
-        let rowCount = min(theme.lineItems.count, random.int(in: 7...10))
-        let chosen = random.shuffled(Array(theme.lineItems.indices)).prefix(rowCount).sorted()
-        let low = theme.tableRange.lowerBound
-        let high = theme.tableRange.upperBound
-        rows = chosen.map { index in
-            // Items listed first in the theme tend to be the larger ones.
-            let weight = (0.3 + 0.7 * random.unit()) * (1 - 0.06 * Double(index))
-            let actual = (low + (high - low) * weight) * (isMoney ? currencyScale : 1)
-            let comparison = actual * (1 + random.double(in: -0.12...0.1))
-            return Row(
-                label: theme.lineItems[index], actual: actual.rounded(), comparison: comparison.rounded())
-        }
+        rows = Self.detailRows(theme: theme, scale: isMoney ? currencyScale : 1, random: &random)
         higherIsBetter = true
         unitNote =
             switch theme.tableKind {
@@ -139,7 +116,21 @@ struct ReportData {
             case .decimal: "Figures are averages for the period."
             }
 
-        // Commentary from the table.
+        commentary = Self.commentary(rows: rows, report: report, random: &random)
+        risks = Array(random.shuffled(Self.riskPool).prefix(random.int(in: 3...4)))
+        notes = [
+            "Source: \(report.branchTitle) reporting database, extracted \(Format.longDate(created)).",
+            "Totals may not add up because of rounding.",
+            "Comparisons are against the \(theme.series.1.lowercased()) approved for the period.",
+            "Report reference: \(report.id). Questions to \(report.author).",
+        ]
+    }
+
+    /// The commentary on the detail table: the totals against the comparison, the largest
+    /// favourable and unfavourable rows, and two closing sentences.
+    static func commentary(rows: [Row], report: SampleReport, random: inout SampleRandom) -> [String] {
+        let theme = report.theme
+        let isMoney = theme.tableKind == .money
         let totalActual = rows.reduce(0) { $0 + $1.actual }
         let totalComparison = rows.reduce(0) { $0 + $1.comparison }
         let totalVariance = (totalActual - totalComparison) / totalComparison * 100
@@ -161,41 +152,70 @@ struct ReportData {
                     + "(+\(tableValue(best.actual - best.comparison))), while \(worst.label) fell short "
                     + "by \(tableValue(worst.comparison - worst.actual)).")
         }
-        let closing = [
-            "Figures are unaudited and may be restated in the next reporting cycle.",
-            "Management expects the trend to continue into the next quarter, with the usual seasonal "
-                + "peak in November and December.",
-            "Corrective actions agreed at the last review are on track; owners and dates are listed "
-                + "under risks and actions.",
-            "Comparatives have been restated for the reorganisation announced in January 2016.",
-            "Two adjustments were posted after the preliminary figures; both are reflected here.",
-        ]
-        paragraphs.append(random.shuffled(closing).prefix(2).joined(separator: " "))
-        commentary = paragraphs
+        paragraphs.append(random.shuffled(Self.closingSentences).prefix(2).joined(separator: " "))
+        return paragraphs
+    }
 
-        let riskPool = [
-            "Currency: a stronger euro against sterling and the dollar reduces reported results "
-                + "from the UK and North America.",
-            "Suppliers: price increases announced for the second half may compress gross margin by "
-                + "up to half a point.",
-            "People: hiring for key roles is behind plan; interim cover has been arranged.",
-            "Systems: the ERP upgrade cut-over in the fourth quarter could delay month-end reporting.",
-            "Demand: seasonal trading remains uncertain; weekly tracking starts in October.",
-            "Regulation: the General Data Protection Regulation applies from May 2018; readiness "
-                + "work is under way.",
-            "Property: two lease renewals fall due next year; negotiations with the landlords have "
-                + "started.",
-            "Security: phishing attempts have increased; a company-wide awareness campaign runs "
-                + "this quarter.",
-            "Data quality: some regional figures are estimates pending the final close and may change.",
-        ]
-        risks = Array(random.shuffled(riskPool).prefix(random.int(in: 3...4)))
-        notes = [
-            "Source: \(report.branchTitle) reporting database, extracted \(Format.longDate(created)).",
-            "Totals may not add up because of rounding.",
-            "Comparisons are against the \(comparisonName) approved for the period.",
-            "Report reference: \(report.id). Questions to \(report.author).",
-        ]
+    /// The closing sentences of the commentary, two of them a report.
+    static let closingSentences = [
+        "Figures are unaudited and may be restated in the next reporting cycle.",
+        "Management expects the trend to continue into the next quarter, with the usual seasonal "
+            + "peak in November and December.",
+        "Corrective actions agreed at the last review are on track; owners and dates are listed "
+            + "under risks and actions.",
+        "Comparatives have been restated for the reorganisation announced in January 2016.",
+        "Two adjustments were posted after the preliminary figures; both are reflected here.",
+    ]
+
+    /// The risks a report lists, three or four of them.
+    static let riskPool = [
+        "Currency: a stronger euro against sterling and the dollar reduces reported results "
+            + "from the UK and North America.",
+        "Suppliers: price increases announced for the second half may compress gross margin by "
+            + "up to half a point.",
+        "People: hiring for key roles is behind plan; interim cover has been arranged.",
+        "Systems: the ERP upgrade cut-over in the fourth quarter could delay month-end reporting.",
+        "Demand: seasonal trading remains uncertain; weekly tracking starts in October.",
+        "Regulation: the General Data Protection Regulation applies from May 2018; readiness "
+            + "work is under way.",
+        "Property: two lease renewals fall due next year; negotiations with the landlords have "
+            + "started.",
+        "Security: phishing attempts have increased; a company-wide awareness campaign runs "
+            + "this quarter.",
+        "Data quality: some regional figures are estimates pending the final close and may change.",
+    ]
+
+    /// The KPI tiles: all of the theme's on landscape pages, four on portrait ones.
+    static func kpiTiles(report: SampleReport, currencyScale: Double, random: inout SampleRandom) -> [KPI] {
+        let theme = report.theme
+        let lowerIsBetter = ["attrition", "cost", "incidents", "hours", "days", "overdue", "open"]
+        let kpiCount = report.paper == .a4Landscape ? theme.kpis.count : min(theme.kpis.count, 4)
+        return theme.kpis.prefix(kpiCount).map { kpi in
+            let scale = kpi.kind == .money ? currencyScale : 1
+            let value = random.double(in: kpi.range) * scale
+            let change = random.double(in: -6.5...9.5)
+            let better = !lowerIsBetter.contains { kpi.label.lowercased().contains($0) }
+            return KPI(
+                label: kpi.label, value: Format.kpi(value, kind: kpi.kind, currency: report.currency),
+                change: change, higherIsBetter: better)
+        }
+    }
+
+    /// The detail table: seven to ten of the theme's line items, in the theme's order, values
+    /// times `scale`.
+    static func detailRows(theme: BranchTheme, scale: Double, random: inout SampleRandom) -> [Row] {
+        let rowCount = min(theme.lineItems.count, random.int(in: 7...10))
+        let chosen = random.shuffled(Array(theme.lineItems.indices)).prefix(rowCount).sorted()
+        let low = theme.tableRange.lowerBound
+        let high = theme.tableRange.upperBound
+        return chosen.map { index in
+            // Items listed first in the theme tend to be the larger ones.
+            let weight = (0.3 + 0.7 * random.unit()) * (1 - 0.06 * Double(index))
+            let actual = (low + (high - low) * weight) * scale
+            let comparison = actual * (1 + random.double(in: -0.12...0.1))
+            return Row(
+                label: theme.lineItems[index], actual: actual.rounded(), comparison: comparison.rounded())
+        }
     }
 
     /// A table cell value in the table's unit.

@@ -117,14 +117,7 @@ enum FindBench {
         }
 
         // (b) A filter set and cleared on a level of 10 000 reports.
-        let levelPath = work + "/level-10000.json"
-        try Data(levelDocument(count: 10_000, pdfs: 1_000).utf8).write(to: URL(fileURLWithPath: levelPath), options: .atomic)
-        let (levelTree, levelFinder) = try load(levelPath)
-        let level = try Dashboard(tree: levelTree, measurer: measurer(), finder: levelFinder)
-        try level.send(.tapBubble(levelTree.nodes[0].id))
-        level.settle(limit: 3000)
-        try level.send(.tapBubble(levelTree.nodes[levelTree.nodes[0].children[0]].id))
-        level.settle(limit: 3000)
+        let level = try openLevelOf10000(work: work)
         try frame(level)
         var first: Double? = nil
         for round in 0..<max(20, rounds * 4) {
@@ -147,14 +140,31 @@ enum FindBench {
             level.settle(limit: 3000)
         }
         progress("  first filter on the level (nothing laid out for it yet): \(fmt(first ?? 0)) ms")
+        printReport(samples, reports: reports, firstFilterMs: first ?? 0, json: json)
+    }
 
+    /// A dashboard on a level of 10 000 reports (written into `work` with its index), settled.
+    static func openLevelOf10000(work: String) throws -> Dashboard {
+        let levelPath = work + "/level-10000.json"
+        try Data(levelDocument(count: 10_000, pdfs: 1_000).utf8).write(to: URL(fileURLWithPath: levelPath), options: .atomic)
+        let (levelTree, levelFinder) = try load(levelPath)
+        let level = try Dashboard(tree: levelTree, measurer: measurer(), finder: levelFinder)
+        try level.send(.tapBubble(levelTree.nodes[0].id))
+        level.settle(limit: 3000)
+        try level.send(.tapBubble(levelTree.nodes[levelTree.nodes[0].children[0]].id))
+        level.settle(limit: 3000)
+        return level
+    }
+
+    /// The benchmark's result: one JSON object, or a table.
+    static func printReport(_ samples: [Samples], reports: Int, firstFilterMs first: Double, json: Bool) {
         if json {
             let fields = samples.map { s in
                 "\"\(s.name)\": {\"count\": \(s.ms.count), \"median_ms\": \(fmt(BenchStatistics.median(s.ms))), "
                     + "\"p99_ms\": \(fmt(BenchStatistics.percentile(s.ms, 0.99))), \"event_median_ms\": \(fmt(BenchStatistics.median(s.eventMs))), "
                     + "\"event_p99_ms\": \(fmt(BenchStatistics.percentile(s.eventMs, 0.99))), \"target_ms\": \(fmt(s.target))}"
             }
-            print("{\"reports\": \(reports), \"first_filter_ms\": \(fmt(first ?? 0)), " + fields.joined(separator: ", ") + "}")
+            print("{\"reports\": \(reports), \"first_filter_ms\": \(fmt(first)), " + fields.joined(separator: ", ") + "}")
             return
         }
         print("search and filter to the frame (768x1024 at scale 1, SceneRenderer): ms")

@@ -174,7 +174,11 @@ enum PlayBench {
 
         var viewer = ViewerBench.Figures()
         try ViewerBench.run(data: data, pdf: viewerPDF, into: &viewer)
+        printReport(figures, viewer: viewer, json: json)
+    }
 
+    /// The benchmark's result: one JSON object, or lines of text.
+    static func printReport(_ figures: Figures, viewer: ViewerBench.Figures, json: Bool) {
         func f(_ v: Double) -> String { String(format: "%.2f", v) }
         let viewerJSON = "{\"reports_opened\": \(viewer.reports), \"sheet_first_frame_median_ms\": \(f(BenchStatistics.median(viewer.firstFrameMs))), "
             + "\"sheet_first_frame_max_ms\": \(f(viewer.firstFrameMs.max() ?? 0)), \"sharp_first_page_median_ms\": \(f(BenchStatistics.median(viewer.sharpMs))), "
