@@ -81,7 +81,7 @@ extension LevelLayout {
 // An ordered sequence of groups on one ring, read like a clock face.
 extension LevelLayout {
     /// Start positions for a level of groups on one ring round the focus, in data order: the first
-    /// beginning at twelve o'clock, the rest clockwise, with a wider gap between the last and the
+    /// at twelve o'clock, the rest clockwise, with a wider gap between the last and the
     /// first, so that the ends of the sequence show. Nil when that ring does not fit in `area`, a gap and
     /// `edgeRoom` in from its edges.
     static func oneRing(shapes: [Shape], around centre: Vector2, focusRadius: Double, gap: Double, area: Rect) -> [Vector2]? {
@@ -104,9 +104,9 @@ extension LevelLayout {
         let between = max(0, circumference - used - ends) / Double(shapes.count)
         var positions: [Vector2] = []
         positions.reserveCapacity(shapes.count)
-        // From twelve o'clock (−y), clockwise: the first bubble's edge at twelve, the wider gap
+        // From twelve o'clock (−y), clockwise: the first bubble centred on twelve, the wider gap
         // before it.
-        var arc = 0.0
+        var arc = -(2 * reach(shapes[0]) + gap) / 2
         for s in shapes {
             let size = 2 * reach(s) + gap
             let (sn, c) = DeterministicMath.sinCos(-DeterministicMath.halfPi + (arc + size / 2) / radius)
