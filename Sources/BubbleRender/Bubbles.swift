@@ -147,8 +147,11 @@ extension SceneRenderer {
             var minSize = style.minimumCircleTitleFontSize
             if !focus, let k = b.titleScale, k > 0 {
                 let floor = b.titleFloor ?? style.minimumCircleTitleFontSize
-                maxSize = TitleSize.drawn(measured: style.measuredCircleTitleFontSize, scale: k, largest: style.circleTitleFontSize, floor: floor)
                 minSize = max(style.minimumCircleTitleFontSize, TitleSize.halfPointUp(floor))
+                // Never under the renderer's own least size (on a small canvas the level's scale
+                // may ask for less).
+                maxSize = max(minSize, TitleSize.drawn(
+                    measured: style.measuredCircleTitleFontSize, scale: k, largest: style.circleTitleFontSize, floor: floor))
             }
             if b.kind == .group, let cut = b.label.firstIndex(of: "\n") {
                 // A group: its name or range on its own lines, the count below in a smaller,
@@ -211,8 +214,8 @@ extension SceneRenderer {
             var minSize = style.minimumCardTitleFontSize
             if b.kind == .report, let k = b.titleScale, k > 0 {
                 let floor = b.titleFloor ?? style.minimumCardTitleFontSize
-                maxSize = TitleSize.drawn(measured: style.cardTitleFontSize, scale: k, largest: style.cardTitleFontSize, floor: floor)
                 minSize = max(minSize, TitleSize.halfPointUp(floor))
+                maxSize = max(minSize, TitleSize.drawn(measured: style.cardTitleFontSize, scale: k, largest: style.cardTitleFontSize, floor: floor))
             }
             let fitted = fitter.fitRect(b.label, width: areaW, height: areaH, maxSize: maxSize,
                                         minSize: minSize, bold: true)
