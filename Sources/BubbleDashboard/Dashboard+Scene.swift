@@ -147,9 +147,10 @@ extension Dashboard {
             opacity: clamp01(opacity), label: role == .focus ? levels.nodes[node].title : (labels[node] ?? levels.nodes[node].title),
             colour: levels.nodes[node].colour, pageCount: levels.nodes[node].pageCount, blur: clamp01(blur), count: levels.nodes[node].count)
         if role == .child, nodeKind != .report, let counts = levels.matchCounts, node < counts.count { bubble.matchCount = counts[node] }
-        if nodeKind == .report {
-            bubble.marked = marked(node, at: now)
-            if role == .child, let lay = layouts[levels.parents[node]] { bubble.titleScale = settings.canvasScale * lay.shrink }
+        if nodeKind == .report { bubble.marked = marked(node, at: now) }
+        if role == .child, let lay = layouts[levels.parents[node]] {
+            bubble.titleScale = settings.canvasScale * lay.shrink
+            bubble.titleFloor = settings.sizes.minimumLabelFontSize * settings.canvasScale
         }
         return bubble
     }

@@ -20,6 +20,9 @@ extension LevelGrouping {
         static let packingAttempts = 4
         /// The most groups a level shows.
         static let maxGroups = 30
+        /// The most values of a level's most slowly varying field that get one group each
+        /// (`LevelGrouping.byValue`), when their circles fit the room; more are grouped in ranges.
+        static let maxValueGroups = 20
         /// The fewest children a group stands for on average: a level of `n` children shows at most
         /// `n / minimumGroupSize` groups (and at least 2), so a group is never a tap for two or
         /// three reports.
@@ -228,10 +231,8 @@ extension LevelGrouping {
             let fields = levels.childFields(focus, keys: keys)
             var alphabet: AlphabetOrder? = nil
             let collation = levels.childCollation(focus)
-            var plans = plan(
-                titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first, fields: fields,
-                alphabet: &alphabet, collation: collation)
-            for _ in 0..<Policy.fitAttempts {
+            // The padded area of the focus and the circles of `plans` (pt²).
+            func area(of plans: [GroupPlan]) -> Double {
                 var area = focusArea
                 for plan in plans {
                     var reports = 0, below = 0
@@ -244,6 +245,19 @@ extension LevelGrouping {
                         kind: .group, colour: nil, children: [], reportCount: below, count: plan.members.count)
                     area += LevelLayout.paddedArea(LevelLayout.shape(of: group, settings, measurer), pad)
                 }
+                return area
+            }
+            // A group per value of the slowest field, when they are few and fit: in the whole room
+            // at first (no spare for more groups is needed), less on each later attempt.
+            if let values = byValue(titles: titles, keys: keys, fields: fields, limit: Policy.maxValueGroups),
+               values.count <= 2 || area(of: values) <= room / Policy.roomShare {
+                return values
+            }
+            var plans = plan(
+                titles: titles, keys: keys, maxGroups: maxGroups, capacity: capacity, firstPosition: first, fields: fields,
+                alphabet: &alphabet, collation: collation)
+            for _ in 0..<Policy.fitAttempts {
+                let area = area(of: plans)
                 if area <= room || plans.count <= 2 { break }
                 maxGroups = max(2, min(plans.count - 1, Int(Double(plans.count) * room / area)))
                 plans = plan(

@@ -215,6 +215,44 @@ enum LevelGrouping {
         return byPosition(n, maxGroups: maxGroups, firstPosition: firstPosition)
     }
 
+    /// One group per distinct value of the level's most slowly varying field (`fields.first`),
+    /// named by the value ("PRJ-0042", "Store #101", "North", "March 2017"), when that field takes
+    /// from 2 to `limit` values and each forms one run in data order. Nil otherwise: the level is
+    /// then grouped by `plan`, into ranges.
+    static func byValue<Titles: RandomAccessCollection<String>>(
+        titles: Titles, keys: ChildKeys, fields: [(field: Field, runs: Int)], limit: Int
+    ) -> [GroupPlan]? where Titles.Index == Int {
+        guard let slowest = fields.first, limit >= 2 else { return nil }
+        switch slowest.field {
+        case .word:
+            return byWord(keys, titles: titles, maxGroups: limit)
+        case .date:
+            let count = distinctCount(keys.mapKeys { $0.pointee.dateCode == TitleKey.none ? nil : $0.pointee.dateCode }, limit: limit)
+            guard let count, count >= 2, let plans = byDate(keys, maxGroups: limit), plans.count == count else { return nil }
+            return plans
+        case .number(let place):
+            let chosen = keys.mapKeys { $0.pointee.number(at: place) }
+            guard let count = distinctCount(chosen.map { $0?.value }, limit: limit), count >= 2,
+                  let plans = byNumber(chosen, titles: titles, maxGroups: limit), plans.count == count else { return nil }
+            return plans
+        }
+    }
+
+    /// How many distinct values `values` holds (nils aside), or nil when more than `limit`.
+    /// Reads each run of equal values once.
+    static func distinctCount<V: Equatable>(_ values: [V?], limit: Int) -> Int? {
+        var seen: [V] = []
+        var last: V? = nil
+        for case let v? in values where v != last {
+            last = v
+            if !seen.contains(v) {
+                guard seen.count < limit else { return nil }
+                seen.append(v)
+            }
+        }
+        return seen.count
+    }
+
     // MARK: Runs
 
     /// Consecutive children with the same bucket, as (bucket, range); nil buckets join the run before.
@@ -285,6 +323,11 @@ enum LevelGrouping {
             hi = max(hi, f.value)
         }
         guard lo <= hi, hi > lo else { return nil }
+        // Values few enough to be a group each are never joined into a range.
+        if let count = distinctCount(numbers.map { $0?.value }, limit: maxGroups), count >= 2,
+           let plans = numberGroups(numbers, titles: titles, maxGroups: maxGroups, bin: { $0 }) {
+            return plans
+        }
         // Round bins starting at 1 + k·size ("101 – 150"): the smallest that gives few enough bins,
         // so the level shows as many groups as fit (twelve "Department 1 – 10", not five of 25).
         // Bins of round size from 1 ("1 – 25", "26 – 50"), or from 0 when the numbers start at 0
@@ -293,7 +336,16 @@ enum LevelGrouping {
         func bin(_ n: Int, _ size: Int) -> Int { n - base >= 0 ? (n - base) / size : -((base - n + size - 1) / size) }
         let sizes = binSizes().filter { bin(hi, $0) - bin(lo, $0) + 1 <= maxGroups && bin(hi, $0) > bin(lo, $0) }
         guard let size = sizes.first else { return nil }
-        let r = runs(numbers.map { $0.map { bin($0.value, size) } })
+        return numberGroups(numbers, titles: titles, maxGroups: maxGroups, bin: { bin($0, size) })
+    }
+
+    /// Groups of the runs of equal `bin(value)` of `numbers`, joined into at most `maxGroups`,
+    /// named by the numbers' tokens at their ends; nil when the runs do not follow an order or
+    /// a number is met in two groups.
+    static func numberGroups<Titles: RandomAccessCollection<String>>(
+        _ numbers: [TitleKey.NumberField?], titles: Titles, maxGroups: Int, bin: (Int) -> Int
+    ) -> [GroupPlan]? where Titles.Index == Int {
+        let r = runs(numbers.map { $0.map { bin($0.value) } })
         guard r.count >= 2 else { return nil }
         guard ordered(r) else { return nil }
         let merged = merge(r.map(\.range.count), maxGroups: maxGroups)

@@ -77,3 +77,42 @@ extension LevelLayout {
         return positions
     }
 }
+
+// An ordered sequence of groups on one ring, read like a clock face.
+extension LevelLayout {
+    /// Start positions for a level of groups on one ring round the focus, in data order: the first
+    /// at twelve o'clock, the rest clockwise, with a wider gap between the last and the
+    /// first, so that the ends of the sequence show. Nil when that ring does not fit in `area`, a gap and
+    /// `edgeRoom` in from its edges.
+    static func oneRing(shapes: [Shape], around centre: Vector2, focusRadius: Double, gap: Double, area: Rect) -> [Vector2]? {
+        guard !shapes.isEmpty else { return [] }
+        var used = 0.0, widest = 0.0
+        for s in shapes {
+            used += 2 * reach(s) + gap
+            widest = max(widest, reach(s))
+        }
+        // The gap that marks the ends: a bubble's radius more than the others.
+        let ends = used / Double(shapes.count) / 2
+        // Neighbours a chord apart, not an arc: a little more circumference than their widths.
+        let radius = max(focusRadius + gap + widest, (used + ends) / DeterministicMath.twoPi / 0.95)
+        let inset = gap + edgeRoom
+        guard centre.x - radius - widest >= area.minX + inset, centre.x + radius + widest <= area.maxX - inset,
+              centre.y - radius - widest >= area.minY + inset, centre.y + radius + widest <= area.maxY - inset
+        else { return nil }
+        let circumference = DeterministicMath.twoPi * radius
+        // The spare length spread between the bubbles, the gap at twelve o'clock taking `ends` more.
+        let between = max(0, circumference - used - ends) / Double(shapes.count)
+        var positions: [Vector2] = []
+        positions.reserveCapacity(shapes.count)
+        // From twelve o'clock (−y), clockwise: the first bubble centred on twelve, the wider gap
+        // before it.
+        var arc = -(2 * reach(shapes[0]) + gap) / 2
+        for s in shapes {
+            let size = 2 * reach(s) + gap
+            let (sn, c) = DeterministicMath.sinCos(-DeterministicMath.halfPi + (arc + size / 2) / radius)
+            positions.append(Vector2(centre.x + radius * c, centre.y + radius * sn))
+            arc += size + between
+        }
+        return positions
+    }
+}

@@ -35,7 +35,7 @@ extension LevelLayout {
             return LevelLayout(
                 focus: focus, focusRadius: focusRadius * s, centre: centre, children: tree.nodes[focus].children,
                 shapes: sized, home: home, shrink: s, settleSteps: steps, labels: labels, caption: caption, spread: 1,
-                bubbleArea: bubbleArea)
+                bubbleArea: bubbleArea, readingOrder: .rows)
         }
         return nil
     }

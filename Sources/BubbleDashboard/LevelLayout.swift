@@ -47,6 +47,21 @@ public struct LevelLayout: Sendable {
     public var area: Rect { LevelLayout.area(spread, of: bubbleArea) }
     /// The bubble area the level was laid out for (pt).
     let bubbleArea: Rect
+    /// How the children's places follow their order (`children`): see `ReadingOrder`.
+    public internal(set) var readingOrder: ReadingOrder = .spiral
+
+    /// How a level's children are placed in their order, so that the eye finds where the sequence
+    /// starts and how it runs.
+    public enum ReadingOrder: Sendable, Hashable {
+        /// On one ring round the focus: the first at twelve o'clock, the rest clockwise, the last
+        /// before a wider gap at the top (a level of groups).
+        case clockwise
+        /// In rows, left to right and top to bottom, each row broken round the focus.
+        case rows
+        /// On rings round the focus from twelve o'clock, clockwise, each ring beginning where the
+        /// one inside it ended; packed towards the focus, so the order is kept only roughly.
+        case spiral
+    }
 
     /// `rect` scaled by `spread` about its centre (`rect` itself, bit for bit, at 1).
     static func area(_ spread: Double, of rect: Rect) -> Rect {
@@ -84,6 +99,34 @@ public struct LevelLayout: Sendable {
         let (shapes, focusRadius, areaShrink) = sizes(
             tree: tree, focus: focus, labels: labels, settings: settings, measurer: measurer, spread: spread)
         var shrink = areaShrink
+        // An ordered sequence of groups reads like a clock face: on one ring from twelve o'clock,
+        // at the size the level's area allows or smaller down to the legibility floor; else in
+        // rows from the top left.
+        if spread == 1 && shrink >= giveUp && children.count >= 2 && children.allSatisfy({ tree.nodes[$0].kind == .group }) {
+            let floor = max(giveUp, settings.sizes.minimumShrink, floorShrink(tree: tree, focus: focus, settings: settings, measurer: measurer))
+            var s = shrink
+            for _ in 0..<12 {
+                let sized = shapes.map { scaled($0, s) }
+                if let starts = oneRing(shapes: sized, around: centre, focusRadius: focusRadius * s, gap: settings.sizes.gap, area: bubbleArea) {
+                    let (home, steps, pressed) = try place(
+                        shapes: sized, at: starts, focusRadius: focusRadius * s, centre: centre, settings: settings, area: bubbleArea)
+                    if !pressed {
+                        return LevelLayout(
+                            focus: focus, focusRadius: focusRadius * s, centre: centre, children: children, shapes: sized,
+                            home: home, shrink: s, settleSteps: steps, labels: labels, caption: caption, spread: spread,
+                            bubbleArea: bubbleArea, readingOrder: .clockwise)
+                    }
+                }
+                if s <= floor + 1e-9 { break }
+                s = max(floor, min(shrink, s) * 0.94)
+            }
+            let tried = rowShrinks.map { min(shrink, max(floor, shrink * $0)) } + [floor]
+            if let rows = try inRows(
+                tree: tree, focus: focus, settings: settings, shapes: shapes, focusRadius: focusRadius, labels: labels,
+                caption: caption, shrinks: tried) {
+                return rows
+            }
+        }
         // Many cards read in rows, when rows fit on the canvas at this size or a little smaller
         // (a level that pans keeps the spiral).
         if spread == 1 && mayUseRows(tree, focus) {

@@ -84,11 +84,17 @@ public struct SceneBubble: Sendable, Hashable {
     /// child): the radius it lands at (pt). Its title is laid out once for that radius and drawn
     /// scaled with the circle, so its lines stay as they will be. Nil when the circle keeps its size.
     public var labelRadius: Double? = nil
-    /// For a report card: the scale its level was laid out at (the canvas scale times the level's
-    /// shrink), which its title was measured for. A renderer draws the title at most at its full
-    /// size times this, so that every card of a level has titles of one size (a short title on a
-    /// card of the least width does not come out larger than its neighbours'). Nil: no such cap.
+    /// For a child of the level (a card or a circle): the scale its level was laid out at (the
+    /// canvas scale times the level's shrink), which its title was measured for. A renderer draws
+    /// the title at its measured size times this (`TitleSize.drawn`), so that every card, and
+    /// every circle, of a level has titles of one size (a short title on a card of the least
+    /// width, or in a circle of the least radius, does not come out unlike its neighbours'). Nil:
+    /// no such rule.
     public var titleScale: Double? = nil
+    /// For a child of the level (a card or a circle): the legibility floor its title is never
+    /// drawn under (pt; `DashboardSettings.Sizes.minimumLabelFontSize` times the canvas scale).
+    /// A renderer sizes the title with `TitleSize.drawn`. Nil: no such floor.
+    public var titleFloor: Double? = nil
 
     /// A bubble; `pageCount`, `blur` and `count` default to none, 0 and none.
     public init(

@@ -7,6 +7,7 @@ struct BubbleTextKey: Hashable {
     var kind: SceneBubbleKind
     var pageCount: Int?
     var titleScale: Double?
+    var titleFloor: Double?
 }
 
 /// A bubble's text, laid out once per (label, shape, kind) in unscaled coordinates relative to the
@@ -42,6 +43,7 @@ struct BodyKey: Hashable {
     var shape: SceneShape
     var labelRadius: Double?
     var titleScale: Double?
+    var titleFloor: Double?
     var kind: SceneBubbleKind
     var colour: SceneColour?
     var pageCount: Int?
@@ -132,14 +134,25 @@ extension SceneRenderer {
         if case .circle = b.shape, let target = b.labelRadius, target > 0 { layoutShape = .circle(radius: target) }
         let key = BubbleTextKey(
             label: b.label, shape: layoutShape, kind: b.kind, pageCount: b.kind == .report ? b.pageCount : nil,
-            titleScale: b.kind == .report ? b.titleScale : nil)
+            titleScale: b.kind == .focus ? nil : b.titleScale, titleFloor: b.kind == .focus ? nil : b.titleFloor)
         if let t = bubbleTexts[key] { return t }
         let t: BubbleText
         switch layoutShape {
         case .circle(let radius):
             let inset = max(5, radius * 0.12)
             let focus = b.kind == .focus
-            let maxSize = focus ? style.focusTitleFontSize : min(style.circleTitleFontSize, max(style.minimumCircleTitleFontSize, radius * 0.32))
+            // A child circle's title at the size its level was laid out for, never under the floor
+            // (one rule with the layout: `TitleSize`); without that scale, from the radius.
+            var maxSize = focus ? style.focusTitleFontSize : min(style.circleTitleFontSize, max(style.minimumCircleTitleFontSize, radius * 0.32))
+            var minSize = style.minimumCircleTitleFontSize
+            if !focus, let k = b.titleScale, k > 0 {
+                let floor = b.titleFloor ?? style.minimumCircleTitleFontSize
+                minSize = max(style.minimumCircleTitleFontSize, TitleSize.halfPointUp(floor))
+                // Never under the renderer's own least size (on a small canvas the level's scale
+                // may ask for less).
+                maxSize = max(minSize, TitleSize.drawn(
+                    measured: style.measuredCircleTitleFontSize, scale: k, largest: style.circleTitleFontSize, floor: floor))
+            }
             if b.kind == .group, let cut = b.label.firstIndex(of: "\n") {
                 // A group: its name or range on its own lines, the count below in a smaller,
                 // lighter (regular) style.
@@ -152,14 +165,14 @@ extension SceneRenderer {
                 // The name is fitted with room for the count at its largest size; the count is then
                 // never larger than the name (a long range that had to shrink keeps its count below
                 // it in size too).
-                let largestCount = max(style.minimumCircleTitleFontSize, (maxSize * 0.72 * 2).rounded() / 2)
+                let largestCount = max(minSize, (maxSize * 0.72 * 2).rounded() / 2)
                 let gap = 2.0
                 let fitted = fitter.fitCircle(
                     name, radius: max(1, radius - inset - (lineHeight(largestCount) + gap) / 2), maxSize: maxSize,
-                    minSize: style.minimumCircleTitleFontSize, bold: true, maxLines: 4)
+                    minSize: minSize, bold: true, maxLines: 4)
                 let countFont = FontKey(
                     bold: false,
-                    size: min(largestCount, max(style.minimumCircleTitleFontSize, (fitted.font.size * 0.85 * 2).rounded(.down) / 2)))
+                    size: min(largestCount, max(minSize, (fitted.font.size * 0.85 * 2).rounded(.down) / 2)))
                 let countH = lineHeight(countFont.size)
                 let nameH = fitted.layout?.height ?? 0
                 let blockH = nameH + gap + countH
@@ -173,7 +186,7 @@ extension SceneRenderer {
             } else {
                 let fitted = fitter.fitCircle(
                     b.label, radius: radius - inset, maxSize: maxSize,
-                    minSize: style.minimumCircleTitleFontSize, bold: true, maxLines: focus ? 4 : 5)
+                    minSize: minSize, bold: true, maxLines: focus ? 4 : 5)
                 t = BubbleText(title: fitted, titleOrigin: (0, 0), footer: nil, glyphCentre: (0, 0))
             }
         case .roundedRect(let w, let h, let r):
@@ -198,11 +211,14 @@ extension SceneRenderer {
             let areaH = h - 2 * padY - footerHeight
             // A card's title at most at the size its level was laid out for (one size per level).
             var maxSize = style.cardTitleFontSize
+            var minSize = style.minimumCardTitleFontSize
             if b.kind == .report, let k = b.titleScale, k > 0 {
-                maxSize = max(style.minimumCardTitleFontSize, min(maxSize, (style.cardTitleFontSize * k * 2).rounded(.down) / 2))
+                let floor = b.titleFloor ?? style.minimumCardTitleFontSize
+                minSize = max(minSize, TitleSize.halfPointUp(floor))
+                maxSize = max(minSize, TitleSize.drawn(measured: style.cardTitleFontSize, scale: k, largest: style.cardTitleFontSize, floor: floor))
             }
             let fitted = fitter.fitRect(b.label, width: areaW, height: areaH, maxSize: maxSize,
-                                        minSize: style.minimumCardTitleFontSize, bold: true)
+                                        minSize: minSize, bold: true)
             // Without a footer the title block is centred vertically.
             let blockHeight = fitted.layout?.height ?? 0
             let top = footer == nil ? max(0, (areaH - blockHeight) / 2) : 0
@@ -395,7 +411,8 @@ extension SceneRenderer {
 
     /// The bubble at scale 1 with its shadow, drawn once into an image at the pixel scale.
     func bodySprite(_ b: SceneBubble) -> Sprite {
-        let key = BodyKey(label: b.label, shape: b.shape, labelRadius: b.labelRadius, titleScale: b.kind == .report ? b.titleScale : nil, kind: b.kind, colour: b.colour,
+        let key = BodyKey(label: b.label, shape: b.shape, labelRadius: b.labelRadius, titleScale: b.kind == .focus ? nil : b.titleScale,
+                          titleFloor: b.kind == .focus ? nil : b.titleFloor, kind: b.kind, colour: b.colour,
                           pageCount: b.kind == .report ? b.pageCount : nil)
         if let s = bodySprites[key] { return s }
         let shadow = shadowSprite(b.shape)
