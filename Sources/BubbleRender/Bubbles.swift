@@ -128,6 +128,101 @@ extension SceneRenderer {
         return r / target
     }
 
+    /// A circle's title (a group's with its count below), laid out for `radius`.
+    func circleText(_ b: SceneBubble, radius: Double) -> BubbleText {
+        let t: BubbleText
+        let inset = max(5, radius * 0.12)
+        let focus = b.kind == .focus
+        // A child circle's title at the size its level was laid out for, never under the floor
+        // (one rule with the layout: `TitleSize`); without that scale, from the radius.
+        var maxSize = focus ? style.focusTitleFontSize : min(style.circleTitleFontSize, max(style.minimumCircleTitleFontSize, radius * 0.32))
+        var minSize = style.minimumCircleTitleFontSize
+        if !focus, let k = b.titleScale, k > 0 {
+            let floor = b.titleFloor ?? style.minimumCircleTitleFontSize
+            minSize = max(style.minimumCircleTitleFontSize, TitleSize.halfPointUp(floor))
+            // Never under the renderer's own least size (on a small canvas the level's scale
+            // may ask for less).
+            maxSize = max(minSize, TitleSize.drawn(
+                measured: style.measuredCircleTitleFontSize, scale: k, largest: style.circleTitleFontSize, floor: floor))
+        }
+        if b.kind == .group, let cut = b.label.firstIndex(of: "\n") {
+            // A group: its name or range on its own lines, the count below in a smaller,
+            // lighter (regular) style.
+            let name = String(b.label[..<cut])
+            let count = String(b.label[b.label.index(after: cut)...])
+            func lineHeight(_ size: Double) -> Double {
+                let (asc, desc) = engine.verticalMetrics(FontKey(bold: false, size: size))
+                return asc + desc
+            }
+            // The name is fitted with room for the count at its largest size; the count is then
+            // never larger than the name (a long range that had to shrink keeps its count below
+            // it in size too).
+            let largestCount = max(minSize, (maxSize * 0.72 * 2).rounded() / 2)
+            let gap = 2.0
+            let fitted = fitter.fitCircle(
+                name, radius: max(1, radius - inset - (lineHeight(largestCount) + gap) / 2), maxSize: maxSize,
+                minSize: minSize, bold: true, maxLines: 4)
+            let countFont = FontKey(
+                bold: false,
+                size: min(largestCount, max(minSize, (fitted.font.size * 0.85 * 2).rounded(.down) / 2)))
+            let countH = lineHeight(countFont.size)
+            let nameH = fitted.layout?.height ?? 0
+            let blockH = nameH + gap + countH
+            let nameTop = -blockH / 2
+            let chord = 2 * max(0, (radius - inset) * (radius - inset) - (blockH / 2) * (blockH / 2)).squareRoot()
+            let line = fitter.singleLine(count, width: max(countFont.size * 2, chord), font: countFont)
+            let countTop = nameTop + nameH + gap
+            t = BubbleText(
+                title: fitted, titleOrigin: (0, nameTop - fitted.y), footer: (line, -(line.left + line.right) / 2, countTop),
+                glyphCentre: (0, 0))
+        } else {
+            let fitted = fitter.fitCircle(
+                b.label, radius: radius - inset, maxSize: maxSize,
+                minSize: minSize, bold: true, maxLines: focus ? 4 : 5)
+            t = BubbleText(title: fitted, titleOrigin: (0, 0), footer: nil, glyphCentre: (0, 0))
+        }
+        return t
+    }
+
+    /// A card's title, with a report's page count in the footer.
+    func cardText(_ b: SceneBubble, w: Double, h: Double, r: Double) -> BubbleText {
+        let t: BubbleText
+        let padX = max(10, r * 0.3 + 4) + 4  // + the accent bar
+        let padRight = max(10, r * 0.3 + 4)
+        let padY = max(9, r * 0.3 + 2)
+        var footerHeight = 0.0
+        var footer: (layout: TextLayout, x: Double, top: Double)? = nil
+        var glyph = (x: 0.0, y: 0.0)
+        if b.kind == .report, let pages = b.pageCount {
+            let font = FontKey(bold: false, size: style.pageCountFontSize)
+            let (asc, desc) = engine.verticalMetrics(font)
+            footerHeight = asc + desc + 4
+            let glyphSize = style.pageCountFontSize * 1.15
+            let available = w - padX - padRight - glyphSize - 5
+            let line = fitter.singleLine("\(pages) pp", width: available, font: font)
+            let baseline = h / 2 - padY - desc
+            footer = (line, -w / 2 + padX + glyphSize + 5 - line.left, baseline - line.baseline)
+            glyph = (-w / 2 + padX + glyphSize * 0.36, baseline - asc * 0.4)
+        }
+        let areaW = w - padX - padRight
+        let areaH = h - 2 * padY - footerHeight
+        // A card's title at most at the size its level was laid out for (one size per level).
+        var maxSize = style.cardTitleFontSize
+        var minSize = style.minimumCardTitleFontSize
+        if b.kind == .report, let k = b.titleScale, k > 0 {
+            let floor = b.titleFloor ?? style.minimumCardTitleFontSize
+            minSize = max(minSize, TitleSize.halfPointUp(floor))
+            maxSize = max(minSize, TitleSize.drawn(measured: style.cardTitleFontSize, scale: k, largest: style.cardTitleFontSize, floor: floor))
+        }
+        let fitted = fitter.fitRect(b.label, width: areaW, height: areaH, maxSize: maxSize,
+                                    minSize: minSize, bold: true)
+        // Without a footer the title block is centred vertically.
+        let blockHeight = fitted.layout?.height ?? 0
+        let top = footer == nil ? max(0, (areaH - blockHeight) / 2) : 0
+        t = BubbleText(title: fitted, titleOrigin: (-w / 2 + padX, -h / 2 + padY + top), footer: footer, glyphCentre: glyph)
+        return t
+    }
+
     func bubbleText(_ b: SceneBubble) -> BubbleText {
         // A circle changing size is laid out once, for the radius it lands at.
         var layoutShape = b.shape
@@ -138,91 +233,8 @@ extension SceneRenderer {
         if let t = bubbleTexts[key] { return t }
         let t: BubbleText
         switch layoutShape {
-        case .circle(let radius):
-            let inset = max(5, radius * 0.12)
-            let focus = b.kind == .focus
-            // A child circle's title at the size its level was laid out for, never under the floor
-            // (one rule with the layout: `TitleSize`); without that scale, from the radius.
-            var maxSize = focus ? style.focusTitleFontSize : min(style.circleTitleFontSize, max(style.minimumCircleTitleFontSize, radius * 0.32))
-            var minSize = style.minimumCircleTitleFontSize
-            if !focus, let k = b.titleScale, k > 0 {
-                let floor = b.titleFloor ?? style.minimumCircleTitleFontSize
-                minSize = max(style.minimumCircleTitleFontSize, TitleSize.halfPointUp(floor))
-                // Never under the renderer's own least size (on a small canvas the level's scale
-                // may ask for less).
-                maxSize = max(minSize, TitleSize.drawn(
-                    measured: style.measuredCircleTitleFontSize, scale: k, largest: style.circleTitleFontSize, floor: floor))
-            }
-            if b.kind == .group, let cut = b.label.firstIndex(of: "\n") {
-                // A group: its name or range on its own lines, the count below in a smaller,
-                // lighter (regular) style.
-                let name = String(b.label[..<cut])
-                let count = String(b.label[b.label.index(after: cut)...])
-                func lineHeight(_ size: Double) -> Double {
-                    let (asc, desc) = engine.verticalMetrics(FontKey(bold: false, size: size))
-                    return asc + desc
-                }
-                // The name is fitted with room for the count at its largest size; the count is then
-                // never larger than the name (a long range that had to shrink keeps its count below
-                // it in size too).
-                let largestCount = max(minSize, (maxSize * 0.72 * 2).rounded() / 2)
-                let gap = 2.0
-                let fitted = fitter.fitCircle(
-                    name, radius: max(1, radius - inset - (lineHeight(largestCount) + gap) / 2), maxSize: maxSize,
-                    minSize: minSize, bold: true, maxLines: 4)
-                let countFont = FontKey(
-                    bold: false,
-                    size: min(largestCount, max(minSize, (fitted.font.size * 0.85 * 2).rounded(.down) / 2)))
-                let countH = lineHeight(countFont.size)
-                let nameH = fitted.layout?.height ?? 0
-                let blockH = nameH + gap + countH
-                let nameTop = -blockH / 2
-                let chord = 2 * max(0, (radius - inset) * (radius - inset) - (blockH / 2) * (blockH / 2)).squareRoot()
-                let line = fitter.singleLine(count, width: max(countFont.size * 2, chord), font: countFont)
-                let countTop = nameTop + nameH + gap
-                t = BubbleText(
-                    title: fitted, titleOrigin: (0, nameTop - fitted.y), footer: (line, -(line.left + line.right) / 2, countTop),
-                    glyphCentre: (0, 0))
-            } else {
-                let fitted = fitter.fitCircle(
-                    b.label, radius: radius - inset, maxSize: maxSize,
-                    minSize: minSize, bold: true, maxLines: focus ? 4 : 5)
-                t = BubbleText(title: fitted, titleOrigin: (0, 0), footer: nil, glyphCentre: (0, 0))
-            }
-        case .roundedRect(let w, let h, let r):
-            let padX = max(10, r * 0.3 + 4) + 4  // + the accent bar
-            let padRight = max(10, r * 0.3 + 4)
-            let padY = max(9, r * 0.3 + 2)
-            var footerHeight = 0.0
-            var footer: (layout: TextLayout, x: Double, top: Double)? = nil
-            var glyph = (x: 0.0, y: 0.0)
-            if b.kind == .report, let pages = b.pageCount {
-                let font = FontKey(bold: false, size: style.pageCountFontSize)
-                let (asc, desc) = engine.verticalMetrics(font)
-                footerHeight = asc + desc + 4
-                let glyphSize = style.pageCountFontSize * 1.15
-                let available = w - padX - padRight - glyphSize - 5
-                let line = fitter.singleLine("\(pages) pp", width: available, font: font)
-                let baseline = h / 2 - padY - desc
-                footer = (line, -w / 2 + padX + glyphSize + 5 - line.left, baseline - line.baseline)
-                glyph = (-w / 2 + padX + glyphSize * 0.36, baseline - asc * 0.4)
-            }
-            let areaW = w - padX - padRight
-            let areaH = h - 2 * padY - footerHeight
-            // A card's title at most at the size its level was laid out for (one size per level).
-            var maxSize = style.cardTitleFontSize
-            var minSize = style.minimumCardTitleFontSize
-            if b.kind == .report, let k = b.titleScale, k > 0 {
-                let floor = b.titleFloor ?? style.minimumCardTitleFontSize
-                minSize = max(minSize, TitleSize.halfPointUp(floor))
-                maxSize = max(minSize, TitleSize.drawn(measured: style.cardTitleFontSize, scale: k, largest: style.cardTitleFontSize, floor: floor))
-            }
-            let fitted = fitter.fitRect(b.label, width: areaW, height: areaH, maxSize: maxSize,
-                                        minSize: minSize, bold: true)
-            // Without a footer the title block is centred vertically.
-            let blockHeight = fitted.layout?.height ?? 0
-            let top = footer == nil ? max(0, (areaH - blockHeight) / 2) : 0
-            t = BubbleText(title: fitted, titleOrigin: (-w / 2 + padX, -h / 2 + padY + top), footer: footer, glyphCentre: glyph)
+        case .circle(let radius): t = circleText(b, radius: radius)
+        case .roundedRect(let w, let h, let r): t = cardText(b, w: w, h: h, r: r)
         }
         // A fitted label keeps its layouts alive: counted like them (TextEngine.estimatedBytes).
         let bytes = 4096 + 128 * b.label.utf8.count
