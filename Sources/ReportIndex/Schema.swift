@@ -1,6 +1,6 @@
 import GRDB
 
-/// The tables of an index file (schema version 1). Documented in the "Searching a library"
+/// The tables of an index file (schema version 2). Documented in the "Searching a library"
 /// article; `report_metadata` is the view a person reads with the `sqlite3` shell.
 enum Schema {
     static let statements = [
