@@ -66,6 +66,7 @@ struct Index: ParsableCommand {
         let path = ReportIndex.location(indexPath, forDatasource: data)
         var bar = ProgressBar(enabled: isatty(2) != 0 && !json)
         do {
+            let shown = ReportIndex.shownLocation(path)
             let (_, update) = try Self.update(data: data, index: path, wait: wait, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { p in
                 bar.show(done: p.done, total: p.total, unit: "PDFs")
             } warn: { printError("warning: \($0)") }
@@ -75,10 +76,10 @@ struct Index: ParsableCommand {
                 print(
                     "{\"reports\": \(update.reports), \"read\": \(update.read), \"unchanged\": \(update.unchanged), "
                         + "\"removed\": \(update.removed), \"warnings\": \(update.warnings), "
-                        + "\"seconds\": \(String(format: "%.3f", seconds)), \"index\": \(JSONLiteral.string(path))}")
+                        + "\"seconds\": \(String(format: "%.3f", seconds)), \"index\": \(JSONLiteral.string(shown))}")
             } else {
                 print(
-                    "\(path): \(update.reports) reports; PDFs \(update.read) read, \(update.unchanged) unchanged; "
+                    "\(shown): \(update.reports) reports; PDFs \(update.read) read, \(update.unchanged) unchanged; "
                         + "\(update.removed) reports removed; \(update.warnings) warnings; \(String(format: "%.2f", seconds)) s")
             }
         } catch {

@@ -72,6 +72,12 @@ public final class ReportIndex: Sendable {
         return parts.string ?? chosen
     }
 
+    /// An index location as it may be printed: a file as it is, a PostgreSQL URL without its
+    /// password.
+    public static func shownLocation(_ location: String) -> String {
+        PostgresLocation.isURL(location) ? PostgresLocation.redact(location) : location
+    }
+
     /// Whether this index lives in PostgreSQL (opened at a `postgres://` URL) rather than in an
     /// SQLite file.
     public var isPostgres: Bool { postgres != nil }
