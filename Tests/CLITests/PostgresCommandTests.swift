@@ -92,6 +92,31 @@ struct PostgresCommandTests {
         #expect(search.status == 0 && search.stdout.contains("\"total\": "), "\(search.stderr)")
     }
 
+    @Test func aReaderRoleWithSelectOnlySearchesAndCannotIndex() throws {
+        let url = Self.url("roles")
+        defer { Self.drop(url) }
+        #expect(try CLIRunner.run(["index", "--index", url]).status == 0)
+        let store = PostgresStore(location: try PostgresLocation(url))
+        let role = "reader_" + store.location.datasource.suffix(12)
+        _ = try store.withConnection { c in
+            _ = try store.execute(c, "DROP ROLE IF EXISTS \(role)")
+            _ = try store.execute(c, "CREATE ROLE \(role) LOGIN")
+            _ = try store.execute(c, "GRANT USAGE ON SCHEMA \(store.quotedSchema) TO \(role)")
+            _ = try store.execute(c, "GRANT SELECT ON ALL TABLES IN SCHEMA \(store.quotedSchema) TO \(role)")
+        }
+        defer {
+            _ = try? store.withConnection { c in  // cleanup only
+                _ = try store.execute(c, "DROP OWNED BY \(role)")
+                _ = try store.execute(c, "DROP ROLE \(role)")
+            }
+        }
+        let asReader = url.replacingOccurrences(of: "://bubbles@", with: "://\(role)@")
+        let search = try CLIRunner.run(["search", "zurich", "--index", asReader, "--json"])
+        #expect(search.status == 0 && search.stdout.contains("\"total\": 2"), "\(search.stderr)")
+        let index = try CLIRunner.run(["index", "--index", asReader])
+        #expect(index.status == 1 && index.stderr.contains("may not write the index"), "\(index.stderr)")
+    }
+
     @Test func aSecondIndexerOfOneDatasourceWaitsThenSaysWhy() throws {
         let url = Self.url("locked")
         defer { Self.drop(url) }
