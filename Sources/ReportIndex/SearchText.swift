@@ -89,7 +89,8 @@ public enum SearchText {
     }
 
     /// A normalised column as the full-text index stores it: its tokens, then for each token of
-    /// letters and digits ``partsMark`` and the token's parts, so that a word inside
+    /// letters and digits the mark U+FFFF (a character no token holds, so no phrase spans it) and
+    /// the token's parts, so that a word inside
     /// `paper1997corrected` is found while phrases of whole tokens stay as they were.
     public static func indexed(_ normalized: String) -> String {
         guard normalized.unicodeScalars.contains(where: { $0.properties.numericType != nil }) else { return normalized }
