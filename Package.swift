@@ -15,6 +15,7 @@
 //   PDFMetadata    – poppler-free PDF metadata reader on PDFCore, with a fast path for plain files
 //   PDFRender      – PDF pages drawn with Cairo (FreeType fonts, libjpeg-turbo images)
 //   ReportIndex    – the library index: SQLite (GRDB) database of PDF metadata, FTS5 search, facets
+//   IndexThumbnails – first-page thumbnails of the indexed PDFs, drawn with PDFRender into the index
 //   DashboardLibrary – datasource + index → dashboard tree (with PDF metadata), the report finder over the index
 //   BubbleScenario – scenario and settings files (Foundation)
 //   BubbleExport   – frame sequences of a scenario: parallel rendering, manifest, contact sheet, review page
@@ -132,9 +133,12 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // First-page thumbnails drawn with PDFRender and stored in the index (the index itself
+        // stores and reads PNG bytes only, and never depends on a renderer).
+        .target(name: "IndexThumbnails", dependencies: ["ReportIndex", "PDFRender", "CCairo", "CLibCrypto"]),
         // The report library as the dashboard sees it: datasource + index → dashboard tree, and
         // the dashboard's report finder over the index.
-        .target(name: "DashboardLibrary", dependencies: ["BubbleDashboard", "ReportLibrary", "PDFCore", "PDFMetadata", "ReportIndex"]),
+        .target(name: "DashboardLibrary", dependencies: ["BubbleDashboard", "BubbleRender", "ReportLibrary", "PDFCore", "PDFMetadata", "PDFRender", "ReportIndex", "CCairo"]),
         .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary"]),
         .target(name: "BubbleExport", dependencies: ["BubbleScenario", "DashboardLibrary", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary"]),
         // The live server of `bubbles play`: sessions, message parser and recorder are plain types
@@ -142,7 +146,7 @@ let package = Package(
         .target(
             name: "BubblePlay",
             dependencies: [
-                "BubbleScenario", "DashboardLibrary", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary",
+                "BubbleScenario", "DashboardLibrary", "BubbleRender", "BubbleDashboard", "BubbleSupport", "ReportLibrary", "ReportIndex",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -170,8 +174,8 @@ let package = Package(
             name: "BubblesCLI",
             dependencies: [
                 "BubblePhysics", "BubbleSupport", "BubbleThreads", "BubbleDashboard", "BubbleRender", "BubbleScenario", "DashboardLibrary", "BubbleExport",
-                "ReportLibrary", "PDFCore", "PDFMetadata", "PDFRender", "BubblePlay", "ReportIndex", "SampleLibrary",
-                "PhysicsFixtures", "RenderFixtures", "PlayLoadClient",
+                "ReportLibrary", "PDFCore", "PDFMetadata", "PDFRender", "BubblePlay", "ReportIndex", "IndexThumbnails", "SampleLibrary",
+                "PhysicsFixtures", "RenderFixtures", "PlayLoadClient", "CCairo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -193,7 +197,12 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "ReportLibraryTests", dependencies: ["ReportLibrary", "SampleLibrary", "TestSupport"]),
-        .testTarget(name: "ReportIndexTests", dependencies: ["ReportIndex", "ReportLibrary", "PDFCore", "PDFMetadata", "SampleLibrary", "TestSupport"]),
+        .testTarget(
+            name: "ReportIndexTests",
+            dependencies: [
+                "ReportIndex", "IndexThumbnails", "ReportLibrary", "PDFCore", "PDFMetadata", "SampleLibrary", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "PDFMetadataTests", dependencies: ["PDFCore", "PDFMetadata", "CZlib", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "PDFRenderTests", dependencies: ["PDFRender", "PDFCore", "PDFMetadata", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "BubbleRenderTests", dependencies: ["BubbleRender", "RenderFixtures", "TestSupport"], exclude: ["References"]),

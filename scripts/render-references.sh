@@ -31,6 +31,21 @@ bin="$(swift build -c release --show-bin-path)/bubbles"
 "$bin" render --overlay "search:zur" --png Renders/search.png --svg Renders/search.svg
 "$bin" render --filter 2016 --filter "management accounts" --png Renders/filter.png --svg Renders/filter.svg
 
+# The report viewer: a chart report's page 1, page 2 after a scroll, 2x zoom, and swipes (one that springs
+# back, one that dismisses), from Data/scenarios/viewer.json; search and table rows with thumbnails.
+rm -rf out/viewer-references
+"$bin" export Data/scenarios/viewer.json --out out/viewer-references --scale 1
+for frame in 00300 00420 00470 00530 00625; do
+    cp "out/viewer-references/frame-$frame.png" "Renders/viewer-frame-$frame.png"
+done
+"$bin" render --overlay "search:income" --png Renders/search-thumbnails.png --svg Renders/search-thumbnails.svg
+# A report whose PDF is damaged past repair: the viewer says why in the page's place.
+mkdir -p out/damaged/reports
+printf '%%PDF-1.7\nnot a PDF body\n' > out/damaged/reports/broken.pdf
+printf '{"id": "root", "title": "Damaged", "children": [{"id": "broken", "title": "Board Pack March 2016", "file": "reports/broken.pdf", "keywords": ["board pack"]}]}' > out/damaged/reports.json
+"$bin" index --data out/damaged/reports.json >/dev/null || true
+"$bin" render --data out/damaged/reports.json --overlay preview:broken --png Renders/preview-unavailable.png --svg Renders/preview-unavailable.svg
+
 # The tour: its contact sheet and a handful of key frames (the whole sequence is not committed).
 rm -rf out/tour-references
 "$bin" export Data/scenarios/tour.json --out out/tour-references --scale 1

@@ -33,9 +33,12 @@ public enum DashboardEvent: Sendable, Hashable {
     case showReports
     /// Close whichever overlay is open.
     case closeOverlay
-    /// Scroll the open reports table by this many points (negative: up), with momentum: a fling
+    /// Scroll the open overlay (the reports table, the search results or the preview's pages) by this many points (negative: up), with momentum: a fling
     /// that comes to rest this far on, bouncing at an end.
     case scroll(Double)
+    /// Zoom the open preview's pages by this factor around a canvas point on them (pt), as a
+    /// pinch there does: within fit width to `PreviewViewerSettings.maxZoom`, animated.
+    case zoom(scale: Double, at: ScenePoint)
     /// New live settings (motion, drag coupling, table scrolling) from now on; the other fields
     /// are ignored (see `Dashboard.updateFeel(_:)`).
     case settings(DashboardSettings)
@@ -73,11 +76,13 @@ extension Dashboard {
             try beginDrag(node, at: levelPoint(try validated(point, "drag point")))
         case .move(let point):
             let p = try validated(point, "drag point")
+            if movePreviewFinger(to: point) { break }
             if moveTableFinger(to: p.y) { break }
             if movePanFinger(to: p) { break }
             guard drag != nil else { throw .noDragInProgress }
             drag!.finger = levelPoint(p)
         case .release:
+            if releasePreview() { break }
             if releaseTable() { break }
             if releasePan() { break }
             guard drag != nil else { throw .noDragInProgress }
@@ -98,7 +103,9 @@ extension Dashboard {
         case .press(at: let point):
             try press(at: point)
         case .scroll(let distance):
-            try scrollTable(by: distance)
+            if openViewer != nil { try scrollPreview(by: distance) } else { try scrollTable(by: distance) }
+        case .zoom(let scale, let point):
+            try zoomPreview(scale: scale, at: point)
         case .settings(let new):
             try updateFeel(new)
         case .resize(let size):

@@ -11,6 +11,7 @@ extension Dashboard {
         if case .search = content, !(overlay.map { $0.content == content && !$0.closing } ?? false) {
             resetTable(searchGeometry(rows: searchSession?.hits.count ?? 0).rowsArea, flashIndicator: false)
         }
+        if case .preview(let node) = content { openViewer(for: node) }
         let now = time
         let from = overlay?.opacity ?? .constant(0)
         overlay = OverlayState(

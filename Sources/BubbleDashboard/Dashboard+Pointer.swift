@@ -91,8 +91,7 @@ extension Dashboard {
                 try tapFilterSheet(at: p)
                 return
             case .preview:
-                // The dashboard does not know the card's text-sized extent: any tap closes it.
-                closeOverlay()
+                tapPreview(at: p)
                 return
             }
         }
@@ -109,6 +108,7 @@ extension Dashboard {
     func press(at point: ScenePoint) throws(DashboardError) {
         let p = try canvasPoint(point)
         if chrome(hasToolbarAt: p) { throw .nothingAt(p, what: "a toolbar button (it takes taps, not drags)") }
+        if pressPreview(at: p) { return }
         if let (g, card) = openList(), card.contains(p) {
             guard g.viewportContains(p) else { throw .nothingAt(p, what: "the list's header (the rows below it scroll)") }
             endDrag()

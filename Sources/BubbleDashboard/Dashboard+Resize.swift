@@ -44,6 +44,11 @@ extension Dashboard {
         // Layouts and places are for the old area; a level's grouping stays (see `layout(of:)`).
         layouts = [:]
         places = [:]
+        if viewer != nil {
+            if viewer!.gesture != .none { _ = releasePreview() }
+            viewer?.zoomAnimation = nil
+            viewer?.relayout(previewGeometry)
+        }
         if let g = table.geometry {
             let resized = overlay?.content == .search ? searchGeometry(rows: g.rows).rowsArea : tableGeometry(rows: g.rows).rowsArea
             table.geometry = resized

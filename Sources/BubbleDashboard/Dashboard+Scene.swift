@@ -71,6 +71,7 @@ extension Dashboard {
             caption: isStartScreen ? nil : layouts[focus]?.caption)
         scene.filter = sceneFilter()
         scene.pan = scenePan(shift: shift, at: now)
+        if case .reportPreview? = sceneOverlay { scene.preview = scenePreview(at: now) }
         if let n = notice { scene.notice = SceneNotice(text: n.text, opacity: noticeOpacity(at: now)) }
         return scene
     }

@@ -99,6 +99,7 @@ extension Dashboard {
         ghosts.removeAll { $0.isFinished(at: now) }
         if let o = overlay, o.closing, o.opacity.isFinished(at: now) { overlay = nil }
         advanceTable(at: now)
+        advanceViewer(at: now)
         advancePan(at: now)
         advanceFinding(at: now)
         if drag == nil && world.isAtRest && live.allSatisfy({ $0.transit == nil }) {

@@ -22,6 +22,8 @@ public final class Dashboard {
     /// Answers searches and keyword filters (nil: the magnifier and the Filter button say "Search
     /// needs an index").
     public let finder: (any ReportFinder)?
+    /// Opens reports' documents for the preview's viewer (nil: the preview draws a stand-in page).
+    public let documents: (any ReportDocuments)?
     let world: World
     /// The fixed step, in seconds.
     public var timeStep: Double { world.settings.timeStep }
@@ -80,22 +82,28 @@ public final class Dashboard {
     var marks: [(node: Int, ring: Tween)] = []
     /// A preview to open once its report has landed (after a search pick): node and time (s).
     var pendingPreview: (node: Int, at: Double)?
+    /// The open preview's pages, scroll, zoom and swipe (while a preview is shown).
+    var viewer: PreviewViewer?
+    /// What the host is asked to do (see `takeRequests()`).
+    var requests: [DashboardRequest] = []
     /// A short message over the canvas and its fade.
     var notice: (text: String, opacity: Tween)?
 
     /// Creates the dashboard on its start screen. `measurer` gives the label sizes as the host's
     /// renderer draws them (see `TextMeasurer`); without one, cards are sized from character counts.
     /// `finder` answers searches and keyword filters (see `ReportFinder`); without one the
-    /// magnifier and the Filter button show "Search needs an index".
+    /// magnifier and the Filter button show "Search needs an index". `documents` gives the preview
+    /// its pages (see `ReportDocuments`); without it the preview draws a stand-in page.
     public init(
         tree: DashboardTree, settings: DashboardSettings = DashboardSettings(), measurer: (any TextMeasurer)? = nil,
-        finder: (any ReportFinder)? = nil
+        finder: (any ReportFinder)? = nil, documents: (any ReportDocuments)? = nil
     ) throws(DashboardError) {
         try settings.validate()
         self.levels = LevelModel(tree)
         self.settings = settings
         self.measurer = measurer
         self.finder = finder
+        self.documents = documents
         do {
             world = try World(settings: LevelLayout.liveWorldSettings(settings))
         } catch {
@@ -142,7 +150,7 @@ public final class Dashboard {
     public var isAtRest: Bool {
         world.isAtRest && ghosts.isEmpty && drag == nil && !placesPending && !needsSnap
             && live.allSatisfy { $0.isSettled(at: time) } && (overlay?.opacity.isFinished(at: time) ?? true)
-            && tableIsAtRest && pan.isAtRest(at: time)
+            && tableIsAtRest && pan.isAtRest(at: time) && viewerIsAtRest
     }
 
     /// A 64-bit hash of the whole state: the physics world's and the dashboard's own (navigation,
@@ -172,6 +180,7 @@ public final class Dashboard {
             h.combine(overlay.opacity.value(at: time))
         }
         table.combine(into: &h, at: time)
+        viewer?.combine(into: &h, at: time)
         if pan.isActive(at: time) { pan.combine(into: &h, at: time) }
         combineFinding(into: &h)
         return h.value

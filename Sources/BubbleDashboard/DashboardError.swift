@@ -16,6 +16,8 @@ public enum DashboardError: Error, Sendable, Equatable, CustomStringConvertible 
     case nothingAt(ScenePoint, what: String)
     /// A `scroll` event while no reports table is open.
     case noTableOpen
+    /// A `zoom` event while no report preview is open.
+    case noPreviewOpen
     /// A setting outside its range (see `DashboardSettings.fields`), by its settings-file name.
     case invalidSetting(field: String, value: Double, range: ClosedRange<Double>)
     /// A spring setting (`placeSpring`, `layout.spring`) with a frequency outside 0.1–30 Hz or a
@@ -49,7 +51,8 @@ public enum DashboardError: Error, Sendable, Equatable, CustomStringConvertible 
         case .pointOutsideCanvas(let p, let w, let h):
             "point \(Self.format(p)) is outside the \(Self.format(w))×\(Self.format(h)) pt canvas"
         case .nothingAt(let p, let what): "nothing at \(Self.format(p)): \(what)"
-        case .noTableOpen: "no reports table is open (toolbar button 3, the `reports` event, opens one)"
+        case .noTableOpen: "no reports table is open (toolbar button 3, the `reports` event, opens one), nor search results or a report preview"
+        case .noPreviewOpen: "no report preview is open (a tap on a report card opens one)"
         case .invalidSetting(let field, let value, let range):
             "setting \(field) must be within \(Self.format(range.lowerBound))...\(Self.format(range.upperBound)), got \(value)"
         case .invalidSpring(let field, let frequency, let dampingRatio):

@@ -190,6 +190,8 @@ public struct Scene: Sendable, Hashable {
     /// For a level larger than the bubble area, which pans: where it lies and its scroll
     /// indicators (nil when the level fits).
     public var pan: ScenePan? = nil
+    /// With the report preview shown: its viewer (pages, zoom, swipe).
+    public var preview: ScenePreview? = nil
     /// With the reports table open under a filter: the table lists only matching reports.
     public var tableFiltered: Bool { filter != nil }
 

@@ -27,6 +27,8 @@ struct ExportPlan {
     /// A contact sheet cell every this many frames.
     let every: Int
     let dashboard: Dashboard
+    /// The reports' pages for the preview (nil with `--no-pdf`).
+    let pages: ReportPageSource?
     let player: ScenarioPlayer
     /// The scenario's events with the frame each first shows in.
     let markers: [EventMarker]
@@ -75,7 +77,7 @@ struct ExportPlan {
 
         let (settings, contentHash) = try Self.settings(scenario, options: options, width: width, height: height)
         let metadataHash: UInt64
-        (dashboard, metadataHash) = try Self.dashboard(scenario, settings: settings, options: options)
+        (dashboard, pages, metadataHash) = try Self.dashboard(scenario, settings: settings, options: options)
         player = ScenarioPlayer(dashboard: dashboard, script: scenario.script)
         markers = Self.markers(scenario, player: player, fps: fps)
 
@@ -123,7 +125,7 @@ struct ExportPlan {
 
     /// The dashboard of the scenario's datasource with the PDFs' metadata, and the hash of what
     /// that metadata added (authors, page counts, keywords per report).
-    static func dashboard(_ scenario: Scenario, settings: DashboardSettings, options: ExportOptions) throws -> (Dashboard, UInt64) {
+    static func dashboard(_ scenario: Scenario, settings: DashboardSettings, options: ExportOptions) throws -> (Dashboard, ReportPageSource?, UInt64) {
         var metadataHasher = FNV1a64()
         do {
             let details = LibraryBridge.details(for: scenario.library, source: options.pdfMetadata)
@@ -133,10 +135,11 @@ struct ExportPlan {
                 metadataHasher.combine(bytes: line.utf8)
             }
             let tree = try LibraryBridge.dashboardTree(scenario.library, details: details)
+            let pages = LibraryBridge.pageSource(for: scenario.library, source: options.pdfMetadata)
             let dashboard = try Dashboard(
                 tree: tree, settings: settings, measurer: PangoTextMeasurer(),
-                finder: LibraryBridge.finder(for: scenario.library, dashboardTree: tree, source: options.pdfMetadata))
-            return (dashboard, metadataHasher.value)
+                finder: LibraryBridge.finder(for: scenario.library, dashboardTree: tree, source: options.pdfMetadata), documents: pages)
+            return (dashboard, pages, metadataHasher.value)
         } catch {
             throw ExportError.dashboard("\(error)")
         }

@@ -66,7 +66,7 @@ final class ExportRun {
         pool = RenderWorkers(
             workers: options.jobs,
             context: WorkContext(folder: folder, formats: options.formats, scale: plan.scale, fileSystem: options.fileSystem,
-                video: plan.video != nil, videoWidth: plan.header.pixelWidth, videoHeight: plan.header.pixelHeight))
+                video: plan.video != nil, videoWidth: plan.header.pixelWidth, videoHeight: plan.header.pixelHeight, pictures: plan.pages))
         summary = ExportSummary(
             output: folder, frames: plan.count, rendered: 0, linked: 0, skipped: 0, duplicates: 0, seconds: 0,
             simulateSeconds: 0, drawSeconds: 0, encodeSeconds: 0, writeSeconds: 0, manifestPath: plan.manifestPath,
@@ -201,6 +201,7 @@ final class ExportRun {
     /// bytes compared with the manifest's; if the renderer changed, nothing is carried.
     func rendererStillMatches(_ info: FrameInfo, _ scene: Scene, _ files: [FileRecord]) -> Bool {
         let renderer = SceneRenderer(pixelScale: plan.scale)
+        renderer.pictures = plan.pages
         let encoder = PNGEncoder()
         var image: RenderedImage? = nil
         var ignored = 0.0

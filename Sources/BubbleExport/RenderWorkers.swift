@@ -1,6 +1,7 @@
 import BubbleSupport
 @_spi(Testbed) import BubbleDashboard
 import BubbleRender
+import DashboardLibrary
 import Foundation
 
 /// A frame as the simulation produced it.
@@ -55,6 +56,8 @@ struct WorkContext: Sendable {
     /// its top-left corner on the contact sheet's dark background.
     var videoWidth = 0
     var videoHeight = 0
+    /// The reports' pages (the preview's viewer, the rows' thumbnails), shared by the workers.
+    var pictures: ReportPageSource? = nil
 
     /// The bytes of one frame file: what a worker writes, and what the exporter's renderer check
     /// on resume compares with a carried frame. `drawSeconds` receives the drawing part.
@@ -162,6 +165,7 @@ final class RenderWorkers: @unchecked Sendable {
 
     private func workerLoop() {
         let renderer = SceneRenderer(pixelScale: context.scale)
+        renderer.pictures = context.pictures
         let encoder = PNGEncoder()
         var image: RenderedImage? = nil
         while true {

@@ -19,7 +19,11 @@ import ReportLibrary
 /// `focus`, `category`, `report` or `group` (a virtual category standing for a run of a large
 /// level's children, with `count`: how many). `caption`, when the level's children share words that
 /// their labels leave out, says them once ("Month-End Close Pack — …"). The overlay
-/// is null or `{"type": "report_preview", "opacity": o, "report": {...}}` or
+/// is null or `{"type": "report_preview", "opacity": o, "report": {...}, "pages": [{"page": n, "frame":
+/// [x, y, w, h]}], "page": n, "page_count": n, "page_label": l, "zoom": z, "swipe": pt,
+/// "page_indicator": a, "unavailable": why}` (the viewer's pages in view, 1-based, their frames in
+/// points; the current page and its label or null; the zoom, 1 at fit width; how far a swipe moved
+/// the sheet right; the page indicator's opacity; why the document cannot be drawn, or null) or
 /// `{"type": "reports_table", "opacity": o, "title": t, "rows": n, "scroll": pt, "first_visible_row": i,
 /// "last_visible_row": j, "scroll_indicator": a, "reports": [{...}]}` with reports as
 /// `{"id", "title", "author", "pages", "keywords", "colour"}`: `scroll` is the offset in points
@@ -76,7 +80,14 @@ public enum SceneJSON {
         case nil:
             out += "null"
         case .reportPreview(let r)?:
-            out += "{\"type\": \"report_preview\", \"opacity\": \(n(scene.overlayOpacity)), \"report\": \(report(r))}"
+            out += "{\"type\": \"report_preview\", \"opacity\": \(n(scene.overlayOpacity)), \"report\": \(report(r))"
+            if let p = scene.preview {
+                out += ", \"pages\": [" + p.pages.map { "{\"page\": \($0.page), \"frame\": \(rect($0.frame))}" }.joined(separator: ", ") + "]"
+                out += ", \"page\": \(p.page), \"page_count\": \(p.pageCount), \"page_label\": \(p.pageLabel.map { s($0) } ?? "null")"
+                out += ", \"zoom\": \(n(p.zoom)), \"swipe\": \(n(p.swipe)), \"page_indicator\": \(n(p.indicatorOpacity))"
+                out += ", \"unavailable\": \(p.unavailable.map { s($0) } ?? "null")"
+            }
+            out += "}"
         case .reportsTable(let title, let reports, let scroll)?:
             let g = ReportsTableGeometry(canvasWidth: scene.canvasWidth, canvasHeight: scene.canvasHeight, chrome: scene.chrome,
                                          rows: reports.count)

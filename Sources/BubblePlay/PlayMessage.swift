@@ -21,6 +21,8 @@ public enum PlayMessage: Sendable, Equatable {
     case pinch
     /// Scroll the open reports table by `dy` points.
     case scroll(Double)
+    /// Zoom the open preview's pages by `scale` around a canvas point (a pinch on the pages).
+    case zoom(scale: Double, at: ScenePoint)
     /// Close the open overlay (Escape).
     case close
     /// Pause or run the clock.
@@ -92,7 +94,7 @@ public struct PlayMessageParser: Sendable {
     /// The message types and the fields each takes besides `type`.
     static let shapes: [(type: String, fields: [String])] = [
         ("hello", ["scale"]), ("ready", []), ("tap", ["x", "y"]), ("press", ["x", "y"]), ("move", ["x", "y"]),
-        ("release", []), ("pinch", []), ("scroll", ["dy"]), ("close", []), ("pause", ["on"]), ("step", []),
+        ("release", []), ("pinch", []), ("scroll", ["dy"]), ("zoom", ["scale", "x", "y"]), ("close", []), ("pause", ["on"]), ("step", []),
         ("speed", ["value"]), ("restart", []), ("debug", ["on"]), ("settings", ["values"]), ("record", []),
         ("saveSettings", []), ("search", ["text"]), ("filter_query", ["text"]), ("search_pick", ["row"]),
     ]
@@ -168,6 +170,7 @@ public struct PlayMessageParser: Sendable {
         case "release": return .release
         case "pinch": return .pinch
         case "scroll": return .scroll(try number("dy", within: -TableScrollSettings.maxScrollEvent...TableScrollSettings.maxScrollEvent))
+        case "zoom": return .zoom(scale: try number("scale", within: 0.01...100), at: try canvasPoint())
         case "close": return .close
         case "pause": return .pause(try flag("on"))
         case "step": return .step

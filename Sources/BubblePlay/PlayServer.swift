@@ -97,8 +97,9 @@ public struct PlayServerCounters: Sendable, Equatable {
     public var lastHash: UInt64 = 0
 }
 
-/// The `bubbles play` server: the page and its two assets over HTTP (nothing else: no file is ever
-/// read by a request path), and one WebSocket per page at `/ws`, each with its own `PlaySession`.
+/// The `bubbles play` server: the page and its two assets over HTTP, the reports' PDFs at
+/// `/reports/ID.pdf` (found by report id among the datasource's files: no file is ever read by a
+/// path from a request), and one WebSocket per page at `/ws`, each with its own `PlaySession`.
 /// The WebSocket upgrade needs an `Origin` naming this server (no cross-site WebSocket
 /// hijacking); on a loopback address the `Host` must name it too (no DNS rebinding).
 public final class PlayServer: Sendable {
@@ -163,6 +164,10 @@ public final class PlayServer: Sendable {
                     body: .init(byteBuffer: body))
             }
         }
+        // The reports' PDFs, by report id only ("Open PDF"); any other name is a 404.
+        let files = source.files
+        checked.get("/reports/:name") { request, _ -> Response in files.respond(request) }
+        checked.head("/reports/:name") { request, _ -> Response in files.respond(request) }
         if options.servesStatistics && options.isLoopback {
             checked.get("/stats") { [self] _, _ -> Response in
                 Response(
@@ -446,7 +451,8 @@ public final class PlayServer: Sendable {
             rasterCacheBytes: caches.reduce(0) { $0 + $1.rasterBytes }, textCacheEntries: caches.reduce(0) { $0 + $1.textEntries },
             textCacheBytes: caches.reduce(0) { $0 + $1.textBytes }, textBudgetBytes: options.textBudgetBytes,
             cacheBudgetBytes: options.cacheBudgetBytes, openConnections: conn.total, connectionsRefused: conn.refused,
-            connectionsTimedOut: conn.timedOut)
+            connectionsTimedOut: conn.timedOut, pageCacheBytes: source.pages?.cachedBytes ?? 0,
+            pageBudgetBytes: source.pages?.budgetBytes ?? 0)
     }
 }
 
@@ -477,6 +483,10 @@ public struct PlayServerStatistics: Sendable {
     public var connectionsRefused: Int
     /// Connections closed for a request that did not arrive in time or an idle HTTP connection.
     public var connectionsTimedOut: Int
+    /// The report pages' pictures, shared by every session (bytes), and their budget.
+    public var pageCacheBytes: Int = 0
+    /// See `pageCacheBytes` (bytes).
+    public var pageBudgetBytes: Int = 0
 
     /// As one JSON object.
     public var json: String {
@@ -486,7 +496,8 @@ public struct PlayServerStatistics: Sendable {
             + "\"movesCoalesced\": \(c.movesCoalesced), \"messagesRefused\": \(c.messagesRefused), \"slowReadersClosed\": \(c.slowReadersClosed), "
             + "\"residentBytes\": \(residentBytes), \"mallocInUseBytes\": \(mallocInUseBytes), \"mallocFreeBytes\": \(mallocFreeBytes), "
             + "\"rasterCacheBytes\": \(rasterCacheBytes), \"cacheBudgetBytes\": \(cacheBudgetBytes), \"textCacheEntries\": \(textCacheEntries), \"textCacheBytes\": \(textCacheBytes), \"textBudgetBytes\": \(textBudgetBytes), "
-            + "\"openConnections\": \(openConnections), \"connectionsRefused\": \(connectionsRefused), \"connectionsTimedOut\": \(connectionsTimedOut)}"
+            + "\"openConnections\": \(openConnections), \"connectionsRefused\": \(connectionsRefused), \"connectionsTimedOut\": \(connectionsTimedOut), "
+            + "\"pageCacheBytes\": \(pageCacheBytes), \"pageBudgetBytes\": \(pageBudgetBytes)}"
     }
 
     /// As one line for a terminal.
@@ -495,7 +506,7 @@ public struct PlayServerStatistics: Sendable {
         func mb(_ b: Int) -> String { String(format: "%.0f MB", Double(b) / 1e6) }
         return "sessions \(c.activeSessions) (\(c.sessionsStarted) started, \(c.sessionsRefused) refused), frames \(c.framesSent), "
             + "resident \(mb(residentBytes)), malloc in use \(mb(mallocInUseBytes)) (free \(mb(mallocFreeBytes))), "
-            + "raster caches \(mb(rasterCacheBytes)) of \(mb(cacheBudgetBytes)), text caches \(mb(textCacheBytes)) of \(mb(textBudgetBytes)) (\(textCacheEntries) entries), "
+            + "raster caches \(mb(rasterCacheBytes)) of \(mb(cacheBudgetBytes)), pages \(mb(pageCacheBytes)) of \(mb(pageBudgetBytes)), text caches \(mb(textCacheBytes)) of \(mb(textBudgetBytes)) (\(textCacheEntries) entries), "
             + "connections \(openConnections) (\(connectionsRefused) refused, \(connectionsTimedOut) timed out)"
     }
 }

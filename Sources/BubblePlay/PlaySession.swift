@@ -16,13 +16,22 @@ public struct PlaySource: Sendable {
     public var settings: DashboardSettings
     /// Answers the dashboard's search and keyword filter (nil: "Search needs an index").
     public var finder: IndexReportFinder?
+    /// The reports' pages for the preview and the rows' thumbnails, shared by every session
+    /// (nil: the preview draws a stand-in page).
+    public var pages: ReportPageSource?
+    /// The reports' PDFs the server hands out at `/reports/ID.pdf` ("Open PDF"); none unless
+    /// `load` filled it from the datasource.
+    public var files = ReportFiles(files: [:])
 
-    /// A source of `tree` read from `dataPath`, played with `settings`, searching with `finder` (nil: no search).
-    public init(dataPath: String, tree: DashboardTree, settings: DashboardSettings, finder: IndexReportFinder? = nil) {
+    /// A source of `tree` read from `dataPath`, played with `settings`, searching with `finder`
+    /// (nil: no search), showing pages from `pages` (nil: a stand-in page).
+    public init(dataPath: String, tree: DashboardTree, settings: DashboardSettings, finder: IndexReportFinder? = nil,
+                pages: ReportPageSource? = nil) {
         self.dataPath = dataPath
         self.tree = tree
         self.settings = settings
         self.finder = finder
+        self.pages = pages
     }
 
     /// Loads a datasource and its PDFs' metadata as `bubbles export` does, so that a recording
@@ -42,7 +51,10 @@ public struct PlaySource: Sendable {
         let tree = try LibraryBridge.dashboardTree(library, details: LibraryBridge.details(for: library, source: pdfMetadata, warn: warn))
         let absolute = dataPath.hasPrefix("/") ? dataPath : FileManager.default.currentDirectoryPath + "/" + dataPath
         let finder = LibraryBridge.finder(for: library, dashboardTree: tree, source: pdfMetadata, warn: warn)
-        return PlaySource(dataPath: (absolute as NSString).standardizingPath, tree: tree, settings: settings, finder: finder)
+        var source = PlaySource(dataPath: (absolute as NSString).standardizingPath, tree: tree, settings: settings, finder: finder,
+                                pages: LibraryBridge.pageSource(for: library, source: pdfMetadata))
+        source.files = ReportFiles(files: ReportFiles.files(of: library), index: finder?.index)
+        return source
     }
 }
 
@@ -112,6 +124,8 @@ public final class PlaySession {
     private let patcher = TilePatcher()
     /// Something changed since the last frame (an input, a control, a step).
     private var dirty = true
+    /// The page source's generation the last frame saw.
+    private var pagesSeen: UInt64 = 0
     /// The clock: `simTime = anchorSim + (now - anchorWall) · speed`.
     private var anchorSim = 0.0
     private var anchorWall: Double
@@ -126,13 +140,16 @@ public final class PlaySession {
     public init(source: PlaySource, scale: Double = 1, now: Double) throws {
         self.source = source
         self.scale = min(max(scale, 0.5), Self.maxScale)
-        let d = try Dashboard(tree: source.tree, settings: source.settings, measurer: measurer, finder: source.finder)
+        let d = try Dashboard(tree: source.tree, settings: source.settings, measurer: measurer, finder: source.finder,
+                              documents: source.pages)
         dashboard = d
         recorder = Recorder(
             dataPath: source.dataPath, canvasWidth: source.settings.canvasWidth, canvasHeight: source.settings.canvasHeight,
             settings: source.settings, timeStep: d.timeStep)
         parser = PlayMessageParser(canvasWidth: source.settings.canvasWidth, canvasHeight: source.settings.canvasHeight, baseSettings: source.settings)
         renderer = SceneRenderer(pixelScale: self.scale)
+        renderer.pictures = source.pages
+        renderer.waitsForPages = false
         anchorWall = now
         simTime = d.time
         anchorSim = d.time
@@ -161,6 +178,8 @@ public final class PlaySession {
                 scale = clamped
                 let budget = (renderer.spriteBudgetBytes, renderer.textBudgetBytes)
                 renderer = SceneRenderer(pixelScale: clamped)
+                renderer.pictures = source.pages
+                renderer.waitsForPages = false
                 renderer.spriteBudgetBytes = budget.0
                 renderer.textBudgetBytes = budget.1
                 spareImage = nil
@@ -178,6 +197,7 @@ public final class PlaySession {
         case .release: return send(.release, now: now)
         case .pinch: return send(.pinch, now: now)
         case .scroll(let d): return send(.scroll(d), now: now)
+        case .zoom(let s, let p): return send(.zoom(scale: s, at: p), now: now)
         case .close: return send(.closeOverlay, now: now)
         case .settings(let s): return send(.settings(s), now: now)
         case .search(let t): return send(.search(t), now: now)
@@ -205,7 +225,8 @@ public final class PlaySession {
             return []
         case .restart:
             do {
-                let d = try Dashboard(tree: source.tree, settings: source.settings, measurer: measurer, finder: source.finder)
+                let d = try Dashboard(tree: source.tree, settings: source.settings, measurer: measurer, finder: source.finder,
+                                      documents: source.pages)
                 dashboard = d
                 recorder = Recorder(
                     dataPath: source.dataPath, canvasWidth: source.settings.canvasWidth, canvasHeight: source.settings.canvasHeight,
@@ -274,6 +295,8 @@ public final class PlaySession {
         do {
             try dashboard.send(event)
             recorder.record(event, step: step)
+            let asked = dashboard.takeRequests()
+            if !asked.isEmpty { return asked.map(Self.message) }
         } catch {
             if case .move = event, error == .noDragInProgress { return [] }
             if case .release = event, error == .noDragInProgress { return [] }
@@ -281,6 +304,30 @@ public final class PlaySession {
         }
         if case .settings = event { parser.baseSettings = dashboard.settings }
         return []
+    }
+
+    /// The page's message for a request: `{"type": "open", "report": id, "url": path}` opens the
+    /// report's PDF (served at `/reports/ID.pdf`) in the browser's own viewer.
+    static func message(_ r: DashboardRequest) -> String {
+        switch r {
+        case .openDocument(let id):
+            return "{\"type\": \"open\", \"report\": \(JSONLiteral.string(id)), \"url\": \(JSONLiteral.string("/reports/" + percentEncoded(id) + ".pdf"))}"
+        }
+    }
+
+    /// `s` with every byte but RFC 3986's unreserved characters percent-encoded.
+    static func percentEncoded(_ s: String) -> String {
+        var out = ""
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                out += "%" + Hex.string(UInt64(b), digits: 2, uppercase: true)
+            }
+        }
+        return out
     }
 
     // MARK: - Clock
@@ -314,21 +361,26 @@ public final class PlaySession {
     // MARK: - Frames
 
     /// Whether a frame would be drawn now: the page has a credit and the picture can differ.
-    public var wantsFrame: Bool { hasCredit && (dirty || (!isPaused && !dashboard.isAtRest)) }
+    public var wantsFrame: Bool { hasCredit && (dirty || pagesArrived || (!isPaused && !dashboard.isAtRest)) }
+
+    /// A page drawn in the background since the last frame (the frame showed a stand-in).
+    private var pagesArrived: Bool { source.pages.map { $0.generation != pagesSeen } ?? false }
 
     /// Draws the frame for wall time `now`, if the page has a credit and anything changed since
     /// the last one; uses the credit.
     public func frame(now: Double) throws -> PlayFrame? {
         guard hasCredit else { return nil }
         let moving = !isPaused && !dashboard.isAtRest
-        guard dirty || moving else { return nil }
+        let arrived = pagesArrived
+        guard dirty || moving || arrived else { return nil }
+        if let pages = source.pages { pagesSeen = pages.generation }
         advanceClock(now)
         let t = min(simTime, dashboard.time)
         let t0 = MonotonicClock.seconds()
         let scene = dashboard.scene(at: t)
         let picture: PlayPicture
         let t1: Double
-        if sendsChangedTiles, shownImage != nil, scene == shownScene {
+        if sendsChangedTiles, shownImage != nil, scene == shownScene, !arrived {
             t1 = MonotonicClock.seconds()
             picture = PlayPicture(png: [], tiles: [], columns: 0, tileSize: patcher.tileSize)
         } else {
@@ -354,6 +406,7 @@ public final class PlaySession {
             header += tiles.map(String.init).joined(separator: ", ") + "]"
         }
         header += ", \"overlay\": " + Self.fieldJSON(scene: scene, dashboard: dashboard)
+        header += ", \"preview\": " + Self.previewJSON(scene)
         if showsDebug { header += ", \"debug\": " + Self.debugJSON(dashboard.debugView()) }
         header += "}"
         return PlayFrame(header: header, png: png, tiles: picture.tiles, step: dashboard.stepCount, stateHash: hash, drawSeconds: t1 - t0, encodeSeconds: t2 - t1)
@@ -423,6 +476,16 @@ public final class PlaySession {
             return "\"filter\", \"text\": \(JSONLiteral.string(text))"
         }
         return "null"
+    }
+
+    /// Where the open preview's sheet and pages are (canvas pt, `[x, y, w, h]`), so the page can
+    /// tell a pinch on the pages (a zoom) from one elsewhere (back a level); `null` without one.
+    static func previewJSON(_ scene: Scene) -> String {
+        guard let p = scene.preview, scene.overlayOpacity >= 1 else { return "null" }
+        func r(_ x: SceneRect) -> String {
+            "[\(JSONLiteral.number(x.x)), \(JSONLiteral.number(x.y)), \(JSONLiteral.number(x.width)), \(JSONLiteral.number(x.height))]"
+        }
+        return "{\"sheet\": \(r(p.geometry.card)), \"pages\": \(r(p.geometry.pages)), \"zoom\": \(JSONLiteral.number(p.zoom))}"
     }
 
     static func debugJSON(_ v: DashboardDebugView) -> String {

@@ -61,6 +61,7 @@ public struct Recorder: Sendable {
         case .top: action = "\"top\": true"
         case .showReports: action = "\"reports\": true"
         case .scroll(let d): action = "\"scroll\": \(n(d))"
+        case .zoom(let s, let p): action = "\"zoom\": [\(n(s)), \(n(p.x)), \(n(p.y))]"
         case .settings(let s):
             action = "\"settings\": " + SettingsFile.encode(s).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         case .resize(let size): action = "\"resize\": [\(n(size.width)), \(n(size.height))]"

@@ -85,6 +85,10 @@ extension SceneRenderer {
     /// The bar with the field and Cancel over the breadcrumb strip, and the results card: the total
     /// line, then rows (dot, title with the matches emphasised, category path, pages) scrolled by
     /// `scroll.offset` and clipped to their viewport, or the message in one row.
+    /// Where a search row's text starts, from the card's padding: the colour dot, the thumbnail
+    /// and a gap (pt).
+    static let searchTextInset = 16 + thumbnailColumn + 4 + 10
+
     func drawSearch(_ s: SceneSearch, scene: Scene, _ f: Frame) {
         let cr = f.cr
         let W = scene.canvasWidth
@@ -151,7 +155,7 @@ extension SceneRenderer {
                 let r = s.results[i]
                 let ry = rows.rowTop(i, scroll: s.scroll.offset)
                 if i > 0 {
-                    cairo_rectangle(cr, c.x + pad + 18, ry, c.width - 2 * pad - 18, 0.5)
+                    cairo_rectangle(cr, c.x + pad + Self.searchTextInset, ry, c.width - 2 * pad - Self.searchTextInset, 0.5)
                     setColour(cr, style.separatorColour.withAlpha(0.8))
                     cairo_fill(cr)
                 }
@@ -161,7 +165,10 @@ extension SceneRenderer {
                 circlePath(cr, c.x + pad + 5, titleBaseline - ra * 0.36, 5)
                 setColour(cr, r.colour ?? style.neutralBubbleColour)
                 cairo_fill(cr)
-                let textX = c.x + pad + 18
+                let thumbBox = SceneRect(x: c.x + pad + 16, y: ry + 5, width: Self.thumbnailColumn + 4, height: rowH - 10)
+                drawThumbnail(report: r.id, in: thumbBox, owner: "search-row:\(r.id):thumbnail",
+                              thumbBox.y < vTop || thumbBox.y + thumbBox.height > vBottom ? Frame(cr: cr, raster: f.raster, records: false) : f)
+                let textX = c.x + pad + Self.searchTextInset
                 let pages = r.pageCount.map { $0 == 1 ? "1 p" : "\($0) pp" }
                 let pagesLine = pages.map { engine.line($0, pagesFont) }
                 let pagesW = pagesLine.map { $0.width + 14 } ?? 0

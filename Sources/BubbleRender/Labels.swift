@@ -60,7 +60,9 @@ public struct LabelLayout: Sendable, Hashable {
     /// What kind of label it is; the labels JSON's `role` (see `docs/output-formats.md`).
     public enum Role: String, Sendable, Hashable {
         case bubbleTitle, pageCount, navigation, breadcrumb, toolbar, staticArea, overlayTitle, overlayText,
-             keywordChip, tableHeader, tableCell
+             keywordChip, tableHeader, tableCell,
+             /// A picture (a page of the preview, a thumbnail): no lines; the container is its frame.
+             picture
     }
 
     /// The bubble id for bubble titles; otherwise a name such as "nav-title", "breadcrumb:2",

@@ -20,7 +20,8 @@ extension SceneRenderer {
         cairo_translate(cr, 0, overlaySlide(overlay, hidden: hidden, scene: scene))
         // While recording, coordinates are reported in place (the slide is 0 at full opacity).
         switch overlay {
-        case .reportPreview(let report): drawPreview(report, scene: scene, f)
+        case .reportPreview(let report):
+            if let p = scene.preview { drawViewer(report, p, scene: scene, f) } else { drawPreview(report, scene: scene, f) }
         case .reportsTable(let title, let reports, let scroll): drawTable(title: title, reports: reports, scroll: scroll, scene: scene, f)
         case .search(let search): drawSearch(search, scene: scene, f)
         case .filterSheet(let sheet): drawFilterSheet(sheet, scene: scene, f)
@@ -32,6 +33,8 @@ extension SceneRenderer {
     /// left: the search slides up under the navigation bar, the cards down off the bottom edge.
     func overlaySlide(_ overlay: SceneOverlay, hidden: Double, scene: Scene) -> Double {
         guard hidden > 0 else { return 0 }
+        // A sheet swiped away leaves sideways, with the finger, not down.
+        if case .reportPreview = overlay, let p = scene.preview, p.swipe > 0 { return 0 }
         guard case .search(let search) = overlay else { return hidden * scene.canvasHeight }
         let g = SearchPanelGeometry(canvasWidth: scene.canvasWidth, canvasHeight: scene.canvasHeight, chrome: scene.chrome,
                                     rows: search.message == nil ? search.results.count : 0)
@@ -332,6 +335,12 @@ extension SceneRenderer {
 
     // MARK: Reports table
 
+    /// The width of the thumbnail column in list rows (pt).
+    static let thumbnailColumn = 26.0
+    /// Where a table row's title starts, from the card's padding: the colour dot, the thumbnail
+    /// and a gap (pt).
+    static let tableTitleInset = 14 + thumbnailColumn + 8
+
     /// The table card (laid out by `ReportsTableGeometry`): a title block and column headings that
     /// stay, and rows that scroll under them by `scroll.offset`, clipped to their viewport. Only
     /// rows at least partly in view are drawn and recorded; the scroll indicator is drawn over the
@@ -376,7 +385,7 @@ extension SceneRenderer {
         let (ha, hd) = engine.verticalMetrics(hf)
         let hb = hy + columnsH / 2 + (ha - hd) / 2
         let headerContainer = LabelLayout.Container.rect(x: x, y: hy, width: tw, height: columnsH)
-        textRun(f, "TITLE", font: hf, x: x + pad + 14, baseline: hb, colour: style.secondaryTextColour, background: headerFill.sceneColour,
+        textRun(f, "TITLE", font: hf, x: x + pad + Self.tableTitleInset, baseline: hb, colour: style.secondaryTextColour, background: headerFill.sceneColour,
                 owner: "table-header:title", role: .tableHeader, container: headerContainer)
         let pm = engine.line("PAGES", hf)
         textRun(f, pm, x: x + pad + titleW + pagesW - pm.width, baseline: hb, colour: style.secondaryTextColour,
@@ -427,12 +436,19 @@ extension SceneRenderer {
             circlePath(cr, x + pad + 4, ry + rowH / 2, 4)
             setColour(cr, r.colour ?? style.neutralBubbleColour)
             cairo_fill(cr)
-            let tl = fitter.singleLine(r.title, width: titleW - 14, font: cellFont)
+            let thumbBox = SceneRect(x: x + pad + 14, y: ry + 4, width: Self.thumbnailColumn, height: rowH - 8)
+            if !cut || (thumbBox.y >= vTop && thumbBox.y + thumbBox.height <= vBottom) {
+                drawThumbnail(report: r.id, in: thumbBox, owner: "table-row:\(r.id):thumbnail", f)
+            } else {
+                drawThumbnail(report: r.id, in: thumbBox, owner: "table-row:\(r.id):thumbnail", Frame(cr: cr, raster: f.raster, records: false))
+            }
+            let inset = Self.tableTitleInset
+            let tl = fitter.singleLine(r.title, width: titleW - inset, font: cellFont)
             let lineTop = baseline - tl.baseline, lineBottom = lineTop + tl.height
             let rf = cut && (lineTop < vTop || lineBottom > vBottom) ? Frame(cr: cr, raster: f.raster, records: false) : f
-            textRun(rf, tl, x: x + pad + 14, baseline: baseline, colour: style.darkTextColour,
+            textRun(rf, tl, x: x + pad + inset, baseline: baseline, colour: style.darkTextColour,
                     background: bg, owner: "table-row:\(r.id)", role: .tableCell,
-                    container: cell(x + pad + 14, titleW - 14), label: r.title)
+                    container: cell(x + pad + inset, titleW - inset), label: r.title)
             let pages = r.pageCount.map(String.init) ?? "—"
             let pmm = engine.line(pages, cellFont)
             textRun(rf, pmm, x: x + pad + titleW + pagesW - pmm.width, baseline: baseline,

@@ -49,6 +49,13 @@ public final class SceneRenderer {
     /// it, and the dimming and the card's own shadow under its inside (default true; the pixels
     /// are the same either way).
     @_spi(Testbed) public var skipsWorkUnderCards = true
+    /// Pictures of reports' pages for the preview and the thumbnails of list rows (nil: the
+    /// preview draws a stand-in page and rows show placeholders).
+    public var pictures: (any PagePictures)? = nil
+    /// Whether a frame waits for a sharp page that is not drawn yet (default true: exports and
+    /// renders always show it). A live host sets false: the nearest picture ready, the thumbnail
+    /// or a placeholder stands in, and the page is drawn off the frame's thread.
+    public var waitsForPages = true
 
     /// A renderer with `style` (default: the standard one) at `pixelScale` device pixels per point (default 2).
     public init(style: RenderStyle = RenderStyle(), pixelScale: Double = 2) {

@@ -59,6 +59,8 @@ struct ScenarioEventReader {
             return (.event(.tapBubble(id)), "\(key) \(id)")
         case "scroll":
             return try scroll(value, path)
+        case "zoom":
+            return try zoom(value, path)
         case "drag":
             return try drag(value, event: event, base: base, path: path)
         case "recenter", "pinch", "top", "reports", "close", "open_search", "open_filter":
@@ -100,6 +102,21 @@ struct ScenarioEventReader {
             throw fail(path, value, "'scroll' must be within ±\(Int(TableScrollSettings.maxScrollEvent)) pt, got \(d)")
         }
         return (.event(.scroll(d)), "scroll \(label(d))")
+    }
+
+    /// `zoom`: `[scale, x, y]`, a factor around a canvas point on the preview's pages.
+    func zoom(_ value: JSONValue, _ path: String) throws(ScenarioError) -> (ScriptAction, String) {
+        guard let a = value.arrayValue, a.count == 3, let s = a[0].numberValue else {
+            throw fail(path, value, "'zoom' takes [scale, x, y]: a factor and the canvas point it zooms around")
+        }
+        guard s.isFinite, s > 0, s <= 100 else { throw fail(path + "[0]", a[0], "the zoom factor must be within (0, 100], got \(s)") }
+        guard let x = a[1].numberValue, let y = a[2].numberValue, x.isFinite, y.isFinite, x >= 0, y >= 0,
+              x <= canvas.width, y <= canvas.height
+        else {
+            throw fail(path, value, "the zoom's point must lie on the \(label(canvas.width))×\(label(canvas.height)) pt canvas")
+        }
+        let p = ScenePoint(x: x, y: y)
+        return (.event(.zoom(scale: s, at: p)), "zoom \(label(s)) at \(label(p))")
     }
 
     /// `drag`: a bubble by id along `path`, or a finger along the points given as `drag` itself;

@@ -183,7 +183,7 @@ extension Scenario {
 extension Scenario {
     /// The actions an event may have.
     static let actionNames =
-        "tap, open, drag, scroll, recenter, pinch, top, reports, close, press, move, release, settings, resize, "
+        "tap, open, drag, scroll, zoom, recenter, pinch, top, reports, close, press, move, release, settings, resize, "
         + "open_search, search, search_pick, open_filter, filter_query, filter, toggle_keyword"
 
     /// The dashboard settings for this scenario on a canvas of `width` × `height` points: its

@@ -2,6 +2,7 @@ import ArgumentParser
 @_spi(Testbed) import BubbleScenario
 import DashboardLibrary
 import Foundation
+import IndexThumbnails
 import ReportIndex
 import ReportLibrary
 import BubbleSupport
@@ -36,7 +37,11 @@ struct Index: ParsableCommand {
             keeps its work and the next run goes on from there. An index that is damaged or was \
             written by another schema version is rebuilt, with a warning. Prints one summary line \
             (or one JSON object with --json: reports, read, unchanged, removed, warnings, seconds, \
-            index); a progress bar on a terminal.
+            index, thumbnails); a progress bar on a terminal. Then the first page of every PDF \
+            without a thumbnail of --thumbnail-width pixels (default 128) is drawn on --jobs \
+            threads and stored in the index, in committed batches; a PDF whose page cannot be \
+            drawn is recorded (and counted in thumbnail_warnings) and not tried again until it \
+            changes. --no-thumbnails skips this pass.
             """)
 
     @Argument(help: "The datasource JSON file.")
@@ -54,11 +59,18 @@ struct Index: ParsableCommand {
     @Flag(help: "Print one JSON object instead of the summary line.")
     var json = false
 
+    @Flag(name: .customLong("no-thumbnails"), help: "Do not draw the first-page thumbnails of PDFs that have none.")
+    var noThumbnails = false
+
+    @Option(name: .customLong("thumbnail-width"), help: "The thumbnails' width in pixels (default 128).")
+    var thumbnailWidth: Int = ThumbnailBuilder.defaultWidth
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be within 1...256, not \(jobs)") }
         guard wait >= 0, wait <= 3600, wait.isFinite else { throw ValidationError("--wait must be within 0...3600 seconds, not \(wait)") }
+        guard (16...2048).contains(thumbnailWidth) else { throw ValidationError("--thumbnail-width must be within 16...2048 pixels, not \(thumbnailWidth)") }
     }
 
     func run() throws {
@@ -67,20 +79,33 @@ struct Index: ParsableCommand {
         var bar = ProgressBar(enabled: isatty(2) != 0 && !json)
         do {
             let shown = ReportIndex.shownLocation(path)
-            let (_, update) = try Self.update(data: data, index: path, wait: wait, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { p in
+            let threads = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+            let (index, update) = try Self.update(data: data, index: path, wait: wait, jobs: threads) { p in
                 bar.show(done: p.done, total: p.total, unit: "PDFs")
             } warn: { printError("warning: \($0)") }
             bar.finish()
+            var thumbnails: ThumbnailUpdate?
+            if !noThumbnails {
+                var thumbBar = ProgressBar(enabled: isatty(2) != 0 && !json)
+                thumbnails = try ThumbnailBuilder(width: thumbnailWidth, jobs: threads).update(index) { done, total in
+                    thumbBar.show(done: done, total: total, unit: "thumbnails")
+                }
+                thumbBar.finish()
+            }
             let seconds = MonotonicClock.seconds() - start
             if json {
+                let t = thumbnails.map {
+                    ", \"thumbnails\": \($0.drawn), \"thumbnail_warnings\": \($0.failed), \"thumbnails_pruned\": \($0.pruned)"
+                } ?? ""
                 print(
                     "{\"reports\": \(update.reports), \"read\": \(update.read), \"unchanged\": \(update.unchanged), "
-                        + "\"removed\": \(update.removed), \"warnings\": \(update.warnings), "
+                        + "\"removed\": \(update.removed), \"warnings\": \(update.warnings)\(t), "
                         + "\"seconds\": \(String(format: "%.3f", seconds)), \"index\": \(JSONLiteral.string(shown))}")
             } else {
+                let t = thumbnails.map { "thumbnails \($0.drawn) drawn, \($0.failed) warnings; " } ?? ""
                 print(
                     "\(shown): \(update.reports) reports; PDFs \(update.read) read, \(update.unchanged) unchanged; "
-                        + "\(update.removed) reports removed; \(update.warnings) warnings; \(String(format: "%.2f", seconds)) s")
+                        + "\(update.removed) reports removed; \(update.warnings) warnings; \(t)\(String(format: "%.2f", seconds)) s")
             }
         } catch {
             bar.finish()

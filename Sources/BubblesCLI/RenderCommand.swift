@@ -99,7 +99,8 @@ struct Render: ParsableCommand {
         let finder = LibraryBridge.finder(for: library, dashboardTree: tree, source: indexOptions.source(readPDFs: !skipPDFs)) {
             printError("warning: " + Diagnostics.oneLine($0))
         }
-        let dashboard = try Dashboard(tree: tree, settings: dashboardSettings, measurer: PangoTextMeasurer(), finder: finder)
+        let pages = LibraryBridge.pageSource(for: library, source: indexOptions.source(readPDFs: !skipPDFs))
+        let dashboard = try Dashboard(tree: tree, settings: dashboardSettings, measurer: PangoTextMeasurer(), finder: finder, documents: pages)
 
         // Which level, and which overlay.
         var previewID: String? = nil
@@ -180,6 +181,7 @@ struct Render: ParsableCommand {
             svgPath = "Renders/\(name).svg"
         }
         let renderer = SceneRenderer(pixelScale: scale)
+        renderer.pictures = pages
         let scene = dashboard.scene()
         if let pngPath {
             try renderer.writePNG(scene, to: pngPath)

@@ -2,6 +2,7 @@
 import PDFMetadata
 import ReportIndex
 import ReportLibrary
+import Synchronization
 
 /// What the dashboard shows of a report beyond its title: read from the PDF, merged with the
 /// datasource's own keywords.
@@ -29,8 +30,49 @@ public enum PDFMetadataSource: Sendable, Equatable {
     case none
 }
 
+/// True the first time it is asked only.
+final class WarnedOnce: Sendable {
+    let asked = Mutex(false)
+    func first() -> Bool { asked.withLock { a in defer { a = true }; return !a } }
+}
+
 /// Turns a validated datasource into the dashboard's tree.
 public enum LibraryBridge {
+    /// The reports' PDFs for the preview's viewer and the list rows' thumbnails (from the index
+    /// when `source` has one: `thumbnailWidth` pixels wide, default 128, as `bubbles index` builds
+    /// them): nil when `source` reads no PDF (`--no-pdf`; the preview then draws a stand-in page).
+    /// An index that cannot be read gives placeholders, and `warn` is told once.
+    public static func pageSource(
+        for tree: ReportTree, source: PDFMetadataSource, budgetBytes: Int = 256 << 20, thumbnailWidth: Int = 128,
+        warn: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> ReportPageSource? {
+        switch source {
+        case .none:
+            return nil
+        case .readEveryPDF:
+            return ReportPageSource(tree: tree, budgetBytes: budgetBytes)
+        case .index(let path):
+            let file = path ?? ReportIndex.defaultPath(forDatasource: tree.sourceFile)
+            let index: ReportIndex
+            do {
+                index = try ReportIndex.open(at: file, mode: .readOnly)
+            } catch {
+                warn("\(error); reports show placeholders for their thumbnails")
+                return ReportPageSource(tree: tree, budgetBytes: budgetBytes)
+            }
+            let told = WarnedOnce()
+            return ReportPageSource(tree: tree, budgetBytes: budgetBytes) { id in
+                do {
+                    guard let t = try index.thumbnail(forReport: id, width: thumbnailWidth) else { return nil }
+                    return ReportPageSource.Thumbnail(png: t.png, pageWidth: t.pageWidth, pageHeight: t.pageHeight)
+                } catch {
+                    if told.first() { warn("\(error); reports show placeholders for their thumbnails") }
+                    return nil
+                }
+            }
+        }
+    }
+
     /// Every report's details, in tree order, with the PDFs read once per file.
     /// `readPDFs: false` uses only the JSON.
     public static func details(for tree: ReportTree, readPDFs: Bool = true) -> [Int: ReportDetails] {

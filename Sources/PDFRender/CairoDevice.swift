@@ -13,10 +13,23 @@ final class CairoDevice: PageDevice {
     private var retainedImages: [DecodedImage] = []
     private var retainedSurfaces: [OpaquePointer] = []
 
+    /// The context's matrix when the device was made: from the page's pixels (`width` ×
+    /// `height`) to the target's device space. The identity for an image of the whole page; a
+    /// translation for a tile of it, a scale for a target in other units.
+    var base = cairo_matrix_t()
+
+    /// Sets the context's matrix to `m` (user space to page pixels) followed by `base`.
+    func setMatrix(_ m: cairo_matrix_t) {
+        var m = m, r = cairo_matrix_t()
+        cairo_matrix_multiply(&r, &m, &base)
+        cairo_set_matrix(cr, &r)
+    }
+
     init(cr: OpaquePointer, width: Int, height: Int) {
         self.cr = cr
         self.width = width
         self.height = height
+        cairo_get_matrix(cr, &base)
         let opts = cairo_font_options_create()
         cairo_font_options_set_hint_style(opts, CAIRO_HINT_STYLE_NONE)
         cairo_font_options_set_hint_metrics(opts, CAIRO_HINT_METRICS_OFF)
@@ -204,7 +217,7 @@ final class CairoDevice: PageDevice {
             body()
             cairo_pop_group_to_source(cr)
             cairo_save(cr)
-            cairo_identity_matrix(cr)
+            cairo_set_matrix(cr, &base)
             cairo_set_operator(cr, op)
             cairo_mask_surface(cr, mask, 0, 0)
             cairo_restore(cr)
@@ -262,7 +275,7 @@ final class CairoDevice: PageDevice {
     func restore() { cairo_restore(cr) }
 
     func clip(_ path: PDFPath, ctm: PDFMatrix, rule: PDFFillRule) {
-        cairo_identity_matrix(cr)
+        cairo_set_matrix(cr, &base)
         addPath(path, ctm)
         cairo_set_fill_rule(cr, rule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
         cairo_clip(cr)
@@ -271,7 +284,7 @@ final class CairoDevice: PageDevice {
     func fill(_ path: PDFPath, ctm: PDFMatrix, rule: PDFFillRule, state: PaintState) {
         guard ctm.isFinite else { return }
         composite(state) {
-            cairo_identity_matrix(cr)
+            cairo_set_matrix(cr, &base)
             let needsAlpha = setSource(state.paint, alpha: state.alpha, ctm: nil)
             addPath(path, ctm)
             cairo_set_fill_rule(cr, rule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
@@ -292,7 +305,7 @@ final class CairoDevice: PageDevice {
     func stroke(_ path: PDFPath, ctm: PDFMatrix, style: StrokeStyle, state: PaintState) {
         guard ctm.isFinite else { return }
         composite(state) {
-            cairo_identity_matrix(cr)
+            cairo_set_matrix(cr, &base)
             let needsAlpha = setSource(state.paint, alpha: state.alpha, ctm: nil)
             applyStroke(style, ctm: ctm)
             let scale = ctm.scale
@@ -305,8 +318,8 @@ final class CairoDevice: PageDevice {
                     cairo_set_dash(cr, d, Int32(d.count), style.dashPhase * scale)
                 }
             } else {
-                var m = Self.cm(ctm)
-                cairo_set_matrix(cr, &m)
+                let m = Self.cm(ctm)
+                setMatrix(m)
                 cairo_new_path(cr)
                 for e in path.elements {
                     switch e {
@@ -320,7 +333,7 @@ final class CairoDevice: PageDevice {
                 if !style.dash.isEmpty { cairo_set_dash(cr, style.dash, Int32(style.dash.count), style.dashPhase) }
             }
             if needsAlpha {
-                cairo_identity_matrix(cr)
+                cairo_set_matrix(cr, &base)
                 cairo_push_group(cr)
                 cairo_stroke(cr)
                 cairo_pop_group_to_source(cr)
@@ -329,13 +342,13 @@ final class CairoDevice: PageDevice {
                 cairo_stroke(cr)
             }
             cairo_set_dash(cr, nil, 0, 0)
-            cairo_identity_matrix(cr)
+            cairo_set_matrix(cr, &base)
         }
     }
 
     func glyphs(_ run: GlyphRun, fill: PaintState?, stroke: (StrokeStyle, PaintState, PDFMatrix)?, addToClip: Bool) {
         guard let face = run.font.face, Self.invertible(run.matrix), run.sizeX != 0, run.sizeY != 0 else { return }
-        var m = Self.cm(run.matrix)
+        let m = Self.cm(run.matrix)
         // Glyphs in runs of one horizontal scale (substitute fonts fit each glyph to its width).
         var start = 0
         while start < run.glyphs.count {
@@ -344,14 +357,14 @@ final class CairoDevice: PageDevice {
             var cg = run.glyphs[start ..< end].map { cairo_glyph_t(index: UInt($0.id), x: $0.x, y: $0.y) }
             let scale = run.glyphs[start].scale
             func setUp() {
-                cairo_set_matrix(cr, &m)
+                setMatrix(m)
                 cairo_set_font_face(cr, face.cairoFace)
                 var fm = cairo_matrix_t(xx: run.sizeX * scale, yx: 0, xy: 0, yy: -run.sizeY, x0: 0, y0: 0)
                 cairo_set_font_matrix(cr, &fm)
             }
             if let fill {
                 composite(fill) {
-                    cairo_identity_matrix(cr)
+                    cairo_set_matrix(cr, &base)
                     let needsAlpha = setSource(fill.paint, alpha: fill.alpha, ctm: nil)
                     setUp()
                     if needsAlpha {
@@ -362,44 +375,44 @@ final class CairoDevice: PageDevice {
                     } else {
                         cairo_show_glyphs(cr, &cg, Int32(cg.count))
                     }
-                    cairo_identity_matrix(cr)
+                    cairo_set_matrix(cr, &base)
                 }
             }
             if let (style, state, ctm) = stroke {
                 composite(state) {
-                    cairo_identity_matrix(cr)
+                    cairo_set_matrix(cr, &base)
                     _ = setSource(state.paint, alpha: state.alpha, ctm: nil)
                     setUp()
                     cairo_new_path(cr)
                     cairo_glyph_path(cr, &cg, Int32(cg.count))
                     applyStroke(style, ctm: ctm)
                     if Self.invertible(ctm) && style.width * ctm.scale >= 1 {
-                        var c = Self.cm(ctm)
-                        cairo_set_matrix(cr, &c)
+                        let c = Self.cm(ctm)
+                        setMatrix(c)
                         cairo_set_line_width(cr, style.width)
                     } else {
-                        cairo_identity_matrix(cr)
+                        cairo_set_matrix(cr, &base)
                         cairo_set_line_width(cr, 1)
                     }
                     cairo_stroke(cr)
-                    cairo_identity_matrix(cr)
+                    cairo_set_matrix(cr, &base)
                 }
             }
             if addToClip {
                 setUp()
                 cairo_new_path(cr)
                 cairo_glyph_path(cr, &cg, Int32(cg.count))
-                cairo_identity_matrix(cr)
+                cairo_set_matrix(cr, &base)
                 if let p = cairo_copy_path(cr) { textClip.append(p) }
                 cairo_new_path(cr)
             }
             start = end
         }
-        cairo_identity_matrix(cr)
+        cairo_set_matrix(cr, &base)
     }
 
     func applyTextClip() {
-        cairo_identity_matrix(cr)
+        cairo_set_matrix(cr, &base)
         cairo_new_path(cr)
         for p in textClip { cairo_append_path(cr, p); cairo_path_destroy(p) }
         textClip.removeAll()
@@ -460,7 +473,7 @@ final class CairoDevice: PageDevice {
         defer { cairo_pattern_destroy(pat); cairo_surface_finish(surface); cairo_surface_destroy(surface) }
         composite(state) {
             cairo_save(cr)
-            cairo_identity_matrix(cr)
+            cairo_set_matrix(cr, &base)
             unitSquare(ctm)
             cairo_clip(cr)
             body(pat)
@@ -493,7 +506,7 @@ final class CairoDevice: PageDevice {
         guard let pat = gradientPattern(g, toDevice: g.matrix.concatenating(ctm)) else { return }
         defer { cairo_pattern_destroy(pat) }
         composite(state) {
-            cairo_identity_matrix(cr)
+            cairo_set_matrix(cr, &base)
             cairo_set_source(cr, pat)
             cairo_paint_with_alpha(cr, state.alpha)
         }
@@ -504,7 +517,7 @@ final class CairoDevice: PageDevice {
     func endGroup(state: PaintState) {
         cairo_pop_group_to_source(cr)
         composite(state) {
-            cairo_identity_matrix(cr)
+            cairo_set_matrix(cr, &base)
             cairo_paint_with_alpha(cr, state.alpha)
         }
     }

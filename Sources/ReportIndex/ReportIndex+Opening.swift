@@ -21,7 +21,9 @@ extension ReportIndex {
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: true))
             let version = try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
-            guard version == schemaVersion else {
+            // Versions 1 and 2 differ by the thumbnail table (empty when absent) and by the parts of
+            // tokens in the full-text text (not found in them): they answer as they are.
+            guard version == schemaVersion || version == 1 || version == 2 else {
                 throw IndexError(.database, path: path, "the index was written by schema version \(version), not \(schemaVersion); run 'bubbles index' to rebuild it")
             }
             return ReportIndex(path: path, reader: queue, writer: nil, lock: nil, writable: false)
@@ -64,7 +66,8 @@ extension ReportIndex {
                 } else if state.1 != applicationID {
                     throw Rebuild("it is not an index of this program")
                 } else if state.0 != schemaVersion {
-                    throw Rebuild("written by schema version \(state.0), this program writes \(schemaVersion)")
+                    let migrated = try state.0 < schemaVersion && pool.write { db in try Schema.migrate(db, from: state.0) }
+                    if !migrated { throw Rebuild("written by schema version \(state.0), this program writes \(schemaVersion)") }
                 }
                 try pool.read { db in try Schema.checkFullText(db) }
                 return ReportIndex(path: path, reader: pool, writer: pool, lock: lock, writable: true)

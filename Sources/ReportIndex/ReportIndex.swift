@@ -21,8 +21,10 @@ import ReportLibrary
 /// another thread or process: each reads the last committed state.
 public final class ReportIndex: Sendable {
     /// The version of the tables and of what they hold (the normalisation, the reader's answers).
-    /// An index written by another version is rebuilt.
-    public static let schemaVersion = 2
+    /// An index written by another version is rebuilt, except versions 1 and 2, which are migrated
+    /// in place (version 2 added thumbnails, version 3 the parts of tokens of letters and digits
+    /// in the full-text text).
+    public static let schemaVersion = 3
     /// SQLite's `application_id` of an index file ("BBLX").
     static let applicationID: Int32 = 0x4242_4C58
 
@@ -157,14 +159,17 @@ public final class ReportIndex: Sendable {
         }
     }
 
-    /// Runs `body` in one transaction.
-    func write(_ body: (Database) throws -> Void) throws(IndexError) {
+    /// Runs `body` in one transaction. `bumpGeneration` false: the write touches nothing the
+    /// readers' in-memory tables are made of (thumbnails), so they stay.
+    func write(bumpGeneration: Bool = true, _ body: (Database) throws -> Void) throws(IndexError) {
         guard let writer else { return }
         do {
             try writer.write { db in
                 try body(db)
                 // Readers' in-memory tables (facets) are made again after any write.
-                try db.execute(sql: "INSERT INTO meta(key, value) VALUES('generation', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1")
+                if bumpGeneration {
+                    try db.execute(sql: "INSERT INTO meta(key, value) VALUES('generation', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1")
+                }
             }
         } catch let error as IndexError {
             throw error

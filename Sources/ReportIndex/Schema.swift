@@ -1,9 +1,12 @@
 import GRDB
 
-/// The tables of an index file (schema version 2). Documented in the "Searching a library"
+/// The tables of an index file (schema version 3). Documented in the "Searching a library"
 /// article; `report_metadata` is the view a person reads with the `sqlite3` shell.
 enum Schema {
-    static let statements = [
+    static let statements = baseStatements + thumbnailStatements
+
+    /// The tables of schema version 1.
+    static let baseStatements = [
         // One row per PDF file (reports may share files).
         """
         CREATE TABLE file(
@@ -73,6 +76,45 @@ enum Schema {
         FROM report LEFT JOIN file ON file.path = report.file
         """,
     ]
+
+    /// What version 2 added: first-page thumbnails by the PDF's content hash and pixel width. A
+    /// row with `png` NULL records a PDF whose first page could not be drawn (`error` says why),
+    /// so that it is not tried again until its content changes.
+    static let thumbnailStatements = [
+        """
+        CREATE TABLE thumbnail(
+            sha256 BLOB NOT NULL,
+            width INTEGER NOT NULL,
+            png BLOB,
+            pixel_width INTEGER NOT NULL,
+            pixel_height INTEGER NOT NULL,
+            page_width REAL NOT NULL,
+            page_height REAL NOT NULL,
+            error TEXT,
+            PRIMARY KEY(sha256, width)
+        )
+        """,
+        "CREATE INDEX file_by_sha256 ON file(sha256)",
+    ]
+
+    /// Brings a database of schema version `version` to the current one in the open transaction;
+    /// false when there is no migration from it (the file is rebuilt).
+    static func migrate(_ db: Database, from version: Int) throws -> Bool {
+        guard version == 1 || version == 2 else { return false }
+        if version == 1 {
+            for statement in thumbnailStatements { try db.execute(sql: statement) }
+        }
+        // Version 3: each full-text column is followed by the parts of its tokens of letters and
+        // digits (SearchText.indexed), made from the normalised text it already holds.
+        let rows = try Row.fetchAll(db, sql: "SELECT rowid, title, pdf_title, keywords, author, category FROM search")
+        let update = try db.makeStatement(sql: "UPDATE search SET title = ?, pdf_title = ?, keywords = ?, author = ?, category = ? WHERE rowid = ?")
+        for row in rows {
+            let columns: [any DatabaseValueConvertible] = (1...5).map { SearchText.indexed((row[$0] as String?) ?? "") }
+            try update.execute(arguments: StatementArguments(columns + [row[0] as Int64]))
+        }
+        try db.execute(sql: "PRAGMA user_version = \(ReportIndex.schemaVersion)")
+        return true
+    }
 
     static func create(_ db: Database) throws {
         for statement in statements { try db.execute(sql: statement) }

@@ -93,7 +93,9 @@ public enum SearchText {
     /// the token's parts, so that a word inside
     /// `paper1997corrected` is found while phrases of whole tokens stay as they were.
     public static func indexed(_ normalized: String) -> String {
-        guard normalized.unicodeScalars.contains(where: { $0.properties.numericType != nil }) else { return normalized }
+        guard normalized.unicodeScalars.contains(where: { $0.properties.numericType != nil }),
+              !normalized.unicodeScalars.contains("\u{FFFF}")  // indexed already
+        else { return normalized }
         var out = normalized
         for word in normalized.split(separator: " ") {
             let parts = parts(of: word)

@@ -56,8 +56,9 @@ struct TapAtPointTests {
         #expect(byID.stateHash == byPoint.stateHash)
         guard case .reportPreview(let shown)? = byPoint.scene().overlay else { Issue.record("no preview"); return }
         #expect(shown.id == report.id)
-        // Any tap off the toolbar closes the preview.
-        try byPoint.send(.tap(at: ScenePoint(x: 384, y: 300)))
+        // The sheet's back arrow closes the preview.
+        let back = byPoint.previewGeometry.backButton
+        try byPoint.send(.tap(at: ScenePoint(x: back.x + back.width / 2, y: back.y + back.height / 2)))
         try byID.send(.closeOverlay)
         #expect(byID.stateHash == byPoint.stateHash)
     }

@@ -142,12 +142,13 @@ struct PlayBrowserTests {
         let inside = try page.pictureSum()
         note("drill", inside != dragged ? "changed" : "same")
 
-        // Open a report (a card) and close it by tapping the preview.
+        // Open a report (a card) and close it with the sheet's back arrow.
         if let card = try page.bodies().first(where: { $0["w"] != nil }) {
             try page.tap(ScenePoint(x: card["x"] as? Double ?? 0, y: card["y"] as? Double ?? 0))
             try page.settle()
             note("open", try page.pictureSum() != inside ? "changed" : "same")
-            try page.tap(ScenePoint(x: 384, y: 300))
+            let back = PreviewGeometry(canvasWidth: 768, canvasHeight: 1024).backButton
+            try page.tap(ScenePoint(x: back.x + back.width / 2, y: back.y + back.height / 2))
             try page.settle()
             note("close", try page.pictureSum() == inside ? "same as before" : "differs")
         } else {

@@ -47,13 +47,39 @@ struct IndexCommandTests {
         let first = try CLIRunner.run(["index", "--index", index, "--json"])
         #expect(first.status == 0, "\(first.stderr)")
         let a = json(first.stdout)
-        #expect(Set(a.keys) == ["reports", "read", "unchanged", "removed", "warnings", "seconds", "index"])
+        #expect(Set(a.keys) == ["reports", "read", "unchanged", "removed", "warnings", "thumbnails", "thumbnail_warnings", "thumbnails_pruned", "seconds", "index"])
+        #expect(a["thumbnails"] as? Int == 140 && a["thumbnail_warnings"] as? Int == 0)
         #expect(a["reports"] as? Int == 140 && a["read"] as? Int == 140 && a["unchanged"] as? Int == 0)
         #expect(a["index"] as? String == index)
         let second = json(try CLIRunner.run(["index", "--index", index, "--json"]).stdout)
         #expect(second["read"] as? Int == 0 && second["unchanged"] as? Int == 140 && second["reports"] as? Int == 140)
+        #expect(second["thumbnails"] as? Int == 0)
         let line = try CLIRunner.run(["index", "--index", index])
         #expect(line.stdout.hasPrefix("\(index): 140 reports; PDFs 0 read, 140 unchanged; 0 reports removed; "), "\(line.stdout)")
+    }
+
+    @Test func noThumbnailsSkipsThePassAndAWidthAddsItsOwn() throws {
+        let folder = try scratch("index-thumbs")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let data = try distinctLibrary(in: folder, copies: 0)
+        let one = folder + "/pdf/q1.pdf"
+        try FileManager.default.copyItem(atPath: packageRoot + "/Data/reports/q1-2016.pdf", toPath: one)
+        try Data("{\"id\": \"root\", \"title\": \"All\", \"children\": [{\"id\": \"q1\", \"title\": \"Q1\", \"file\": \"pdf/q1.pdf\"}]}\n".utf8)
+            .write(to: URL(fileURLWithPath: data))
+        let index = folder + "/library.index.sqlite"
+        let skipped = try CLIRunner.run(["index", data, "--no-thumbnails", "--json"])
+        #expect(skipped.status == 0, "\(skipped.stderr)")
+        #expect(json(skipped.stdout)["thumbnails"] == nil)
+        #expect(try ReportIndex.open(at: index, mode: .readOnly).thumbnailCounts(width: 128) == (0, 0))
+        let built = json(try CLIRunner.run(["index", data, "--json"]).stdout)
+        #expect(built["thumbnails"] as? Int == 1 && built["read"] as? Int == 0)
+        let wide = json(try CLIRunner.run(["index", data, "--thumbnail-width", "256", "--json"]).stdout)
+        #expect(wide["thumbnails"] as? Int == 1)
+        let opened = try ReportIndex.open(at: index, mode: .readOnly)
+        #expect(try opened.thumbnail(forReport: "q1", width: 256)?.pixelWidth == 256)
+        #expect(try opened.thumbnail(forReport: "q1", width: 128)?.pixelWidth == 128)
+        let refused = try CLIRunner.run(["index", data, "--thumbnail-width", "0"])
+        #expect(refused.status != 0 && refused.stderr.contains("--thumbnail-width"), "\(refused.stderr)")
     }
 
     @Test func searchAnswersInJSON() throws {

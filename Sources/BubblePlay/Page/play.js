@@ -79,7 +79,20 @@ function receive(m) {
     download("recording.json", m.text);
   } else if (m.type === "settingsFile") {
     download("settings.json", m.text);
+  } else if (m.type === "open") {
+    openDocument(m.url);
   }
+}
+
+// "Open PDF": the report's file from this server (only ever a /reports/ID.pdf path), in the
+// browser's own viewer in a new tab. The tap that asked for it is a moment ago, so the browser
+// still counts the page as used and lets the tab open.
+function openDocument(url) {
+  if (typeof url !== "string" || !/^\/reports\/[^/]+\.pdf$/.test(url)) return;
+  const a = document.createElement("a");
+  a.href = url; a.target = "_blank"; a.rel = "noopener";
+  a.click();
+  state.lastOpen = url; state.opened = String(Number(state.opened || 0) + 1);
 }
 
 // The search field and the filter sheet's field: while either is open (the frame's
@@ -113,6 +126,7 @@ field.addEventListener("keydown", (e) => {
   fieldKey(e);
 });
 function syncField(h) {
+  preview = h.preview || null;
   const o = h.overlay || null;
   state.overlay = o || ""; results = h.results || 0; resultsFor = h.text;
   if (o !== fieldOverlay) {
@@ -203,7 +217,8 @@ function download(name, text) {
 // Pointer input: a tap, a press-and-drag, a two-finger pinch.
 const pointers = new Map();
 let gesture = null;   // {id, start: [x, y], pressed: bool}
-let pinch = null;     // {distance, sent}
+let pinch = null;     // {distance, sent, zoom: the last spread sent as a zoom, or null}
+let preview = null;   // the open preview's sheet and pages (canvas pt), from the frame header
 const dragSlop = 6;
 
 function canvasPoint(e) {
@@ -212,6 +227,16 @@ function canvasPoint(e) {
   return [x, y];
 }
 function clampToCanvas([x, y]) { return [Math.min(canvasSize[0], Math.max(0, x)), Math.min(canvasSize[1], Math.max(0, y))]; }
+function pinchCentre() {
+  const p = [...pointers.values()], r = picture.getBoundingClientRect();
+  const cx = (p[0][0] + p[1][0]) / 2, cy = (p[0][1] + p[1][1]) / 2;
+  return [(cx - r.left) * canvasSize[0] / r.width, (cy - r.top) * canvasSize[1] / r.height];
+}
+function onPages([x, y]) {
+  if (!preview) return false;
+  const [px, py, pw, ph] = preview.pages;
+  return x >= px && x <= px + pw && y >= py && y <= py + ph;
+}
 function spread() { const p = [...pointers.values()]; return Math.hypot(p[0][0] - p[1][0], p[0][1] - p[1][1]); }
 
 stage.addEventListener("pointerdown", (e) => {
@@ -221,7 +246,7 @@ stage.addEventListener("pointerdown", (e) => {
     gesture = {id: e.pointerId, start: clampToCanvas(canvasPoint(e)), client: [e.clientX, e.clientY], pressed: false};
   } else if (pointers.size === 2) {
     if (gesture && gesture.pressed) send({type: "release"});
-    gesture = null; pinch = {distance: spread(), sent: false};
+    gesture = null; pinch = {distance: spread(), sent: false, zoom: onPages(pinchCentre()) ? spread() : null};
   }
   e.preventDefault();
 });
@@ -229,7 +254,14 @@ stage.addEventListener("pointermove", (e) => {
   if (!pointers.has(e.pointerId)) return;
   pointers.set(e.pointerId, [e.clientX, e.clientY]);
   if (pinch && pointers.size >= 2) {
-    if (!pinch.sent && spread() < pinch.distance * 0.7) { pinch.sent = true; send({type: "pinch"}); }
+    if (pinch.zoom !== null) {
+      // Two fingers on the preview's pages zoom around their middle.
+      const s = spread(), k = s / pinch.zoom;
+      if (k > 1.03 || k < 0.97) {
+        const [x, y] = clampToCanvas(pinchCentre());
+        pinch.zoom = s; send({type: "zoom", scale: k, x, y});
+      }
+    } else if (!pinch.sent && spread() < pinch.distance * 0.7) { pinch.sent = true; send({type: "pinch"}); }
     return;
   }
   if (!gesture || gesture.id !== e.pointerId) return;
@@ -255,6 +287,13 @@ stage.addEventListener("pointercancel", pointerEnd);
 let lastWheelPinch = 0;
 stage.addEventListener("wheel", (e) => {
   e.preventDefault();
+  if ((e.ctrlKey || e.metaKey) && onPages(canvasPoint(e))) {
+    // ctrl/⌘ + wheel (a trackpad's pinch) over the pages zooms around the pointer.
+    const [x, y] = clampToCanvas(canvasPoint(e));
+    const scale = Math.exp(-Math.max(-300, Math.min(300, e.deltaY)) / 200);
+    if (Math.abs(scale - 1) > 0.001) send({type: "zoom", scale, x, y});
+    return;
+  }
   if (e.ctrlKey || e.metaKey) {
     const now = performance.now();
     if (e.deltaY > 0 && now - lastWheelPinch > 400) { lastWheelPinch = now; send({type: "pinch"}); }

@@ -87,7 +87,7 @@ enum PlayBench {
         return ((w + t - 1) / t) * ((ht + t - 1) / t)
     }
 
-    static func run(data: String, json: Bool) throws {
+    static func run(data: String, json: Bool, viewerPDF: String? = nil) throws {
         var settings = DashboardSettings()
         settings.canvasWidth = 768
         settings.canvasHeight = 1024
@@ -172,7 +172,17 @@ enum PlayBench {
             }
         }
 
+        var viewer = ViewerBench.Figures()
+        try ViewerBench.run(data: data, pdf: viewerPDF, into: &viewer)
+
         func f(_ v: Double) -> String { String(format: "%.2f", v) }
+        let viewerJSON = "{\"reports_opened\": \(viewer.reports), \"sheet_first_frame_median_ms\": \(f(BenchStatistics.median(viewer.firstFrameMs))), "
+            + "\"sheet_first_frame_max_ms\": \(f(viewer.firstFrameMs.max() ?? 0)), \"sharp_first_page_median_ms\": \(f(BenchStatistics.median(viewer.sharpMs))), "
+            + "\"sharp_first_page_p90_ms\": \(f(BenchStatistics.percentile(viewer.sharpMs, 0.9))), \"scroll\": ["
+            + viewer.scroll.map { s in
+                "{\"scale\": \(f(s.scale)), \"pages\": \(s.pages), \"frames\": \(s.frameMs.count), \"frame_median_ms\": \(f(BenchStatistics.median(s.frameMs))), "
+                    + "\"frame_p95_ms\": \(f(BenchStatistics.percentile(s.frameMs, 0.95))), \"pages_drawn_off_frame\": \(s.pagesDrawn)}"
+            }.joined(separator: ", ") + "]}"
         if json {
             let moving = figures.moving.map { m in
                 "{\"scale\": \(f(m.scale)), \"frames\": \(m.wholeOnly ? "\"whole\"" : "\"changed tiles\""), \"frames_per_second\": \(f(m.framesPerSecond)), "
@@ -186,7 +196,8 @@ enum PlayBench {
                 {"canvas": [768, 1024], "display_hz": \(f(displayHz)), "latency_median_ms": \(f(figures.latencyMedianMs)), \
                 "latency_p90_ms": \(f(figures.latencyP90Ms)), "latency_samples": \(figures.latencySamples), \
                 "latency_frames_showing_the_input": \(figures.latencyShown), "moving": [\(moving.joined(separator: ", "))], \
-                "rest_frames_in_2_s": \(figures.restFrames), "rest_cpu_percent": \(f(figures.restCPUPercent))}
+                "rest_frames_in_2_s": \(figures.restFrames), "rest_cpu_percent": \(f(figures.restCPUPercent)), \
+                "viewer": \(viewerJSON)}
                 """)
         } else {
             print("bubbles play, in process (768x1024 pt; parser, session, renderer, PNG; not the socket write; a page at \(f(displayHz)) Hz):")
@@ -207,6 +218,13 @@ enum PlayBench {
                 }
             }
             print("  at rest: \(figures.restFrames) frames in 2 s, CPU \(f(figures.restCPUPercent)) % of one core")
+            print("  tapping a report (scale 2, a new page cache each): the sheet's first frame median \(f(BenchStatistics.median(viewer.firstFrameMs))) ms "
+                + "(max \(f(viewer.firstFrameMs.max() ?? 0))), the sharp first page on screen median \(f(BenchStatistics.median(viewer.sharpMs))) ms, "
+                + "p90 \(f(BenchStatistics.percentile(viewer.sharpMs, 0.9))) ms (\(viewer.reports) reports)")
+            for s in viewer.scroll {
+                print("  scrolling a \(s.pages)-page report at 60 Hz, scale \(f(s.scale)): frame median \(f(BenchStatistics.median(s.frameMs))) ms, "
+                    + "p95 \(f(BenchStatistics.percentile(s.frameMs, 0.95))) ms (\(s.frameMs.count) frames; \(s.pagesDrawn) pages drawn off the frame path)")
+            }
         }
     }
 }
@@ -221,11 +239,17 @@ struct BenchPlay: ParsableCommand {
             simulated on a virtual 60 Hz clock. Latency: a message arriving between two frames, to \
             the next frame ready to leave (median and 90th percentile, nearest rank). Frames per \
             second the server sustains while bubbles move at scale 1 and 2 (with changed tiles and, \
-            for the ratio, with whole pictures); frames and CPU at rest.
+            for the ratio, with whole pictures); frames and CPU at rest. The viewer, on a real \
+            clock: tapping a report card to the sheet's first frame and to the sharp first page (a \
+            new page cache each), and frame times while a long report scrolls (pages drawn off the \
+            frame path).
             """)
 
     @Option(help: "The datasource.")
     var input: String = "Data/reports.json"
+
+    @Option(help: "A long PDF to scroll in the viewer's figures (default: a 50-page report drawn for the bench).")
+    var viewerPDF: String?
 
     @Flag(help: "Print one JSON document.")
     var json = false
@@ -233,6 +257,6 @@ struct BenchPlay: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        try Bench.running(global) { try PlayBench.run(data: input, json: json) }
+        try Bench.running(global) { try PlayBench.run(data: input, json: json, viewerPDF: viewerPDF) }
     }
 }

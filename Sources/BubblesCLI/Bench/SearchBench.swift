@@ -41,10 +41,10 @@ enum SearchBench {
 
         // bubbles index, cold then warm, as whole processes.
         if !typingOnly || !FileManager.default.fileExists(atPath: index) { removeIndex(index) }
-        let cold = try timeProcess(["index", library.datasource, "--json"])
+        let cold = try timeProcess(["index", library.datasource, "--no-thumbnails", "--json"])
         row.append(("cold_index_s", fmt(cold)))
         var warm: [Double] = []
-        for _ in 0..<5 { warm.append(try timeProcess(["index", library.datasource, "--json"])) }
+        for _ in 0..<5 { warm.append(try timeProcess(["index", library.datasource, "--no-thumbnails", "--json"])) }
         row.append(("warm_index_s", fmt(BenchStatistics.median(warm))))
         let size = ["", "-wal"].reduce(0) { $0 + ((try? fm.attributesOfItem(atPath: index + $1)[.size] as? Int) ?? 0) }  // no journal: 0 bytes
         row.append(("index_bytes_per_report", fmt(Double(size) / Double(reports))))
@@ -98,9 +98,9 @@ enum SearchBench {
         try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try pdfDatasource(pdfs, in: folder).write(toFile: data, atomically: true, encoding: .utf8)
         removeIndex(folder + "/pdfs.index.sqlite")
-        let oursOne = try timeProcess(["index", data, "--jobs", "1", "--json"])
+        let oursOne = try timeProcess(["index", data, "--jobs", "1", "--no-thumbnails", "--json"])
         removeIndex(folder + "/pdfs.index.sqlite")
-        let oursAll = try timeProcess(["index", data, "--json"])
+        let oursAll = try timeProcess(["index", data, "--no-thumbnails", "--json"])
         row += [("pdf_files", String(pdfs.count)), ("pdf_files_per_s", fmt(Double(pdfs.count) / oursOne)),
                 ("pdf_files_per_s_all_cores", fmt(Double(pdfs.count) / oursAll))]
         if let pdfinfo = findProgram("pdfinfo") {
