@@ -59,6 +59,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // SQLite for the library index (Debian's libsqlite3-dev, FTS5 built in).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // PostgreSQL for a library index shared by many machines (`--index postgres://…`).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // TLS to the PostgreSQL server (already under postgres-nio; named for its TLS configuration).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // System libraries. `scripts/deps.sh` installs the Debian packages named here.
@@ -116,11 +120,18 @@ let package = Package(
         .target(name: "SampleLibrary", dependencies: ["BubbleSupport", "CCairo", "ReportLibrary"]),
         // The library index: per-report PDF metadata by size, time and content hash, FTS5 search in any
         // script, keyword facets; incremental and crash-safe. SHA-256 for content hashes (libcrypto).
+        // Two stores behind one API: an SQLite file (GRDB, the default) or a PostgreSQL database
+        // (postgres-nio), chosen by the index location.
         .target(
             name: "ReportIndex",
             dependencies: [
                 "ReportLibrary", "PDFCore", "PDFMetadata", "CLibCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // First-page thumbnails drawn with PDFRender and stored in the index (the index itself
         // stores and reads PNG bytes only, and never depends on a renderer).

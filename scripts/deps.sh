@@ -18,6 +18,9 @@ BUILD_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev zlib1g-dev libdeflate-d
 # Needed by the tests only: pdfinfo cross-checks the PDF reader and pdftoppm the page renderer
 # (measuring tools, never linked); headless Chromium opens the export's review page.
 TEST_PACKAGES=(poppler-utils chromium)
+# Needed by the tests of the index's PostgreSQL store: Debian's server (initdb, pg_ctl), run as a
+# throw-away cluster by scripts/postgres-cluster.sh; only its client protocol is used, no library linked.
+POSTGRES_PACKAGES=(postgresql)
 # Needed by `bubbles export --video` (and its tests, which check the video with ffprobe): the
 # ffmpeg program, fed the drawn frames on its standard input.
 VIDEO_PACKAGES=(ffmpeg)

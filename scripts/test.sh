@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start, command 2: the whole test suite. Installs missing Debian packages first.
 #
-# Runs the determinism tests in a release build, then the release play server under a 30 s soak
+# Starts a throw-away PostgreSQL cluster (scripts/postgres-cluster.sh) for the index's PostgreSQL
+# store, stopped at exit. Runs the determinism tests in a release build, then the release play server under a 30 s soak
 # (scripts/soak-play.sh: pages and misbehaving clients from a second process) and every fuzz
 # target for a few seconds (scripts/fuzz.sh: release, address sanitizer; two run at a time), then every test in a
 # debug build: the pinned state hashes must be the same bits in both configurations. Then builds
@@ -11,8 +12,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
+source scripts/postgres-cluster.sh
 ensure_debian_packages "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 ensure_debian_packages "${VIDEO_PACKAGES[@]}"
+ensure_debian_packages "${POSTGRES_PACKAGES[@]}"
+# A throw-away PostgreSQL cluster for the index's PostgreSQL tests, stopped at exit, also on failure.
+trap stop_test_postgres EXIT
+start_test_postgres
 
 # Runs a step and says how long it took.
 step() {

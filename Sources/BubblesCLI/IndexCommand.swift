@@ -10,7 +10,7 @@ import BubbleSupport
 /// The index flags of the commands that read PDF metadata (`validate`, `render`, `export`,
 /// `play`, `search`).
 struct IndexOptions: ParsableArguments {
-    @Option(name: .customLong("index"), help: "The library index file (default: beside the datasource, NAME.index.sqlite).")
+    @Option(name: .customLong("index"), help: "The library index file, or a postgres:// URL (default: BUBBLES_INDEX_URL, else beside the datasource, NAME.index.sqlite).")
     var indexPath: String?
 
     @Flag(name: .customLong("no-index"), help: "Read every PDF instead of taking their metadata from the index (the output is the same).")
@@ -29,7 +29,9 @@ struct Index: ParsableCommand {
         abstract: "Build or update the library index of a datasource (PDF metadata and full-text search).",
         discussion: """
             The index is an SQLite file beside the datasource (Data/reports.json → \
-            Data/reports.index.sqlite) or at --index. Only PDFs that are new or whose size, \
+            Data/reports.index.sqlite) or at --index, or a PostgreSQL database named by --index \
+            postgres://USER@HOST:PORT/DB?sslmode=… (or BUBBLES_INDEX_URL), shared by several \
+            machines and datasources. Only PDFs that are new or whose size, \
             modification time and content changed are read, on --jobs threads; reports no longer \
             in the datasource are dropped. Every batch is committed whole, so an interrupted run \
             keeps its work and the next run goes on from there. An index that is damaged or was \
@@ -45,7 +47,7 @@ struct Index: ParsableCommand {
     @Argument(help: "The datasource JSON file.")
     var data: String = "Data/reports.json"
 
-    @Option(name: .customLong("index"), help: "The index file (default: beside the datasource, NAME.index.sqlite).")
+    @Option(name: .customLong("index"), help: "The index file, or a postgres:// URL (default: BUBBLES_INDEX_URL, else beside the datasource, NAME.index.sqlite).")
     var indexPath: String?
 
     @Option(help: "Threads that read PDFs (default: every core).")
@@ -73,9 +75,10 @@ struct Index: ParsableCommand {
 
     func run() throws {
         let start = MonotonicClock.seconds()
-        let path = indexPath ?? ReportIndex.defaultPath(forDatasource: data)
+        let path = ReportIndex.location(indexPath, forDatasource: data)
         var bar = ProgressBar(enabled: isatty(2) != 0 && !json)
         do {
+            let shown = ReportIndex.shownLocation(path)
             let threads = jobs ?? ProcessInfo.processInfo.activeProcessorCount
             let (index, update) = try Self.update(data: data, index: path, wait: wait, jobs: threads) { p in
                 bar.show(done: p.done, total: p.total, unit: "PDFs")
@@ -97,11 +100,11 @@ struct Index: ParsableCommand {
                 print(
                     "{\"reports\": \(update.reports), \"read\": \(update.read), \"unchanged\": \(update.unchanged), "
                         + "\"removed\": \(update.removed), \"warnings\": \(update.warnings)\(t), "
-                        + "\"seconds\": \(String(format: "%.3f", seconds)), \"index\": \(JSONLiteral.string(path))}")
+                        + "\"seconds\": \(String(format: "%.3f", seconds)), \"index\": \(JSONLiteral.string(shown))}")
             } else {
                 let t = thumbnails.map { "thumbnails \($0.drawn) drawn, \($0.failed) warnings; " } ?? ""
                 print(
-                    "\(path): \(update.reports) reports; PDFs \(update.read) read, \(update.unchanged) unchanged; "
+                    "\(shown): \(update.reports) reports; PDFs \(update.read) read, \(update.unchanged) unchanged; "
                         + "\(update.removed) reports removed; \(update.warnings) warnings; \(t)\(String(format: "%.2f", seconds)) s")
             }
         } catch {

@@ -26,7 +26,7 @@ struct Search: ParsableCommand {
     @Option(help: "The datasource JSON file.")
     var data = "Data/reports.json"
 
-    @Option(name: .customLong("index"), help: "The index file (default: beside the datasource, NAME.index.sqlite).")
+    @Option(name: .customLong("index"), help: "The index file, or a postgres:// URL (default: BUBBLES_INDEX_URL, else beside the datasource, NAME.index.sqlite).")
     var indexPath: String?
 
     @Option(name: .customLong("in"), help: "Only reports below this category id.")
@@ -54,7 +54,7 @@ struct Search: ParsableCommand {
         let start = MonotonicClock.seconds()
         defer { Diagnostics.timing(since: start, verbose: global.verbose) }
         do {
-            let path = indexPath ?? ReportIndex.defaultPath(forDatasource: data)
+            let path = ReportIndex.location(indexPath, forDatasource: data)
             let (index, _) = try Index.update(data: data, index: path, wait: nil) { Diagnostics.warn($0, verbose: global.verbose) }
             let options = SearchOptions(keywords: keywords, within: within, limit: limit)
             let found = try index.search(SearchQuery(query), options: options, withFacets: facets)

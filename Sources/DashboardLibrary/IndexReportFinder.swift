@@ -145,7 +145,7 @@ extension LibraryBridge {
         for tree: ReportTree, dashboardTree: DashboardTree, indexPath path: String?,
         warn: @escaping @Sendable (String) -> Void = { _ in }
     ) -> IndexReportFinder? {
-        let file = path ?? ReportIndex.defaultPath(forDatasource: tree.sourceFile)
+        let file = ReportIndex.location(path, forDatasource: tree.sourceFile)
         let index: ReportIndex
         do {
             index = try ReportIndex.open(at: file, mode: .readOnly)

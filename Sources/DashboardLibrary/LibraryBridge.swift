@@ -89,7 +89,7 @@ public enum LibraryBridge {
         case .readEveryPDF:
             records = readEveryPDF(tree)
         case .index(let path):
-            let file = path ?? ReportIndex.defaultPath(forDatasource: tree.sourceFile)
+            let file = ReportIndex.location(path, forDatasource: tree.sourceFile)
             do {
                 records = try indexedRecords(tree, index: file, warn: warn)
             } catch {

@@ -47,7 +47,8 @@ extension ReportIndex {
     ) throws(IndexError) -> IndexUpdate {
         let jobs = max(1, jobs)
         let plan = TreePlan(tree)
-        let stored = try read { db in try StoredState.load(db) }
+        let stored: StoredState
+        if let postgres { stored = try postgres.loadState() } else { stored = try read { db in try StoredState.load(db) } }
 
         // Which files need reading: new, or not the size and time recorded.
         let stamps = parallelMap(plan.files, jobs: jobs) { FileStamp.of($0) }
@@ -75,7 +76,9 @@ extension ReportIndex {
         // without loading the datasource, that nothing changed.
         let sourceKey = tree.sourceStamp.map { Self.sourceKey(tree.sourceFile, $0) }
 
-        if !upToDate, isWritable {
+        if !upToDate, isWritable, let postgres {
+            try postgres.writeStructure(plan: plan, files: files, pending: Set(toRead), stored: stored.reportSigs, categoriesChanged: stored.treeSig != treeSig)
+        } else if !upToDate, isWritable {
             // The datasource's structure: categories, and reports whose file is current.
             try write { db in
                 try Writer.syncCategories(db, plan: plan, changed: stored.treeSig != treeSig)
@@ -105,7 +108,12 @@ extension ReportIndex {
                 }
                 files[record.path] = record
             }
-            if isWritable {
+            if isWritable, let postgres {
+                var affected: [Int] = []
+                for record in records { affected.append(contentsOf: reportsByFile[record.path] ?? []) }
+                affected.sort()
+                try postgres.writeBatch(records: records, plan: plan, indices: affected, files: files, stored: stored.reportSigs)
+            } else if isWritable {
                 try write { db in
                     for record in records { try Writer.upsertFile(db, record) }
                     var affected: [Int] = []
@@ -119,7 +127,10 @@ extension ReportIndex {
         }
         result.unchanged += plan.files.count - toRead.count
 
-        if isWritable, !upToDate || (sourceKey != nil && sourceKey != stored.sourceKey) {
+        if isWritable, !upToDate || (sourceKey != nil && sourceKey != stored.sourceKey), let postgres {
+            try postgres.finish(unreferenced: unreferencedFiles, treeSig: treeSig, sourceKey: sourceKey)
+            result.wrote = true
+        } else if isWritable, !upToDate || (sourceKey != nil && sourceKey != stored.sourceKey) {
             try write { db in
                 for path in unreferencedFiles { try db.execute(sql: "DELETE FROM file WHERE path = ?", arguments: [path]) }
                 try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES('tree_sig', ?)", arguments: [treeSig])
@@ -283,15 +294,11 @@ enum Writer {
                     StringList.encode(report.keywords), StringList.encode(keywords), report.file, sig,
                 ])
             try db.cachedStatement(sql: "INSERT INTO search(rowid, title, pdf_title, keywords, author, category) VALUES (?, ?, ?, ?, ?, ?)")
-                .execute(arguments: [
-                    report.ord, texts.normalize(report.title), texts.normalize(record?.title ?? ""),
-                    keywords.map { texts.normalize($0) }.joined(separator: " "), texts.normalize(record?.author ?? ""),
-                    report.categoryTitles.map { texts.normalize($0) }.joined(separator: " "),
-                ])
+                .execute(arguments: StatementArguments([report.ord as any DatabaseValueConvertible] + texts.columns(report, record, keywords)))
             var keys: Set<String> = []
             let insertKeyword = try db.cachedStatement(sql: "INSERT INTO keyword(key, report, display) VALUES (?, ?, ?)")
             for keyword in keywords {
-                let key = texts.normalize(keyword)
+                let key = SearchText.keywordKey(keyword)
                 guard !key.isEmpty, keys.insert(key).inserted else { continue }
                 try insertKeyword.execute(arguments: [key, report.ord, keyword])
             }
@@ -341,6 +348,15 @@ struct FieldTexts {
         let value = folder.tokens(text).map(\.text).joined(separator: " ")
         if cache.count < 200_000 { cache[text] = value }
         return value
+    }
+
+    /// A report's five full-text columns (title, PDF title, keywords, author, category titles),
+    /// normalised, with the parts of tokens of letters and digits (``SearchText/indexed(_:)``).
+    mutating func columns(_ report: TreePlan.Report, _ record: PDFFileRecord?, _ keywords: [String]) -> [String] {
+        [
+            normalize(report.title), normalize(record?.title ?? ""), keywords.map { normalize($0) }.joined(separator: " "),
+            normalize(record?.author ?? ""), report.categoryTitles.map { normalize($0) }.joined(separator: " "),
+        ].map(SearchText.indexed)
     }
 }
 
@@ -427,11 +443,13 @@ extension ReportIndex {
     /// now) and no PDF changed since (each is stat'ed): then an update would change nothing, and
     /// the datasource need not be loaded. Also the summary such an update would give.
     public func isCurrent(datasource path: String, stamp: FileStamp, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws(IndexError) -> IndexUpdate? {
-        let (key, records, reports) = try read { db -> (String?, [PDFFileRecord], Int) in
+        let current: (String?, [PDFFileRecord], Int)
+        if let postgres { current = try postgres.currentState() } else { current = try read { db -> (String?, [PDFFileRecord], Int) in
             guard let key = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'source'") else { return (nil, [], 0) }
             let state = try StoredState.loadFiles(db)
             return (key, state.keys.sorted().map { state[$0]! }, try Int.fetchOne(db, sql: "SELECT count(*) FROM report") ?? 0)
-        }
+        } }
+        let (key, records, reports) = current
         guard key == Self.sourceKey(path, stamp) else { return nil }
         let stamps = parallelMap(records.map(\.path), jobs: jobs) { FileStamp.of($0) }
         for (record, now) in zip(records, stamps) {

@@ -4,7 +4,8 @@ import GRDB
 extension ReportIndex {
     /// Every row of every table, as text, in a fixed order (tests compare indexes with it).
     func tableDump() throws(IndexError) -> [String] {
-        try read { db in
+        if let postgres { return try postgres.tableDump() }
+        return try read { db in
             var lines: [String] = []
             let queries = [
                 "SELECT path, size, hex(sha256), title, author, keywords, pages, warnings, error FROM file ORDER BY path",

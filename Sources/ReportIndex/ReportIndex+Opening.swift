@@ -21,8 +21,9 @@ extension ReportIndex {
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: true))
             let version = try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
-            // Version 1 differs only by the thumbnail table, which reads as empty when absent.
-            guard version == schemaVersion || version == 1 else {
+            // Versions 1 and 2 differ by the thumbnail table (empty when absent) and by the parts of
+            // tokens in the full-text text (not found in them): they answer as they are.
+            guard version == schemaVersion || version == 1 || version == 2 else {
                 throw IndexError(.database, path: path, "the index was written by schema version \(version), not \(schemaVersion); run 'bubbles index' to rebuild it")
             }
             return ReportIndex(path: path, reader: queue, writer: nil, lock: nil, writable: false)

@@ -49,7 +49,7 @@ extension ReportIndex {
         var index = try open(at: path, mode: mode, warn: warn)
         do {
             return (index, try index.update(with: tree, jobs: jobs, progress: progress))
-        } catch where error.kind == .damaged && index.lock != nil {
+        } catch where error.kind == .damaged && index.lock != nil && index.postgres == nil {
             warn("\(path): \(error.message); rebuilding the index")
             index = try open(at: path, mode: mode, rebuild: true, warn: warn)
             return (index, try index.update(with: tree, jobs: jobs, progress: progress))
@@ -65,5 +65,22 @@ extension ReportIndex {
                                  "cannot remove the old index (\(reason))", elsewhereHelps: true)
             }
         }
+    }
+}
+
+extension ReportIndex {
+    /// Deletes the index at `location`: the SQLite file with its journal and lock files, or a
+    /// PostgreSQL datasource's schema (taking its update lock first, waiting up to `lockWait`
+    /// seconds). Nothing there is not an error.
+    public static func remove(at location: String, lockWait: Double = 10) throws(IndexError) {
+        if PostgresLocation.isURL(location) {
+            let store = PostgresStore(location: try PostgresLocation(location))
+            try store.acquireLock(wait: lockWait)
+            try store.withConnection { c in _ = try store.execute(c, "DROP SCHEMA IF EXISTS \(store.quotedSchema) CASCADE") }
+            return
+        }
+        let lock = try UpdateLock.acquire(indexPath: location, wait: lockWait)
+        try removeDatabase(location)
+        withExtendedLifetime(lock) {}
     }
 }

@@ -21,9 +21,10 @@ import ReportLibrary
 /// another thread or process: each reads the last committed state.
 public final class ReportIndex: Sendable {
     /// The version of the tables and of what they hold (the normalisation, the reader's answers).
-    /// An index written by another version is rebuilt, except version 1, which gains the
-    /// `thumbnail` table in place.
-    public static let schemaVersion = 2
+    /// An index written by another version is rebuilt, except versions 1 and 2, which are migrated
+    /// in place (version 2 added thumbnails, version 3 the parts of tokens of letters and digits
+    /// in the full-text text).
+    public static let schemaVersion = 3
     /// SQLite's `application_id` of an index file ("BBLX").
     static let applicationID: Int32 = 0x4242_4C58
 
@@ -33,9 +34,11 @@ public final class ReportIndex: Sendable {
     /// private in-memory index when the file could neither be written nor read.
     public let isWritable: Bool
 
-    let reader: any DatabaseReader
+    let reader: (any DatabaseReader)?
     let writer: (any DatabaseWriter)?
     let lock: UpdateLock?
+    /// The PostgreSQL store, for an index opened at a `postgres://` URL (nil: the SQLite file).
+    let postgres: PostgresStore?
     let facetTable = FacetTable()
 
     /// How an index is opened.
@@ -58,13 +61,39 @@ public final class ReportIndex: Sendable {
         return base + ".index.sqlite"
     }
 
-    /// Opens the index at `path`. `warn` receives one line for each thing the caller should know
-    /// (a file rebuilt, and why).
+    /// Where the index of `datasource` lives: `given` (`--index`: a file or a `postgres://` URL),
+    /// else the environment's `BUBBLES_INDEX_URL`, else ``defaultPath(forDatasource:)``. A
+    /// PostgreSQL URL without a `datasource` parameter gets the datasource file's name (lower case,
+    /// `Data/reports.json` → `reports`), so that several datasources share one database.
+    public static func location(_ given: String?, forDatasource datasource: String,
+                                environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let chosen = given ?? environment["BUBBLES_INDEX_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultPath(forDatasource: datasource)
+        guard PostgresLocation.isURL(chosen), var parts = URLComponents(string: chosen),
+              !(parts.queryItems ?? []).contains(where: { $0.name == "datasource" }) else { return chosen }
+        parts.queryItems = (parts.queryItems ?? []) + [URLQueryItem(name: "datasource", value: PostgresLocation.defaultName(forDatasource: datasource))]
+        return parts.string ?? chosen
+    }
+
+    /// An index location as it may be printed: a file as it is, a PostgreSQL URL without its
+    /// password.
+    public static func shownLocation(_ location: String) -> String {
+        PostgresLocation.isURL(location) ? PostgresLocation.redact(location) : location
+    }
+
+    /// Whether this index lives in PostgreSQL (opened at a `postgres://` URL) rather than in an
+    /// SQLite file.
+    public var isPostgres: Bool { postgres != nil }
+
+    /// Opens the index at `path`: an SQLite file, or a PostgreSQL database named by a
+    /// `postgres://` URL (see ``location(_:forDatasource:environment:)``); `path` is then the URL
+    /// without its password. `warn` receives one line for each thing the caller should know (a
+    /// file rebuilt, and why).
     public static func open(at path: String, mode: Mode = .update(lockWait: 10), warn: (String) -> Void = { _ in }) throws(IndexError) -> ReportIndex {
         try open(at: path, mode: mode, rebuild: false, warn: warn)
     }
 
     static func open(at path: String, mode: Mode, rebuild: Bool, warn: (String) -> Void) throws(IndexError) -> ReportIndex {
+        if PostgresLocation.isURL(path) { return try openPostgres(path, mode: mode, rebuild: rebuild, warn: warn) }
         switch mode {
         case .readOnly:
             return try openReadOnly(path)
@@ -91,7 +120,21 @@ public final class ReportIndex: Sendable {
         self.writer = writer
         self.lock = lock
         self.isWritable = writable
+        self.postgres = nil
     }
+
+    init(postgres: PostgresStore, writable: Bool) {
+        self.path = postgres.path
+        self.reader = nil
+        self.writer = nil
+        self.lock = nil
+        self.isWritable = writable
+        self.postgres = postgres
+    }
+
+    /// Whether updates may rebuild the index when it turns out damaged (this process holds the
+    /// update lock).
+    var holdsLock: Bool { lock != nil || (postgres != nil && isWritable) }
 
     static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError {
@@ -102,6 +145,7 @@ public final class ReportIndex: Sendable {
 
     /// Runs `body` on the last committed state.
     func read<T>(_ body: (Database) throws -> T) throws(IndexError) -> T {
+        guard let reader else { throw IndexError(.database, path: path, "no SQLite database behind this index") }
         do {
             return try reader.read(body)
         } catch let error as IndexError {
@@ -141,6 +185,7 @@ public final class ReportIndex: Sendable {
     /// The checks a crash-safety test makes: SQLite's `integrity_check` and FTS5's
     /// `integrity-check`. Returns the problems found (empty when the index is sound).
     public func integrityProblems() throws(IndexError) -> [String] {
+        if postgres != nil { return [] }
         var problems = try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" } }
         // FTS5's check is an INSERT of a command: it needs a writable connection.
         let check: (Database) throws -> Void = { db in
@@ -165,12 +210,14 @@ public final class ReportIndex: Sendable {
 
     /// The number of reports the index holds.
     public func reportCount() throws(IndexError) -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM report") ?? 0 }
+        if let postgres { return try postgres.reportCount() }
+        return try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM report") ?? 0 }
     }
 
-    /// The index file's size in bytes, its WAL journal included.
+    /// The index file's size in bytes, its WAL journal included (0 for a PostgreSQL index).
     public var fileSize: Int {
-        ["", "-wal"].reduce(0) { total, suffix in
+        if postgres != nil { return 0 }
+        return ["", "-wal"].reduce(0) { total, suffix in
             total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0)  // no journal: 0 bytes
         }
     }

@@ -1,6 +1,6 @@
 import GRDB
 
-/// The tables of an index file (schema version 2). Documented in the "Searching a library"
+/// The tables of an index file (schema version 3). Documented in the "Searching a library"
 /// article; `report_metadata` is the view a person reads with the `sqlite3` shell.
 enum Schema {
     static let statements = baseStatements + thumbnailStatements
@@ -100,8 +100,18 @@ enum Schema {
     /// Brings a database of schema version `version` to the current one in the open transaction;
     /// false when there is no migration from it (the file is rebuilt).
     static func migrate(_ db: Database, from version: Int) throws -> Bool {
-        guard version == 1 else { return false }
-        for statement in thumbnailStatements { try db.execute(sql: statement) }
+        guard version == 1 || version == 2 else { return false }
+        if version == 1 {
+            for statement in thumbnailStatements { try db.execute(sql: statement) }
+        }
+        // Version 3: each full-text column is followed by the parts of its tokens of letters and
+        // digits (SearchText.indexed), made from the normalised text it already holds.
+        let rows = try Row.fetchAll(db, sql: "SELECT rowid, title, pdf_title, keywords, author, category FROM search")
+        let update = try db.makeStatement(sql: "UPDATE search SET title = ?, pdf_title = ?, keywords = ?, author = ?, category = ? WHERE rowid = ?")
+        for row in rows {
+            let columns: [any DatabaseValueConvertible] = (1...5).map { SearchText.indexed((row[$0] as String?) ?? "") }
+            try update.execute(arguments: StatementArguments(columns + [row[0] as Int64]))
+        }
         try db.execute(sql: "PRAGMA user_version = \(ReportIndex.schemaVersion)")
         return true
     }

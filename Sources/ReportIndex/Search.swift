@@ -101,6 +101,7 @@ extension ReportIndex {
     /// The best matches of `query`, with spans, and the total. `withFacets` adds keyword counts.
     public func search(_ query: SearchQuery, options: SearchOptions = SearchOptions(), withFacets: Bool = false) throws(IndexError) -> SearchResults {
         let filter = try restriction(options)
+        if let postgres { return try postgres.search(query, filter, options: options, withFacets: withFacets) }
         return try read { db in
             let total = try count(db, query, filter)
             var ranked: [(ord: Int, score: Double)] = []
@@ -117,12 +118,14 @@ extension ReportIndex {
     /// Keyword counts over every report that matches, most frequent first, then by keyword.
     public func facets(_ query: SearchQuery, options: SearchOptions = SearchOptions()) throws(IndexError) -> [KeywordCount] {
         let filter = try restriction(options)
+        if let postgres { return try postgres.facets(query, filter, limit: options.facetLimit) }
         return try read { db in try facetCounts(db, query, filter, limit: options.facetLimit) }
     }
 
     /// The ids of every report that matches, in datasource order.
     public func matchingIDs(_ query: SearchQuery, options: SearchOptions = SearchOptions()) throws(IndexError) -> [String] {
         let filter = try restriction(options)
+        if let postgres { return try postgres.matchingIDs(query, filter) }
         return try read { db in
             let (sql, arguments) = matchingOrds(query, filter)
             return try String.fetchAll(db, sql: "SELECT id FROM report WHERE ord IN (\(sql)) ORDER BY ord", arguments: arguments)
@@ -162,6 +165,13 @@ extension ReportIndex {
             if !r.keywordKeys.contains(key) { r.keywordKeys.append(key) }
         }
         if let within = options.within {
+            if let postgres {
+                guard let range = try postgres.categoryRange(within) else {
+                    throw IndexError(.unknownCategory, path: path, "no category '\(within)' in the index")
+                }
+                r.range = range
+                return r
+            }
             let row = try read { db in try Row.fetchOne(db, sql: "SELECT ord, end_ord FROM category WHERE id = ?", arguments: [within]) }
             guard let row else {
                 throw IndexError(.unknownCategory, path: path, "no category '\(within)' in the index")
@@ -236,7 +246,7 @@ extension ReportIndex {
         var whole = 0.0
         for term in query.terms {
             for (field, words) in tokens.enumerated() {
-                let found = find(term, in: words)
+                let found = findWithParts(term, in: words)
                 if found > 0 {
                     sum += fieldWeights[field]
                     if found == 2 { whole += 1 }
@@ -245,7 +255,8 @@ extension ReportIndex {
             }
         }
         let n = Double(max(1, query.terms.count))
-        return sum / n + 0.1 * whole / n + 0.01 / Double(1 + tokens[0].count)
+        let titleWords = tokens[0].firstIndex(where: { $0.utf8.elementsEqual(SearchText.partsMark.utf8) }) ?? tokens[0].count
+        return sum / n + 0.1 * whole / n + 0.01 / Double(1 + titleWords)
     }
 
     /// A normalised column's words: its text split at spaces (a space that begins a grapheme
@@ -268,6 +279,15 @@ extension ReportIndex {
         }
         if start != utf8.endIndex { result.append(column[start..<utf8.endIndex]) }
         return result
+    }
+
+    /// ``find(_:in:)`` over an indexed column's words (see ``SearchText/indexed(_:)``): over its
+    /// whole tokens, else over the parts of its tokens, where a match counts as a prefix's (1).
+    static func findWithParts(_ term: SearchQuery.Term, in words: [Substring]) -> Int {
+        guard let mark = words.firstIndex(where: { $0.utf8.elementsEqual(SearchText.partsMark.utf8) }) else { return find(term, in: words) }
+        let whole = find(term, in: Array(words[..<mark]))
+        if whole > 0 { return whole }
+        return find(term, in: Array(words[mark...])) > 0 ? 1 : 0
     }
 
     /// 0 when `term` does not match in `words`, 1 when it matches only as a prefix, 2 when whole.
@@ -306,20 +326,29 @@ extension ReportIndex {
         for row in rows { byOrd[row[0]] = row }
         return try ranked.compactMap { item throws -> SearchResult? in
             guard let row = byOrd[item.ord] else { return nil }
-            let title: String = row[2]
-            var matches: [SearchMatch] = []
-            func match(_ field: SearchField, _ text: String?) {
-                guard let text, !text.isEmpty, fields.contains(field) else { return }
-                let spans = query.spans(in: text)
-                if !spans.isEmpty { matches.append(SearchMatch(field: field, text: text, spans: spans)) }
-            }
-            match(.title, title)
-            match(.pdfTitle, row[6])
-            if fields.contains(.keywords) { for keyword in try StringList.decode(row[5]) { match(.keywords, keyword) } }
-            match(.author, row[7])
-            if fields.contains(.category) { for category in try StringList.decode(row[4]) { match(.category, category) } }
-            return SearchResult(id: row[1], title: title, path: try StringList.decode(row[3]), score: item.score, pageCount: row[8], matches: matches)
+            return try Self.result(
+                query, score: item.score, id: row[1], title: row[2], path: row[3], categoryTitles: row[4], keywords: row[5], pdfTitle: row[6],
+                author: row[7], pages: row[8], fields: fields)
         }
+    }
+
+    /// A result from a report's stored values (lists as JSON), with the matches in `fields`.
+    static func result(
+        _ query: SearchQuery, score: Double, id: String, title: String, path: String, categoryTitles: String, keywords: String,
+        pdfTitle: String?, author: String?, pages: Int?, fields: Set<SearchField>
+    ) throws -> SearchResult {
+        var matches: [SearchMatch] = []
+        func match(_ field: SearchField, _ text: String?) {
+            guard let text, !text.isEmpty, fields.contains(field) else { return }
+            let spans = query.spans(in: text)
+            if !spans.isEmpty { matches.append(SearchMatch(field: field, text: text, spans: spans)) }
+        }
+        match(.title, title)
+        match(.pdfTitle, pdfTitle)
+        if fields.contains(.keywords) { for keyword in try StringList.decode(keywords) { match(.keywords, keyword) } }
+        match(.author, author)
+        if fields.contains(.category) { for category in try StringList.decode(categoryTitles) { match(.category, category) } }
+        return SearchResult(id: id, title: title, path: try StringList.decode(path), score: score, pageCount: pages, matches: matches)
     }
 
     /// Counts over the matching reports with the in-memory keyword table (see ``FacetTable``),

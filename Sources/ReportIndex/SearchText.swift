@@ -40,8 +40,69 @@ public enum SearchText {
         tokens(text).map(\.text).joined(separator: " ")
     }
 
-    /// The normalised form of a whole keyword, for comparing keywords (facets, `--keyword`).
-    public static func keywordKey(_ keyword: String) -> String { normalize(keyword) }
+    /// The normalised form of a whole keyword, for comparing keywords (facets, `--keyword`): control
+    /// characters (tabs, new lines, backspace, form feed) become spaces and runs of spaces collapse,
+    /// then the text is normalised as above. A keyword read from a PDF with control characters
+    /// inside and the same keyword typed with spaces have one key.
+    public static func keywordKey(_ keyword: String) -> String {
+        var cleaned = String.UnicodeScalarView()
+        for scalar in keyword.unicodeScalars {
+            let space = scalar.properties.generalCategory == .control || scalar.properties.isWhitespace
+            if space {
+                if cleaned.last != " " { cleaned.append(" ") }
+            } else {
+                cleaned.append(scalar)
+            }
+        }
+        return normalize(String(cleaned))
+    }
+
+    /// What separates a column's whole tokens from the parts of its tokens, and one token's parts
+    /// from the next's, in the full-text index: U+FFFF, a character no token holds, so no phrase
+    /// of a query spans it.
+    static let partsMark = "\u{FFFF}"
+
+    /// The parts of a normalised token between letter/digit boundaries (`l3pdfannot` → `l`, `3`,
+    /// `pdfannot`; `inv2020` → `inv`, `2020`), or none when it has no such boundary.
+    public static func parts(of token: Substring) -> [Substring] {
+        var result: [Substring] = []
+        var start = token.startIndex
+        var previous: Bool?
+        var i = token.startIndex
+        while i != token.endIndex {
+            let scalar = token.unicodeScalars[i]
+            let category = scalar.properties.generalCategory
+            let isMark = category == .nonspacingMark || category == .spacingMark || category == .enclosingMark
+            if !isMark {
+                let digit = category == .decimalNumber || category == .letterNumber || category == .otherNumber
+                if let previous, previous != digit {
+                    result.append(token[start..<i])
+                    start = i
+                }
+                previous = digit
+            }
+            i = token.unicodeScalars.index(after: i)
+        }
+        guard !result.isEmpty else { return [] }
+        result.append(token[start..<token.endIndex])
+        return result
+    }
+
+    /// A normalised column as the full-text index stores it: its tokens, then for each token of
+    /// letters and digits the mark U+FFFF (a character no token holds, so no phrase spans it) and
+    /// the token's parts, so that a word inside
+    /// `paper1997corrected` is found while phrases of whole tokens stay as they were.
+    public static func indexed(_ normalized: String) -> String {
+        guard normalized.unicodeScalars.contains(where: { $0.properties.numericType != nil }),
+              !normalized.unicodeScalars.contains("\u{FFFF}")  // indexed already
+        else { return normalized }
+        var out = normalized
+        for word in normalized.split(separator: " ") {
+            let parts = parts(of: word)
+            if !parts.isEmpty { out += " " + partsMark + " " + parts.joined(separator: " ") }
+        }
+        return out
+    }
 
     /// The folded forms of the characters met so far in this process (shared by every folder).
     final class FoldCache: @unchecked Sendable {
@@ -284,6 +345,33 @@ public struct SearchQuery: Sendable, Hashable {
 
     func spans(inTokens tokens: [SearchToken]) -> [Range<Int>] {
         var found: [Range<Int>] = []
+        collectSpans(tokens, into: &found)
+        // Parts of tokens of letters and digits, each token's parts apart.
+        for token in tokens where !token.isUnit {
+            let parts = SearchText.parts(of: Substring(token.text))
+            guard !parts.isEmpty else { continue }
+            let exact = token.text.unicodeScalars.count == token.range.count
+            var partTokens: [SearchToken] = []
+            for part in parts {
+                let from = token.text.unicodeScalars.distance(from: token.text.startIndex, to: part.startIndex)
+                let range = exact ? (token.range.lowerBound + from)..<(token.range.lowerBound + from + part.unicodeScalars.count) : token.range
+                partTokens.append(SearchToken(text: String(part), range: range, isUnit: false))
+            }
+            collectSpans(partTokens, into: &found)
+        }
+        found.sort { $0.lowerBound != $1.lowerBound ? $0.lowerBound < $1.lowerBound : $0.upperBound < $1.upperBound }
+        var merged: [Range<Int>] = []
+        for span in found {
+            if let last = merged.last, span.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
+            } else {
+                merged.append(span)
+            }
+        }
+        return merged
+    }
+
+    private func collectSpans(_ tokens: [SearchToken], into found: inout [Range<Int>]) {
         for term in terms {
             let n = term.tokens.count
             guard n <= tokens.count else { continue }
@@ -309,15 +397,5 @@ public struct SearchQuery: Sendable, Hashable {
                 found.append(tokens[i].range.lowerBound..<end)
             }
         }
-        found.sort { $0.lowerBound != $1.lowerBound ? $0.lowerBound < $1.lowerBound : $0.upperBound < $1.upperBound }
-        var merged: [Range<Int>] = []
-        for span in found {
-            if let last = merged.last, span.lowerBound <= last.upperBound {
-                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
-            } else {
-                merged.append(span)
-            }
-        }
-        return merged
     }
 }

@@ -70,7 +70,8 @@ extension ReportIndex {
     /// recorded as failed), one per distinct content, in path order. PDFs the metadata reader
     /// could not read are left out. Reads the index only, never a PDF.
     public func thumbnailsToBuild(width: Int) throws(IndexError) -> [ThumbnailTask] {
-        try read { db in
+        if postgres != nil { return [] }  // not kept in PostgreSQL yet
+        return try read { db in
             guard try db.tableExists("thumbnail") else { return [] }
             let rows = try Row.fetchAll(db, sql: """
                 SELECT file.sha256, min(file.path) AS first FROM file
@@ -88,6 +89,7 @@ extension ReportIndex {
     /// Stores `records` in one transaction (replacing rows of the same hash and width): either
     /// all of them are committed or none. Does nothing for an index opened to read only.
     public func storeThumbnails(_ records: [ThumbnailRecord]) throws(IndexError) {
+        if postgres != nil { return }
         guard !records.isEmpty else { return }
         try write(bumpGeneration: false) { db in
             let insert = try db.cachedStatement(sql: """
@@ -108,6 +110,7 @@ extension ReportIndex {
     /// returns how many rows went.
     @discardableResult
     public func pruneThumbnails() throws(IndexError) -> Int {
+        if postgres != nil { return 0 }
         guard isWritable else { return 0 }
         let stale = try read { db -> Int in
             guard try db.tableExists("thumbnail") else { return 0 }
@@ -122,7 +125,8 @@ extension ReportIndex {
 
     /// Counts of the thumbnail rows of `width`: drawn, and recorded as failed.
     public func thumbnailCounts(width: Int) throws(IndexError) -> (drawn: Int, failed: Int) {
-        try read { db in
+        if postgres != nil { return (0, 0) }
+        return try read { db in
             guard try db.tableExists("thumbnail") else { return (0, 0) }
             let row = try Row.fetchOne(db, sql: "SELECT count(png), count(*) - count(png) FROM thumbnail WHERE width = ?", arguments: [width])
             return (row?[0] ?? 0, row?[1] ?? 0)
@@ -137,6 +141,7 @@ extension ReportIndex {
 
     /// The thumbnails `width` pixels wide of the reports `ids` that have one, by report id.
     public func thumbnails(forReports ids: [String], width: Int) throws(IndexError) -> [String: IndexThumbnail] {
+        if postgres != nil { return [:] }
         guard !ids.isEmpty else { return [:] }
         return try read { db in
             guard try db.tableExists("thumbnail") else { return [:] }
@@ -172,7 +177,8 @@ extension ReportIndex {
     /// The index's record of the PDF at `path` (as the datasource resolves it), or nil when the
     /// index holds none. The record may be stale: compare its size and time with the file's.
     public func storedFile(atPath path: String) throws(IndexError) -> PDFFileRecord? {
-        try read { db in
+        if postgres != nil { return nil }
+        return try read { db in
             guard let row = try Row.fetchOne(
                 db, sql: "SELECT path, size, mtime_ns, sha256, title, author, keywords, pages, warnings, error FROM file WHERE path = ?",
                 arguments: [path])

@@ -5,11 +5,15 @@ import Testing
 
 @testable import ReportIndex
 
-@Suite struct ReportIndexTests {
-    func built(_ library: TestLibrary) throws -> ReportIndex {
+/// The index tests every store passes: the SQLite file and PostgreSQL (`ReportIndexTests` and
+/// `PostgresIndexTests` run each of them).
+struct IndexChecks {
+    let store: TestStore
+
+    func built(_ library: TestLibrary, count: Int = TestLibrary.reports.count) throws -> ReportIndex {
         let index = try ReportIndex.open(at: library.indexPath)
         let update = try index.update(with: try library.tree())
-        #expect(update.reports == TestLibrary.reports.count)
+        #expect(update.reports == count)
         return index
     }
 
@@ -17,8 +21,8 @@ import Testing
         try index.search(SearchQuery(text), options: options).results.map(\.id)
     }
 
-    @Test func findsAsAReaderExpects() throws {
-        let library = try TestLibrary()
+    func findsAsAReaderExpects() throws {
+        let library = try TestLibrary(store: store)
         defer { library.remove() }
         let index = try built(library)
         // Case, diacritics and ß, either way round.
@@ -49,8 +53,8 @@ import Testing
         #expect(try ids(index, "\"revenue forecast\"") == ["rev-2016", "rev-2017"])
     }
 
-    @Test func hostileQueriesGiveResultsOrNone() throws {
-        let library = try TestLibrary()
+    func hostileQueriesGiveResultsOrNone() throws {
+        let library = try TestLibrary(store: store)
         defer { library.remove() }
         let index = try built(library)
         let hostile = [
@@ -66,8 +70,8 @@ import Testing
         #expect(try ids(index, "\"AND\" OR NEAR(report)").contains("quotes"))
     }
 
-    @Test func ranksTitleMatchesFirstAndCountsEveryMatch() throws {
-        let library = try TestLibrary()
+    func ranksTitleMatchesFirstAndCountsEveryMatch() throws {
+        let library = try TestLibrary(store: store)
         defer { library.remove() }
         let index = try built(library)
         // "forecast" is in two titles and in their keywords; the title matches come first.
@@ -102,8 +106,8 @@ import Testing
         #expect(try index.search(SearchQuery("budget"), options: SearchOptions(matchFields: [.title])).results.first?.matches == [])
     }
 
-    @Test func keywordsAndSubtreesRestrict() throws {
-        let library = try TestLibrary()
+    func keywordsAndSubtreesRestrict() throws {
+        let library = try TestLibrary(store: store)
         defer { library.remove() }
         let index = try built(library)
         #expect(try ids(index, "", SearchOptions(keywords: ["forecast"])) == ["rev-2016", "rev-2017"])
@@ -120,8 +124,8 @@ import Testing
         #expect(try index.matchingIDs(SearchQuery("report"), options: SearchOptions(within: "mideast")) == ["ar-report", "he-report"])
     }
 
-    @Test func updatesReadOnlyWhatChanged() throws {
-        let library = try TestLibrary()
+    func updatesReadOnlyWhatChanged() throws {
+        let library = try TestLibrary(store: store)
         defer { library.remove() }
         let index = try ReportIndex.open(at: library.indexPath)
         let first = try index.update(with: try library.tree())
@@ -158,50 +162,15 @@ import Testing
         #expect(removed.files[library.folder + "/pdf/7.pdf"]?.readError != nil)
         #expect(try index.update(with: try library.tree()).read == 0, "a missing file is not read again and again")
 
-        let clean = library.folder + "/clean.index.sqlite"
+        let clean = library.otherIndexPath("clean")
         _ = try ReportIndex.open(at: clean).update(with: try library.tree())
         #expect(try dumpRows(library.indexPath) == dumpRows(clean))
+        library.removeIndex(clean)
         #expect(try index.integrityProblems() == [])
     }
 
-    @Test(arguments: ["empty", "truncated", "random", "other-version", "other-program"])
-    func damagedIndexesAreRebuiltWithAWarning(damage: String) throws {
-        let library = try TestLibrary(name: "damaged")
-        defer { library.remove() }
-        do { _ = try built(library) }
-        let path = library.indexPath
-        switch damage {
-        case "empty":
-            try Data().write(to: URL(fileURLWithPath: path))
-        case "truncated":
-            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-            try bytes.prefix(bytes.count / 3).write(to: URL(fileURLWithPath: path))
-        case "random":
-            let noise = (0..<20_000).map { (i: Int) -> UInt8 in UInt8(truncatingIfNeeded: (i &* 2_654_435_761) >> 13) }
-            try Data(noise).write(to: URL(fileURLWithPath: path))
-        case "other-version":
-            let index = try ReportIndex.open(at: path)
-            try index.write { db in try db.execute(sql: "PRAGMA user_version = 99") }
-        default:
-            try FileManager.default.removeItem(atPath: path)
-            let other = try ReportIndex.open(at: path)
-            try other.write { db in
-                try db.execute(sql: "PRAGMA application_id = 1")
-            }
-        }
-        var warnings: [String] = []
-        let index = try ReportIndex.open(at: path) { warnings.append($0) }
-        let update = try index.update(with: try library.tree())
-        #expect(warnings.count == 1, "\(warnings)")
-        #expect(warnings.first?.contains("rebuilding the index") == true)
-        if damage == "other-version" { #expect(warnings.first?.contains("schema version 99") == true) }
-        #expect(update.reports == TestLibrary.reports.count)
-        #expect(try ids(index, "zurich").first == "umsatz")
-        #expect(try index.integrityProblems() == [])
-    }
-
-    @Test func aSecondUpdaterWaitsThenFails() throws {
-        let library = try TestLibrary(name: "locked")
+    func aSecondUpdaterWaitsThenFails() throws {
+        let library = try TestLibrary(name: "locked", store: store)
         defer { library.remove() }
         let first = try ReportIndex.open(at: library.indexPath)
         let start = Date()
@@ -217,8 +186,8 @@ import Testing
         withExtendedLifetime(first) {}
     }
 
-    @Test func searchesFromManyThreadsWhileAnUpdateRuns() throws {
-        let library = try TestLibrary(name: "threads")
+    func searchesFromManyThreadsWhileAnUpdateRuns() throws {
+        let library = try TestLibrary(name: "threads", store: store)
         defer { library.remove() }
         let index = try built(library)
         let tree = try library.tree()
@@ -246,8 +215,8 @@ import Testing
         #expect(try index.integrityProblems() == [])
     }
 
-    @Test func aFileThatChangesWhileItIsReadConverges() throws {
-        let library = try TestLibrary(name: "changing")
+    func aFileThatChangesWhileItIsReadConverges() throws {
+        let library = try TestLibrary(name: "changing", store: store)
         defer { library.remove() }
         let index = try built(library)
         let tree = try library.tree()
@@ -276,8 +245,53 @@ import Testing
         #expect(try index.integrityProblems() == [])
     }
 
-    @Test func aReadOnlyIndexAnswersWithoutWriting() throws {
-        let library = try TestLibrary(name: "readonly")
+    func findsWordsInsideTokensOfLettersAndDigits() throws {
+        let library = try TestLibrary(name: "parts", store: store)
+        defer { library.remove() }
+        try library.write([
+            ("annot", "l3pdfannot (LaTeX PDF management testphase bundle)", ["tex", "bundles"], 0, []),
+            ("paper", "paper1997corrected", ["papers", "old"], 1, []),
+            ("fixed", "Corrected figures", ["papers", "new"], 2, []),
+            ("q3", "Q3Report2016", ["finance", "quarters"], 3, ["INV2020-0042"]),
+            ("final", "Plan v2final", ["finance", "plans"], 4, []),
+        ])
+        let index = try built(library, count: 5)
+        #expect(try ids(index, "pdfannot") == ["annot"])
+        #expect(try ids(index, "pdfann") == ["annot"])
+        #expect(try ids(index, "l3pdfannot") == ["annot"])
+        // The whole token ranks above a part of one.
+        #expect(try ids(index, "corrected") == ["fixed", "paper"])
+        #expect(try ids(index, "1997") == ["paper"])
+        #expect(try ids(index, "report").first == "q3", "the others match in their category titles only")
+        #expect(try ids(index, "final") == ["final"])
+        #expect(try ids(index, "inv2020") == ["q3"])
+        #expect(try ids(index, "0042") == ["q3"])
+        // A phrase of whole tokens does not run into the parts.
+        #expect(try ids(index, "\"bundle l3pdfannot\"") == [])
+        let paper = try index.search(SearchQuery("corrected ")).results.first { $0.id == "paper" }
+        #expect(paper?.matches.first?.spans == [9..<18])
+        let whole = try index.search(SearchQuery("corrected ")).results.first { $0.id == "fixed" }
+        #expect((whole?.score ?? 0) > (paper?.score ?? 9))
+    }
+
+    func keywordsWithControlCharactersCanBeFiltered() throws {
+        let library = try TestLibrary(name: "controls", store: store)
+        defer { library.remove() }
+        let odd = "Annual\tReport\u{8}\n\u{C}2016  draft"
+        try library.write([
+            ("odd-kw", "Odd keywords", ["misc", "odd"], 0, [odd]),
+            ("plain-kw", "Plain keywords", ["misc", "plain"], 1, ["annual report 2016 draft"]),
+        ])
+        let index = try built(library, count: 2)
+        #expect(SearchText.keywordKey(odd) == "annual report 2016 draft")
+        #expect(try ids(index, "", SearchOptions(keywords: [odd])) == ["odd-kw", "plain-kw"])
+        #expect(try ids(index, "", SearchOptions(keywords: ["Annual Report 2016 Draft"])) == ["odd-kw", "plain-kw"])
+        let facets = try index.facets(SearchQuery(""))
+        #expect(facets.first == KeywordCount(keyword: odd, count: 2), "one key, shown as first spelt in code-point order")
+    }
+
+    func aReadOnlyIndexAnswersWithoutWriting() throws {
+        let library = try TestLibrary(name: "readonly", store: store)
         defer { library.remove() }
         do { _ = try built(library) }
         let before = try dumpRows(library.indexPath)
@@ -300,4 +314,75 @@ final class Locked: @unchecked Sendable {
     init(_ value: Int) { stored = value }
     var value: Int { lock.withLock { stored } }
     func add(_ n: Int) { lock.withLock { stored += n } }
+}
+
+@Suite struct ReportIndexTests {
+    let checks = IndexChecks(store: .sqlite)
+
+    @Test func findsAsAReaderExpects() throws { try checks.findsAsAReaderExpects() }
+    @Test func hostileQueriesGiveResultsOrNone() throws { try checks.hostileQueriesGiveResultsOrNone() }
+    @Test func ranksTitleMatchesFirstAndCountsEveryMatch() throws { try checks.ranksTitleMatchesFirstAndCountsEveryMatch() }
+    @Test func keywordsAndSubtreesRestrict() throws { try checks.keywordsAndSubtreesRestrict() }
+    @Test func updatesReadOnlyWhatChanged() throws { try checks.updatesReadOnlyWhatChanged() }
+    @Test func aSecondUpdaterWaitsThenFails() throws { try checks.aSecondUpdaterWaitsThenFails() }
+    @Test func searchesFromManyThreadsWhileAnUpdateRuns() throws { try checks.searchesFromManyThreadsWhileAnUpdateRuns() }
+    @Test func aFileThatChangesWhileItIsReadConverges() throws { try checks.aFileThatChangesWhileItIsReadConverges() }
+    @Test func aReadOnlyIndexAnswersWithoutWriting() throws { try checks.aReadOnlyIndexAnswersWithoutWriting() }
+    @Test func keywordsWithControlCharactersCanBeFiltered() throws { try checks.keywordsWithControlCharactersCanBeFiltered() }
+    @Test func findsWordsInsideTokensOfLettersAndDigits() throws { try checks.findsWordsInsideTokensOfLettersAndDigits() }
+
+    @Test(arguments: ["empty", "truncated", "random", "other-version", "other-program"])
+    func damagedIndexesAreRebuiltWithAWarning(damage: String) throws {
+        let library = try TestLibrary(name: "damaged", store: .sqlite)
+        defer { library.remove() }
+        do { _ = try checks.built(library) }
+        let path = library.indexPath
+        switch damage {
+        case "empty":
+            try Data().write(to: URL(fileURLWithPath: path))
+        case "truncated":
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            try bytes.prefix(bytes.count / 3).write(to: URL(fileURLWithPath: path))
+        case "random":
+            let noise = (0..<20_000).map { (i: Int) -> UInt8 in UInt8(truncatingIfNeeded: (i &* 2_654_435_761) >> 13) }
+            try Data(noise).write(to: URL(fileURLWithPath: path))
+        case "other-version":
+            let index = try ReportIndex.open(at: path)
+            try index.write { db in try db.execute(sql: "PRAGMA user_version = 99") }
+        default:
+            try FileManager.default.removeItem(atPath: path)
+            let other = try ReportIndex.open(at: path)
+            try other.write { db in
+                try db.execute(sql: "PRAGMA application_id = 1")
+            }
+        }
+        var warnings: [String] = []
+        let index = try ReportIndex.open(at: path) { warnings.append($0) }
+        let update = try index.update(with: try library.tree())
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(warnings.first?.contains("rebuilding the index") == true)
+        if damage == "other-version" { #expect(warnings.first?.contains("schema version 99") == true) }
+        #expect(update.reports == TestLibrary.reports.count)
+        #expect(try checks.ids(index, "zurich").first == "umsatz")
+        #expect(try index.integrityProblems() == [])
+    }
+}
+
+/// The same tests on PostgreSQL: skipped unless `BUBBLES_TEST_POSTGRES_URL` names a server
+/// (scripts/test.sh starts a throw-away one).
+@Suite(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (set BUBBLES_TEST_POSTGRES_URL)"))
+struct PostgresIndexTests {
+    let checks = IndexChecks(store: .postgres)
+
+    @Test func findsAsAReaderExpects() throws { try checks.findsAsAReaderExpects() }
+    @Test func hostileQueriesGiveResultsOrNone() throws { try checks.hostileQueriesGiveResultsOrNone() }
+    @Test func ranksTitleMatchesFirstAndCountsEveryMatch() throws { try checks.ranksTitleMatchesFirstAndCountsEveryMatch() }
+    @Test func keywordsAndSubtreesRestrict() throws { try checks.keywordsAndSubtreesRestrict() }
+    @Test func updatesReadOnlyWhatChanged() throws { try checks.updatesReadOnlyWhatChanged() }
+    @Test func aSecondUpdaterWaitsThenFails() throws { try checks.aSecondUpdaterWaitsThenFails() }
+    @Test func searchesFromManyThreadsWhileAnUpdateRuns() throws { try checks.searchesFromManyThreadsWhileAnUpdateRuns() }
+    @Test func aFileThatChangesWhileItIsReadConverges() throws { try checks.aFileThatChangesWhileItIsReadConverges() }
+    @Test func aReadOnlyIndexAnswersWithoutWriting() throws { try checks.aReadOnlyIndexAnswersWithoutWriting() }
+    @Test func keywordsWithControlCharactersCanBeFiltered() throws { try checks.keywordsWithControlCharactersCanBeFiltered() }
+    @Test func findsWordsInsideTokensOfLettersAndDigits() throws { try checks.findsWordsInsideTokensOfLettersAndDigits() }
 }

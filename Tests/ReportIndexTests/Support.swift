@@ -7,8 +7,29 @@ import TestSupport
 /// tests may change, touch and delete them.
 struct TestLibrary {
     let folder: String
+    let store: TestStore
+    /// A name unique to this library (PostgreSQL datasource names).
+    let unique: String
     var datasource: String { folder + "/library.json" }
-    var indexPath: String { folder + "/library.index.sqlite" }
+    var indexPath: String { otherIndexPath("library") }
+
+    /// The location of an index named `name` in this library's store: a file in its folder, or a
+    /// datasource of its own in the test server's database.
+    func otherIndexPath(_ name: String) -> String {
+        switch store {
+        case .sqlite: return folder + "/\(name).index.sqlite"
+        case .postgres:
+            let url = TestStore.postgresURL ?? "postgres://localhost/none"
+            return url + (url.contains("?") ? "&" : "?") + "datasource=t_\(unique)_\(name)"
+        }
+    }
+
+    /// Drops a PostgreSQL index's schema (a file index goes with the folder).
+    func removeIndex(_ location: String) {
+        guard store == .postgres, let url = TestStore.postgresURL else { return }
+        _ = url
+        TestStore.dropSchema(location)
+    }
 
     /// The sample PDFs the reports use, in order.
     static let samplePDFs = [
@@ -33,7 +54,9 @@ struct TestLibrary {
         ("quotes", "The \"AND\" OR NEAR(report) * - : ^ (x)", ["europe", "odd"], 4, []),
     ]
 
-    init(name: String = "index") throws {
+    init(name: String = "index", store: TestStore = .sqlite) throws {
+        self.store = store
+        unique = String(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))
         folder = NSTemporaryDirectory() + "bubbles-\(name)-\(UUID().uuidString)"
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder + "/pdf", withIntermediateDirectories: true)
@@ -72,11 +95,35 @@ struct TestLibrary {
 
     func tree() throws -> ReportTree { try LibraryLoader.load(datasource, options: LibraryLoadOptions(checkFiles: false)) }
 
-    func remove() { try? FileManager.default.removeItem(atPath: folder) }
+    func remove() {
+        try? FileManager.default.removeItem(atPath: folder)  // a scratch folder: gone or not, the test is over
+        if store == .postgres {
+            for name in ["library", "clean", "other"] { removeIndex(otherIndexPath(name)) }
+        }
+    }
 }
 
 /// Every row of the index's tables, as text, in a fixed order: what "the same rows" means.
 func dumpRows(_ path: String) throws -> [String] {
     let index = try ReportIndex.open(at: path, mode: .readOnly)
     return try index.tableDump()
+}
+
+/// Where a test keeps its index.
+enum TestStore: Sendable, Equatable {
+    case sqlite
+    case postgres
+
+    /// The test server, from `BUBBLES_TEST_POSTGRES_URL` (scripts/test.sh starts one); nil: none.
+    static let postgresURL: String? = {
+        let url = ProcessInfo.processInfo.environment["BUBBLES_TEST_POSTGRES_URL"] ?? ""
+        return url.isEmpty ? nil : url
+    }()
+
+    /// Drops the schema of the index at `location` and everything in it.
+    static func dropSchema(_ location: String) {
+        guard let place = try? PostgresLocation(location) else { return }
+        let store = PostgresStore(location: place)
+        _ = try? store.withConnection { c in try store.execute(c, "DROP SCHEMA IF EXISTS \(store.quotedSchema) CASCADE") }  // cleanup only
+    }
 }

@@ -30,7 +30,7 @@ enum SearchBench {
         "매출 보고서", "التقرير المالي", "דוח רבעוני", "รายงาน", "отчет", "εκθεση",
     ]
 
-    static func run(work: String, reports: Int, json: Bool, typingOnly: Bool = false) throws {
+    static func run(work: String, reports: Int, json: Bool, typingOnly: Bool = false, postgres: String? = nil) throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
         let progress: (String) -> Void = { if !json { printError($0) } }
@@ -78,7 +78,18 @@ enum SearchBench {
         ]
         progress("  as you type: \(times.count) keystrokes, median \(fmt(BenchStatistics.median(times))) ms, p99 \(fmt(BenchStatistics.percentile(times, 0.99))) ms, max \(fmt(times.last ?? 0)) ms; facets median \(fmt(BenchStatistics.median(facetTimes))) ms")
 
-        if typingOnly { return }
+        if let postgres {
+            try compareStores(postgres: postgres, library: library.datasource, sqlite: index, reports: reports, work: work, row: &row, progress: progress)
+        }
+
+        if typingOnly || postgres != nil {
+            if json {
+                print("{" + row.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+            } else {
+                for (k, v) in row { print(k.padding(toLength: 28, withPad: " ", startingAt: 0) + v) }
+            }
+            return
+        }
 
         // Cold reading of distinct real PDFs, ours against pdfinfo.
         let pdfs = distinctPDFs(work: work)
@@ -203,6 +214,9 @@ struct BenchSearch: ParsableCommand {
     @Flag(help: .hidden)
     var typingOnly = false
 
+    @Option(name: .customLong("index"), help: "A postgres:// URL: compare the PostgreSQL store with the SQLite file on the same library (index, keystrokes, facets, 8 searchers with 2 indexers).")
+    var postgres: String?
+
     @Flag(help: "Print one JSON document.")
     var json = false
 
@@ -214,7 +228,7 @@ struct BenchSearch: ParsableCommand {
 
     func run() throws {
         try Bench.running(global) {
-            try SearchBench.run(work: work, reports: reports, json: json, typingOnly: typingOnly)
+            try SearchBench.run(work: work, reports: reports, json: json, typingOnly: typingOnly, postgres: postgres)
         }
     }
 }
