@@ -14,5 +14,6 @@ swift build -c release --product bubbles
 bin="$(swift build -c release --show-bin-path)/bubbles"
 
 "$bin" validate Data/reports.json
+"$bin" index
 "$bin" render
 "$bin" export Data/scenarios/tour.json --out Renders/tour --video Renders/tour/tour.mp4

@@ -8,6 +8,8 @@ ensure_debian_packages "${BUILD_PACKAGES[@]}"
 swift build -c release --product bubbles
 bin="$(swift build -c release --show-bin-path)/bubbles"
 
+# The sample's index with its thumbnails (search and table rows show them).
+"$bin" index
 "$bin" render                                                   # first level (PNG and SVG)
 "$bin" render --path finance/financial-statements/quarterly-results
 "$bin" render --focus stores-germany                            # the deepest level
