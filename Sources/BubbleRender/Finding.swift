@@ -143,62 +143,8 @@ extension SceneRenderer {
                     colour: style.secondaryTextColour, background: white, owner: "search-message", role: .overlayText,
                     container: .rect(x: c.x, y: rows.viewportTop, width: c.width, height: rowH), label: message)
         } else {
-            let titleFont = FontKey(bold: false, size: style.searchResultFontSize)
-            let pathFont = FontKey(bold: false, size: 12)
-            let pagesFont = FontKey(bold: false, size: 13)
-            let (ra, rd) = engine.verticalMetrics(titleFont)
-            let (pa, pd) = engine.verticalMetrics(pathFont)
-            let (ga, gd) = engine.verticalMetrics(pagesFont)
-            let blockH = ra + rd + 3 + pa + pd
-            let vTop = rows.viewportTop, vBottom = rows.viewportTop + rows.viewportHeight
             for i in rows.visibleRows(scroll: s.scroll.offset).map(Array.init) ?? [] where i < s.results.count {
-                let r = s.results[i]
-                let ry = rows.rowTop(i, scroll: s.scroll.offset)
-                if i > 0 {
-                    cairo_rectangle(cr, c.x + pad + Self.searchTextInset, ry, c.width - 2 * pad - Self.searchTextInset, 0.5)
-                    setColour(cr, style.separatorColour.withAlpha(0.8))
-                    cairo_fill(cr)
-                }
-                let top = ry + (rowH - blockH) / 2
-                let titleBaseline = top + ra
-                let pathBaseline = top + ra + rd + 3 + pa
-                circlePath(cr, c.x + pad + 5, titleBaseline - ra * 0.36, 5)
-                setColour(cr, r.colour ?? style.neutralBubbleColour)
-                cairo_fill(cr)
-                let thumbBox = SceneRect(x: c.x + pad + 16, y: ry + 5, width: Self.thumbnailColumn + 4, height: rowH - 10)
-                drawThumbnail(report: r.id, in: thumbBox, owner: "search-row:\(r.id):thumbnail",
-                              thumbBox.y < vTop || thumbBox.y + thumbBox.height > vBottom ? Frame(cr: cr, raster: f.raster, records: false) : f)
-                let textX = c.x + pad + Self.searchTextInset
-                let pages = r.pageCount.map { $0 == 1 ? "1 p" : "\($0) pp" }
-                let pagesLine = pages.map { engine.line($0, pagesFont) }
-                let pagesW = pagesLine.map { $0.width + 14 } ?? 0
-                let textW = max(0, c.x + c.width - pad - pagesW - textX)
-                // Lines cut by the viewport's edge are drawn clipped but not recorded.
-                func frame(_ lineTop: Double, _ lineBottom: Double) -> Frame {
-                    lineTop < vTop || lineBottom > vBottom ? Frame(cr: cr, raster: f.raster, records: false) : f
-                }
-                let cell = LabelLayout.Container.rect(x: textX, y: max(ry, vTop), width: textW,
-                                                      height: max(0, min(ry + rowH, vBottom) - max(ry, vTop)))
-                let title = emphasisedLine(r.title, spans: r.spans, width: textW, font: titleFont)
-                textRun(frame(titleBaseline - title.baseline, titleBaseline - title.baseline + title.height), title,
-                        x: textX, baseline: titleBaseline, colour: style.darkTextColour, background: white,
-                        owner: "search-row:\(r.id)", role: .tableCell, container: cell, label: r.title)
-                if !r.path.isEmpty {
-                    let path = r.path.joined(separator: " › ")
-                    let pl = fitter.singleLine(path, width: textW, font: pathFont)
-                    textRun(frame(pathBaseline - pl.baseline, pathBaseline - pl.baseline + pl.height), pl,
-                            x: textX, baseline: pathBaseline, colour: style.secondaryTextColour, background: white,
-                            owner: "search-row:\(r.id):path", role: .tableCell, container: cell, label: path)
-                }
-                if let pagesLine {
-                    let b = ry + rowH / 2 + (ga - gd) / 2
-                    let px = c.x + c.width - pad - pagesLine.width
-                    textRun(frame(b - pagesLine.baseline, b - pagesLine.baseline + pagesLine.height), pagesLine,
-                            x: px, baseline: b, colour: style.secondaryTextColour, background: white,
-                            owner: "search-row:\(r.id):pages", role: .tableCell,
-                            container: .rect(x: px - 2, y: max(ry, vTop), width: pagesLine.width + 4,
-                                             height: max(0, min(ry + rowH, vBottom) - max(ry, vTop))))
-                }
+                drawSearchRow(i, s.results[i], rows, card: c, scroll: s.scroll.offset, f)
             }
             if s.scroll.indicatorOpacity > 0, let ind = rows.indicator(scroll: s.scroll.offset) {
                 roundedRectPath(cr, ind.x, ind.y, ind.width, ind.height, ind.width / 2)
@@ -208,6 +154,68 @@ extension SceneRenderer {
         }
         cairo_restore(cr)
     }
+
+    /// Row `i` of the search results (result `r`) in the card `c`: the colour dot, the thumbnail,
+    /// the title with its matches in bold, the category path and the page count.
+    func drawSearchRow(_ i: Int, _ r: SceneSearchResult, _ rows: ScrollingRows, card c: SceneRect, scroll: Double, _ f: Frame) {
+        let cr = f.cr
+        let pad = 20.0, white = style.cardColour.sceneColour
+        let rowH = SearchPanelGeometry.rowHeight
+        let titleFont = FontKey(bold: false, size: style.searchResultFontSize)
+        let pathFont = FontKey(bold: false, size: 12)
+        let pagesFont = FontKey(bold: false, size: 13)
+        let (ra, rd) = engine.verticalMetrics(titleFont)
+        let (pa, pd) = engine.verticalMetrics(pathFont)
+        let (ga, gd) = engine.verticalMetrics(pagesFont)
+        let blockH = ra + rd + 3 + pa + pd
+        let vTop = rows.viewportTop, vBottom = rows.viewportTop + rows.viewportHeight
+        let ry = rows.rowTop(i, scroll: scroll)
+        if i > 0 {
+            cairo_rectangle(cr, c.x + pad + Self.searchTextInset, ry, c.width - 2 * pad - Self.searchTextInset, 0.5)
+            setColour(cr, style.separatorColour.withAlpha(0.8))
+            cairo_fill(cr)
+        }
+        let top = ry + (rowH - blockH) / 2
+        let titleBaseline = top + ra
+        let pathBaseline = top + ra + rd + 3 + pa
+        circlePath(cr, c.x + pad + 5, titleBaseline - ra * 0.36, 5)
+        setColour(cr, r.colour ?? style.neutralBubbleColour)
+        cairo_fill(cr)
+        let thumbBox = SceneRect(x: c.x + pad + 16, y: ry + 5, width: Self.thumbnailColumn + 4, height: rowH - 10)
+        drawThumbnail(report: r.id, in: thumbBox, owner: "search-row:\(r.id):thumbnail",
+                      thumbBox.y < vTop || thumbBox.y + thumbBox.height > vBottom ? Frame(cr: cr, raster: f.raster, records: false) : f)
+        let textX = c.x + pad + Self.searchTextInset
+        let pages = r.pageCount.map { $0 == 1 ? "1 p" : "\($0) pp" }
+        let pagesLine = pages.map { engine.line($0, pagesFont) }
+        let pagesW = pagesLine.map { $0.width + 14 } ?? 0
+        let textW = max(0, c.x + c.width - pad - pagesW - textX)
+        // Lines cut by the viewport's edge are drawn clipped but not recorded.
+        func frame(_ lineTop: Double, _ lineBottom: Double) -> Frame {
+            lineTop < vTop || lineBottom > vBottom ? Frame(cr: cr, raster: f.raster, records: false) : f
+        }
+        let cell = LabelLayout.Container.rect(x: textX, y: max(ry, vTop), width: textW,
+                                              height: max(0, min(ry + rowH, vBottom) - max(ry, vTop)))
+        let title = emphasisedLine(r.title, spans: r.spans, width: textW, font: titleFont)
+        textRun(frame(titleBaseline - title.baseline, titleBaseline - title.baseline + title.height), title,
+                x: textX, baseline: titleBaseline, colour: style.darkTextColour, background: white,
+                owner: "search-row:\(r.id)", role: .tableCell, container: cell, label: r.title)
+        if !r.path.isEmpty {
+            let path = r.path.joined(separator: " › ")
+            let pl = fitter.singleLine(path, width: textW, font: pathFont)
+            textRun(frame(pathBaseline - pl.baseline, pathBaseline - pl.baseline + pl.height), pl,
+                    x: textX, baseline: pathBaseline, colour: style.secondaryTextColour, background: white,
+                    owner: "search-row:\(r.id):path", role: .tableCell, container: cell, label: path)
+        }
+        if let pagesLine {
+            let b = ry + rowH / 2 + (ga - gd) / 2
+            let px = c.x + c.width - pad - pagesLine.width
+            textRun(frame(b - pagesLine.baseline, b - pagesLine.baseline + pagesLine.height), pagesLine,
+                    x: px, baseline: b, colour: style.secondaryTextColour, background: white,
+                    owner: "search-row:\(r.id):pages", role: .tableCell,
+                    container: .rect(x: px - 2, y: max(ry, vTop), width: pagesLine.width + 4,
+                                     height: max(0, min(ry + rowH, vBottom) - max(ry, vTop))))
+        }
+        }
 
     // MARK: Filter sheet
 

@@ -395,9 +395,7 @@ extension SceneRenderer {
 
         // Rows, clipped to their viewport (and the card's rounded corners).
         let cellFont = FontKey(bold: false, size: style.tableFontSize)
-        let kwFont = FontKey(bold: false, size: style.tableFontSize - 1)
         let (ca, cd) = engine.verticalMetrics(cellFont)
-        let zebra = RenderColour(hex: 0xF6F8FB)
         cairo_save(cr)
         roundedRectPath(cr, x, y, tw, th, radius)
         cairo_clip(cr)
@@ -411,54 +409,9 @@ extension SceneRenderer {
                     colour: style.secondaryTextColour, background: white, owner: "table-empty", role: .tableCell,
                     container: .rect(x: x, y: ry, width: tw, height: rowH))
         }
+        let columns = TableColumns(x: x, width: tw, pad: pad, titleW: titleW, pagesW: pagesW, kwX: kwX, kwW: kwW)
         for i in g.visibleRows(scroll: scroll.offset).map(Array.init) ?? [] {
-            let ry = g.rowTop(i, scroll: scroll.offset)
-            let fill = i % 2 == 1 ? zebra : style.cardColour
-            cairo_rectangle(cr, x, ry, tw, rowH)
-            setColour(cr, fill)
-            cairo_fill(cr)
-            if i > 0 {
-                cairo_rectangle(cr, x + pad, ry, tw - 2 * pad, 0.5)
-                setColour(cr, style.separatorColour.withAlpha(0.7))
-                cairo_fill(cr)
-            }
-            let bg = fill.sceneColour
-            let baseline = ry + rowH / 2 + (ca - cd) / 2
-            // A row cut by the viewport's edge is drawn clipped; a line of it is recorded only when
-            // it is wholly in view, with the visible part of its cell as its container.
-            let vTop = g.viewportTop, vBottom = g.viewportTop + g.viewportHeight
-            let cut = ry < vTop || ry + rowH > vBottom
-            func cell(_ cx: Double, _ cw: Double) -> LabelLayout.Container {
-                let top = max(ry, vTop)
-                return .rect(x: cx, y: top, width: cw, height: max(0, min(ry + rowH, vBottom) - top))
-            }
-            let r = reports[i]
-            circlePath(cr, x + pad + 4, ry + rowH / 2, 4)
-            setColour(cr, r.colour ?? style.neutralBubbleColour)
-            cairo_fill(cr)
-            let thumbBox = SceneRect(x: x + pad + 14, y: ry + 4, width: Self.thumbnailColumn, height: rowH - 8)
-            if !cut || (thumbBox.y >= vTop && thumbBox.y + thumbBox.height <= vBottom) {
-                drawThumbnail(report: r.id, in: thumbBox, owner: "table-row:\(r.id):thumbnail", f)
-            } else {
-                drawThumbnail(report: r.id, in: thumbBox, owner: "table-row:\(r.id):thumbnail", Frame(cr: cr, raster: f.raster, records: false))
-            }
-            let inset = Self.tableTitleInset
-            let tl = fitter.singleLine(r.title, width: titleW - inset, font: cellFont)
-            let lineTop = baseline - tl.baseline, lineBottom = lineTop + tl.height
-            let rf = cut && (lineTop < vTop || lineBottom > vBottom) ? Frame(cr: cr, raster: f.raster, records: false) : f
-            textRun(rf, tl, x: x + pad + inset, baseline: baseline, colour: style.darkTextColour,
-                    background: bg, owner: "table-row:\(r.id)", role: .tableCell,
-                    container: cell(x + pad + inset, titleW - inset), label: r.title)
-            let pages = r.pageCount.map(String.init) ?? "—"
-            let pmm = engine.line(pages, cellFont)
-            textRun(rf, pmm, x: x + pad + titleW + pagesW - pmm.width, baseline: baseline,
-                    colour: style.secondaryTextColour, background: bg, owner: "table-row:\(r.id):pages", role: .tableCell,
-                    container: cell(x + pad + titleW, pagesW))
-            let kw = r.keywords.isEmpty ? "—" : r.keywords.joined(separator: ", ")
-            let kl = fitter.singleLine(kw, width: max(0, kwW), font: kwFont)
-            textRun(rf, kl, x: kwX, baseline: baseline, colour: style.secondaryTextColour,
-                    background: bg, owner: "table-row:\(r.id):keywords", role: .tableCell,
-                    container: cell(kwX, max(0, kwW)), label: kw)
+            drawTableRow(i, reports[i], g, columns, scroll: scroll, f)
         }
         if scroll.indicatorOpacity > 0, let bar = g.indicator(scroll: scroll.offset) {
             roundedRectPath(cr, bar.x, bar.y, bar.width, bar.height, bar.width / 2)
@@ -468,6 +421,70 @@ extension SceneRenderer {
         cairo_restore(cr)
         setColour(cr, RenderColour(hex: 0x000000, alpha: 0))
     }
+
+    /// The table's columns (pt): the card's left edge and width, its padding, the title and pages
+    /// columns' widths, and the keywords column's left edge and width.
+    struct TableColumns {
+        var x, width, pad, titleW, pagesW, kwX, kwW: Double
+    }
+
+    /// Row `i` of the table (report `r`): its zebra fill, the colour dot, the thumbnail, and the
+    /// title, pages and keywords cells.
+    func drawTableRow(_ i: Int, _ r: SceneReport, _ g: ReportsTableGeometry, _ c: TableColumns, scroll: SceneTableScroll, _ f: Frame) {
+        let cr = f.cr
+        let x = c.x, tw = c.width, pad = c.pad, titleW = c.titleW, pagesW = c.pagesW, kwX = c.kwX, kwW = c.kwW
+        let rowH = ReportsTableGeometry.rowHeight
+        let cellFont = FontKey(bold: false, size: style.tableFontSize)
+        let kwFont = FontKey(bold: false, size: style.tableFontSize - 1)
+        let (ca, cd) = engine.verticalMetrics(cellFont)
+        let zebra = RenderColour(hex: 0xF6F8FB)
+        let ry = g.rowTop(i, scroll: scroll.offset)
+        let fill = i % 2 == 1 ? zebra : style.cardColour
+        cairo_rectangle(cr, x, ry, tw, rowH)
+        setColour(cr, fill)
+        cairo_fill(cr)
+        if i > 0 {
+            cairo_rectangle(cr, x + pad, ry, tw - 2 * pad, 0.5)
+            setColour(cr, style.separatorColour.withAlpha(0.7))
+            cairo_fill(cr)
+        }
+        let bg = fill.sceneColour
+        let baseline = ry + rowH / 2 + (ca - cd) / 2
+        // A row cut by the viewport's edge is drawn clipped; a line of it is recorded only when
+        // it is wholly in view, with the visible part of its cell as its container.
+        let vTop = g.viewportTop, vBottom = g.viewportTop + g.viewportHeight
+        let cut = ry < vTop || ry + rowH > vBottom
+        func cell(_ cx: Double, _ cw: Double) -> LabelLayout.Container {
+            let top = max(ry, vTop)
+            return .rect(x: cx, y: top, width: cw, height: max(0, min(ry + rowH, vBottom) - top))
+        }
+        circlePath(cr, x + pad + 4, ry + rowH / 2, 4)
+        setColour(cr, r.colour ?? style.neutralBubbleColour)
+        cairo_fill(cr)
+        let thumbBox = SceneRect(x: x + pad + 14, y: ry + 4, width: Self.thumbnailColumn, height: rowH - 8)
+        if !cut || (thumbBox.y >= vTop && thumbBox.y + thumbBox.height <= vBottom) {
+            drawThumbnail(report: r.id, in: thumbBox, owner: "table-row:\(r.id):thumbnail", f)
+        } else {
+            drawThumbnail(report: r.id, in: thumbBox, owner: "table-row:\(r.id):thumbnail", Frame(cr: cr, raster: f.raster, records: false))
+        }
+        let inset = Self.tableTitleInset
+        let tl = fitter.singleLine(r.title, width: titleW - inset, font: cellFont)
+        let lineTop = baseline - tl.baseline, lineBottom = lineTop + tl.height
+        let rf = cut && (lineTop < vTop || lineBottom > vBottom) ? Frame(cr: cr, raster: f.raster, records: false) : f
+        textRun(rf, tl, x: x + pad + inset, baseline: baseline, colour: style.darkTextColour,
+                background: bg, owner: "table-row:\(r.id)", role: .tableCell,
+                container: cell(x + pad + inset, titleW - inset), label: r.title)
+        let pages = r.pageCount.map(String.init) ?? "—"
+        let pmm = engine.line(pages, cellFont)
+        textRun(rf, pmm, x: x + pad + titleW + pagesW - pmm.width, baseline: baseline,
+                colour: style.secondaryTextColour, background: bg, owner: "table-row:\(r.id):pages", role: .tableCell,
+                container: cell(x + pad + titleW, pagesW))
+        let kw = r.keywords.isEmpty ? "—" : r.keywords.joined(separator: ", ")
+        let kl = fitter.singleLine(kw, width: max(0, kwW), font: kwFont)
+        textRun(rf, kl, x: kwX, baseline: baseline, colour: style.secondaryTextColour,
+                background: bg, owner: "table-row:\(r.id):keywords", role: .tableCell,
+                container: cell(kwX, max(0, kwW)), label: kw)
+        }
 }
 
 extension SceneRenderer {

@@ -178,6 +178,43 @@ final class Interpreter {
         case Op.W: pendingClip = .nonZero
         case Op.WStar: pendingClip = .evenOdd
         // Text
+        case Op.BT, Op.ET, Op.Tc, Op.Tw, Op.Tz, Op.TL, Op.Ts, Op.Tr, Op.Tf, Op.Td, Op.TD, Op.Tm, Op.TStar, Op.Tj, Op.TJ, Op.quote, Op.dquote, Op.d0, Op.d1:
+            executeText(k, n, object: object, offset: offset)
+        // Colour
+        case Op.CS: if let name = operands.last { setColorSpace(name, stroke: true) }
+        case Op.cs: if let name = operands.last { setColorSpace(name, stroke: false) }
+        case Op.SC, Op.SCN: setColor(stroke: true)
+        case Op.sc, Op.scn: setColor(stroke: false)
+        case Op.G: setDeviceColor(.gray, stroke: true)
+        case Op.g: setDeviceColor(.gray, stroke: false)
+        case Op.RG: setDeviceColor(.rgb, stroke: true)
+        case Op.rg: setDeviceColor(.rgb, stroke: false)
+        case Op.K: setDeviceColor(.cmyk, stroke: true)
+        case Op.kk: setDeviceColor(.cmyk, stroke: false)
+        // Shading, XObjects, marked content
+        case Op.sh: if let name = operands.last?.nameValue, hiddenDepth == 0 { paintShading(name, object: object, offset: offset) }
+        case Op.Do: if let name = operands.last?.nameValue, hiddenDepth == 0 { drawXObject(name, object: object, offset: offset) }
+        case Op.BMC: markedContent.append(false)
+        case Op.BDC:
+            var hides = false
+            if n >= 2, operands[n - 2].nameValue == "OC" {
+                var props: PDFObject? = operands[n - 1]
+                if let pname = operands[n - 1].nameValue { props = r.dict(resources?["Properties"])?[pname] }
+                hides = !ctx.optionalContent.isVisible(props, r)
+            }
+            markedContent.append(hides)
+            if hides { hiddenDepth += 1 }
+        case Op.EMC:
+            if let last = markedContent.popLast(), last { hiddenDepth -= 1 }
+        case Op.MP, Op.DP, Op.BX, Op.EX: break
+        default:
+            r.warn(.contentSyntax, "unknown operator \(CMap.opName(k))", object: object, offset: offset)
+        }
+    }
+
+    /// The text operators (`BT` … `ET`, the text state, positioning and showing, and Type 3's `d0`, `d1`).
+    func executeText(_ k: UInt32, _ n: Int, object: Int?, offset: Int) {
+        switch k {
         case Op.BT:
             inText = true; tm = .identity; tlm = .identity
         case Op.ET:
@@ -215,35 +252,7 @@ final class Interpreter {
             }
         case Op.d0: break
         case Op.d1: type3Uncolored = true
-        // Colour
-        case Op.CS: if let name = operands.last { setColorSpace(name, stroke: true) }
-        case Op.cs: if let name = operands.last { setColorSpace(name, stroke: false) }
-        case Op.SC, Op.SCN: setColor(stroke: true)
-        case Op.sc, Op.scn: setColor(stroke: false)
-        case Op.G: setDeviceColor(.gray, stroke: true)
-        case Op.g: setDeviceColor(.gray, stroke: false)
-        case Op.RG: setDeviceColor(.rgb, stroke: true)
-        case Op.rg: setDeviceColor(.rgb, stroke: false)
-        case Op.K: setDeviceColor(.cmyk, stroke: true)
-        case Op.kk: setDeviceColor(.cmyk, stroke: false)
-        // Shading, XObjects, marked content
-        case Op.sh: if let name = operands.last?.nameValue, hiddenDepth == 0 { paintShading(name, object: object, offset: offset) }
-        case Op.Do: if let name = operands.last?.nameValue, hiddenDepth == 0 { drawXObject(name, object: object, offset: offset) }
-        case Op.BMC: markedContent.append(false)
-        case Op.BDC:
-            var hides = false
-            if n >= 2, operands[n - 2].nameValue == "OC" {
-                var props: PDFObject? = operands[n - 1]
-                if let pname = operands[n - 1].nameValue { props = r.dict(resources?["Properties"])?[pname] }
-                hides = !ctx.optionalContent.isVisible(props, r)
-            }
-            markedContent.append(hides)
-            if hides { hiddenDepth += 1 }
-        case Op.EMC:
-            if let last = markedContent.popLast(), last { hiddenDepth -= 1 }
-        case Op.MP, Op.DP, Op.BX, Op.EX: break
-        default:
-            r.warn(.contentSyntax, "unknown operator \(CMap.opName(k))", object: object, offset: offset)
+        default: break
         }
     }
 

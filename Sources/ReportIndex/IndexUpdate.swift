@@ -108,38 +108,19 @@ extension ReportIndex {
                 }
                 files[record.path] = record
             }
-            if isWritable, let postgres {
+            if isWritable {
                 var affected: [Int] = []
                 for record in records { affected.append(contentsOf: reportsByFile[record.path] ?? []) }
                 affected.sort()
-                try postgres.writeBatch(records: records, plan: plan, indices: affected, files: files, stored: stored.reportSigs)
-            } else if isWritable {
-                try write { db in
-                    for record in records { try Writer.upsertFile(db, record) }
-                    var affected: [Int] = []
-                    for record in records { affected.append(contentsOf: reportsByFile[record.path] ?? []) }
-                    affected.sort()
-                    try Writer.rewriteReports(db, plan: plan, indices: affected, files: files, stored: stored.reportSigs)
-                }
+                try commitBatch(records, affected: affected, plan: plan, files: files, stored: stored)
             }
             done += paths.count
             progress?(IndexProgress(done: done, total: toRead.count))
         }
         result.unchanged += plan.files.count - toRead.count
 
-        if isWritable, !upToDate || (sourceKey != nil && sourceKey != stored.sourceKey), let postgres {
-            try postgres.finish(unreferenced: unreferencedFiles, treeSig: treeSig, sourceKey: sourceKey)
-            result.wrote = true
-        } else if isWritable, !upToDate || (sourceKey != nil && sourceKey != stored.sourceKey) {
-            try write { db in
-                for path in unreferencedFiles { try db.execute(sql: "DELETE FROM file WHERE path = ?", arguments: [path]) }
-                try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES('tree_sig', ?)", arguments: [treeSig])
-                if let sourceKey {
-                    try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES('source', ?)", arguments: [sourceKey])
-                } else {
-                    try db.execute(sql: "DELETE FROM meta WHERE key = 'source'")
-                }
-            }
+        if isWritable, !upToDate || (sourceKey != nil && sourceKey != stored.sourceKey) {
+            try finishUpdate(unreferenced: unreferencedFiles, treeSig: treeSig, sourceKey: sourceKey)
             result.wrote = true
         }
         result.files = files
@@ -148,6 +129,40 @@ extension ReportIndex {
             return total + (record?.warnings.count ?? 0) + (record?.readError == nil ? 0 : 1)
         }
         return result
+    }
+}
+
+extension ReportIndex {
+    /// Commits one batch of files read, with the reports that use them (`affected`, in order), in
+    /// one transaction of either store.
+    func commitBatch(_ records: [PDFFileRecord], affected: [Int], plan: TreePlan, files: [String: PDFFileRecord],
+                     stored: StoredState) throws(IndexError) {
+        if let postgres {
+            try postgres.writeBatch(records: records, plan: plan, indices: affected, files: files, stored: stored.reportSigs)
+            return
+        }
+        try write { db in
+            for record in records { try Writer.upsertFile(db, record) }
+            try Writer.rewriteReports(db, plan: plan, indices: affected, files: files, stored: stored.reportSigs)
+        }
+    }
+
+    /// The update's last transaction: files no report uses go, and the datasource's signature
+    /// (and the source file's key, which says the datasource is unchanged) is written last.
+    func finishUpdate(unreferenced: [String], treeSig: Int64, sourceKey: String?) throws(IndexError) {
+        if let postgres {
+            try postgres.finish(unreferenced: unreferenced, treeSig: treeSig, sourceKey: sourceKey)
+            return
+        }
+        try write { db in
+            for path in unreferenced { try db.execute(sql: "DELETE FROM file WHERE path = ?", arguments: [path]) }
+            try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES('tree_sig', ?)", arguments: [treeSig])
+            if let sourceKey {
+                try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES('source', ?)", arguments: [sourceKey])
+            } else {
+                try db.execute(sql: "DELETE FROM meta WHERE key = 'source'")
+            }
+        }
     }
 }
 
