@@ -1,0 +1,53 @@
+@_spi(Testbed) import BubbleDashboard
+import BubblePlay
+import DashboardLibrary
+import Foundation
+import ReportLibrary
+import TestSupport
+import Testing
+
+/// The preview's pages in a live session: a frame never waits for a page, and the sharp page
+/// follows once it is drawn off the frame path.
+@Suite("Play viewer")
+struct PlayViewerTests {
+    @Test func theSharpPageReplacesTheStandInWithoutTheFrameWaiting() throws {
+        var settings = DashboardSettings()
+        settings.canvasWidth = 768
+        settings.canvasHeight = 1024
+        let source = try PlaySource.load(dataPath: packageRoot + "/Data/reports.json", settings: settings, pdfMetadata: .readEveryPDF)
+        let pages = try #require(source.pages)
+        var clock = 0.0
+        let session = try PlaySession(source: source, scale: 1, now: clock)
+        let d = session.dashboard
+        // Down to the report's level by taps through the session, on its clock.
+        for id in ["root", "finance", "financial-statements", "quarterly-results"] {
+            let b = try #require(d.scene().bubbles.first { $0.id == id })
+            _ = session.handle(.tap(b.centre), now: clock)
+            var n = 0
+            repeat {
+                clock += 1.0 / 60
+                session.advanceClock(clock)
+                n += 1
+            } while !d.isAtRest && n < 3600
+        }
+        let card = try #require(d.scene().bubbles.first { $0.id == "q1-2016" })
+        _ = session.handle(.ready, now: clock)
+        _ = session.handle(.tap(card.centre), now: clock)
+        clock += 1.0 / 60
+        #expect(try session.frame(now: clock) != nil)
+        let first = try #require(d.scene().preview?.pages.first)
+        let width = Int(first.frame.width.rounded(.up))
+        // Frames keep coming while the sheet opens; the page is drawn on the source's queue.
+        let start = Date()
+        var sharpFrame = false
+        while !sharpFrame && Date().timeIntervalSince(start) < 20 {
+            clock += 1.0 / 60
+            _ = session.handle(.ready, now: clock)
+            let ready = pages.hasPicture(report: "q1-2016", page: first.page, pixelWidth: width)
+            if try session.frame(now: clock) != nil, ready { sharpFrame = true }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        #expect(sharpFrame, "no frame showed the sharp page")
+        #expect(pages.cachedBytes > 0 && pages.cachedBytes <= pages.budgetBytes)
+    }
+}
