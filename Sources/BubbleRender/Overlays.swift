@@ -183,31 +183,7 @@ extension SceneRenderer {
         textRun(f, head, font: headFont, x: x + pad, baseline: cy + ha, colour: style.secondaryTextColour, background: white,
                 owner: "preview-keywords-heading", role: .overlayText, container: card)
         cy += ha + hd + 10
-        if chips.rows == 0 {
-            let nf = FontKey(bold: false, size: 13)
-            textRun(f, "No keywords", font: nf, x: x + pad, baseline: cy + engine.verticalMetrics(nf).ascent,
-                    colour: style.secondaryTextColour, background: white, owner: "preview-no-keywords", role: .overlayText,
-                    container: card)
-        }
-        let chipFont = FontKey(bold: false, size: style.chipFontSize)
-        let (ca, cd) = engine.verticalMetrics(chipFont)
-        let chipFill = RenderColour.white.mixed(with: RenderColour(colour), 0.14)
-        let moreFill = RenderColour(hex: 0xEDF0F4)
-        for (n, chip) in chips.chips.enumerated() {
-            let cx0 = x + pad + chip.x, cy0 = cy + Double(chip.row) * 30
-            let fill = chip.isMore ? moreFill : chipFill
-            roundedRectPath(cr, cx0, cy0, chip.width, 24, 12)
-            setColour(cr, fill)
-            cairo_fill_preserve(cr)
-            setColour(cr, chip.isMore ? RenderColour(hex: 0xC9D1DC) : RenderColour(colour, alpha: 0.35))
-            cairo_set_line_width(cr, 1)
-            cairo_stroke(cr)
-            let textColour = chip.isMore ? style.secondaryTextColour : style.darkTextColour
-            textRun(f, chip.layout, x: cx0 + 11, baseline: cy0 + 12 + (ca - cd) / 2,
-                    colour: textColour, background: fill.sceneColour, owner: chip.isMore ? "keyword-more:\(report.id)" : "keyword:\(report.id):\(n)",
-                    role: .keywordChip, container: .roundedRect(x: cx0, y: cy0, width: chip.width, height: 24, cornerRadius: 12),
-                    label: chip.label)
-        }
+        drawKeywordChips(chips, report: report, left: x + pad, top: cy, colour: colour, container: card, f)
     }
 
     struct Chip {

@@ -241,7 +241,6 @@ extension SceneRenderer {
 
     func drawViewerKeywords(_ report: SceneReport, _ area: SceneRect, dx: Double, colour: SceneColour, white: SceneColour,
                             container: LabelLayout.Container, _ f: Frame) {
-        let cr = f.cr
         let headFont = FontKey(bold: true, size: 11)
         let (ha, hd) = engine.verticalMetrics(headFont)
         let x = area.x + dx
@@ -250,6 +249,17 @@ extension SceneRenderer {
                 owner: "preview-keywords-heading", role: .overlayText, container: container)
         cy += ha + hd + 8
         let chips = layoutChips(report.keywords, width: area.width, maxRows: 2)
+        drawKeywordChips(chips, report: report, left: x, top: cy, colour: colour, container: container, f)
+    }
+}
+
+extension SceneRenderer {
+    /// A report's keyword chips laid out by `layoutChips`, from (`left`, `top`), rows 30 pt apart
+    /// ("No keywords" when there are none), tinted with the report's `colour`.
+    func drawKeywordChips(_ chips: (chips: [Chip], rows: Int), report: SceneReport, left x: Double, top cy: Double, colour: SceneColour,
+                          container: LabelLayout.Container, _ f: Frame) {
+        let cr = f.cr
+        let white = style.cardColour.sceneColour
         if chips.rows == 0 {
             let nf = FontKey(bold: false, size: 13)
             textRun(f, "No keywords", font: nf, x: x, baseline: cy + engine.verticalMetrics(nf).ascent,

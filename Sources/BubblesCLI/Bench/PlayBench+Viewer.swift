@@ -31,6 +31,25 @@ enum ViewerBench {
         return clock
     }
 
+    /// Taps the bubbles `ids` in turn through the session, each once the one before has come to
+    /// rest, stepping the session's clock by display frames (no waiting); false when one of them
+    /// is not on screen.
+    @discardableResult
+    static func tapThrough(_ session: PlaySession, _ ids: [String], clock: inout Double) -> Bool {
+        let d = session.dashboard
+        for id in ids {
+            guard let b = d.scene().bubbles.first(where: { $0.id == id }) else { return false }
+            _ = session.handle(.tap(b.centre), now: clock)
+            var k = 0
+            repeat {
+                clock += 1 / PlayBench.displayHz
+                session.advanceClock(clock)
+                k += 1
+            } while !d.isAtRest && k < 3600
+        }
+        return true
+    }
+
     /// The sheet's first frame and the sharp page, for up to `limit` reports of `data`.
     static func opening(data: String, scale: Double, limit: Int, into f: inout Figures) throws {
         let library = try LibraryLoader.load(data)
@@ -54,16 +73,7 @@ enum ViewerBench {
             var virtual = 0.0
             let session = try PlaySession(source: source, scale: scale, now: virtual)
             let d = session.dashboard
-            for n in chain {
-                guard let b = d.scene().bubbles.first(where: { $0.id == library.nodes[n].id }) else { break }
-                _ = session.handle(.tap(b.centre), now: virtual)
-                var k = 0
-                repeat {
-                    virtual += 1 / PlayBench.displayHz
-                    session.advanceClock(virtual)
-                    k += 1
-                } while !d.isAtRest && k < 3600
-            }
+            tapThrough(session, chain.map { library.nodes[$0].id }, clock: &virtual)
             let id = library.nodes[r].id
             guard let card = d.scene().bubbles.first(where: { $0.id == id }) else { continue }
             // From here the session's clock runs with the real one.
@@ -153,16 +163,7 @@ enum ViewerBench {
         let session = try PlaySession(source: source, scale: scale, now: virtual)
         let d = session.dashboard
         // The root, then the report's card, by taps through the session on a virtual clock.
-        for id in ["root", "long"] {
-            guard let b = d.scene().bubbles.first(where: { $0.id == id }) else { throw BenchError("no bubble '\(id)' to tap") }
-            _ = session.handle(.tap(b.centre), now: virtual)
-            var k = 0
-            repeat {
-                virtual += 1 / PlayBench.displayHz
-                session.advanceClock(virtual)
-                k += 1
-            } while !d.isAtRest && k < 3600
-        }
+        guard tapThrough(session, ["root", "long"], clock: &virtual) else { throw BenchError("the long report's card was not on screen") }
         let count = d.scene().preview?.pageCount ?? 0
         let generation = pages.generation
         var times: [Double] = []
