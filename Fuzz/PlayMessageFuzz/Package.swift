@@ -7,25 +7,13 @@ import PackageDescription
 
 let package = Package(
     name: "PlayMessageFuzz",
-    dependencies: [
-        // The library index (BubbleScenario reads PDF metadata through it).
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-    ],
     targets: [
         .target(name: "FuzzDriver"),
         .target(name: "BubbleSupport"),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib"),
-        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto"),
         .target(name: "BubblePhysics", dependencies: ["BubbleSupport"]),
         .target(name: "BubbleDashboard", dependencies: ["BubblePhysics", "BubbleSupport"]),
         .target(name: "ReportLibrary", dependencies: ["BubbleSupport"]),
-        .target(name: "PDFCore", dependencies: ["CZlib", "CLibCrypto"]),
-        .target(name: "PDFMetadata", dependencies: ["PDFCore"]),
-        .target(
-            name: "ReportIndex",
-            dependencies: ["ReportLibrary", "PDFCore", "PDFMetadata", "CLibCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
-        .target(
-            name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary", "PDFCore", "PDFMetadata", "ReportIndex"]),
+        .target(name: "BubbleScenario", dependencies: ["BubbleDashboard", "BubbleSupport", "ReportLibrary"]),
         .target(name: "PlayMessage", dependencies: ["BubbleDashboard", "BubbleScenario", "BubbleSupport", "ReportLibrary"]),
         .executableTarget(name: "PlayMessageFuzz", dependencies: ["FuzzDriver", "PlayMessage", "BubbleDashboard"]),
     ]
