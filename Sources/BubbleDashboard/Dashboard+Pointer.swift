@@ -154,8 +154,7 @@ extension Dashboard {
     /// Stops moving rows where they are (rows past an end still go back to it).
     func stopTable() {
         guard let g = table.geometry else { return }
-        table.velocity = 0
-        table.phase = table.offset < 0 || table.offset > g.maxScroll ? .bounce : .idle
+        tablePhysics.stop(&table, maxScroll: g.maxScroll)
         fadeIndicatorIfIdle(at: time)
     }
 
@@ -168,13 +167,7 @@ extension Dashboard {
             throw .invalidNumber(field: "scroll", value: distance)
         }
         guard let (g, _) = openList() else { throw .noTableOpen }
-        let base: Double
-        if case .fling(let target) = table.phase {
-            base = target
-        } else {
-            base = min(max(table.offset, 0), g.maxScroll)
-        }
-        table.phase = .fling(target: tablePhysics.clampTarget(base + distance, max: g.maxScroll, extent: g.viewportHeight))
+        tablePhysics.fling(&table, by: distance, maxScroll: g.maxScroll, extent: g.viewportHeight)
         table.indicator = .constant(1)
     }
 

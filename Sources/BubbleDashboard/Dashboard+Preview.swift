@@ -42,8 +42,7 @@ extension Dashboard {
         }
         guard g.pages.contains(p), let column = v.column else { return }
         if v.scroll.phase != .idle && v.scroll.phase != .bounce {
-            v.scroll.velocity = 0
-            v.scroll.phase = v.scroll.offset < 0 || v.scroll.offset > column.maxScroll(zoom: v.zoom) ? .bounce : .idle
+            tablePhysics.stop(&v.scroll, maxScroll: column.maxScroll(zoom: v.zoom))
             viewer = v
             return
         }
@@ -101,10 +100,7 @@ extension Dashboard {
             throw .invalidNumber(field: "scroll", value: distance)
         }
         guard var v = openViewer else { throw .noTableOpen }
-        let h = v.geometry.pages.height
-        let base: Double
-        if case .fling(let target) = v.scroll.phase { base = target } else { base = min(max(v.scroll.offset, 0), v.maxScroll) }
-        v.scroll.phase = .fling(target: tablePhysics.clampTarget(base + distance, max: v.maxScroll, extent: h))
+        tablePhysics.fling(&v.scroll, by: distance, maxScroll: v.maxScroll, extent: v.geometry.pages.height)
         v.indicator = .constant(1)
         viewer = v
     }

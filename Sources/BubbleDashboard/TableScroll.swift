@@ -213,6 +213,20 @@ struct TableScrollPhysics: Sendable {
         }
     }
 
+    /// Stops moving rows where they are (rows past an end still go back to it).
+    func stop(_ s: inout TableScroll, maxScroll: Double) {
+        s.velocity = 0
+        s.phase = s.offset < 0 || s.offset > maxScroll ? .bounce : .idle
+    }
+
+    /// A `scroll` event: a fling that comes to rest `distance` pt on from where the rows are
+    /// headed (so two quick scrolls add up), held to one viewport past either end.
+    func fling(_ s: inout TableScroll, by distance: Double, maxScroll: Double, extent: Double) {
+        let base: Double
+        if case .fling(let target) = s.phase { base = target } else { base = min(max(s.offset, 0), maxScroll) }
+        s.phase = .fling(target: clampTarget(base + distance, max: maxScroll, extent: extent))
+    }
+
     /// Lets the finger go: a fling from the rows' velocity, or a bounce when they are past an end.
     func release(_ s: inout TableScroll, maxScroll: Double, extent: Double) {
         let v = min(max(s.velocity, -settings.maxVelocity), settings.maxVelocity)

@@ -315,19 +315,12 @@ public final class PlaySession {
         }
     }
 
+    /// RFC 3986's unreserved characters: every other byte of a report id is percent-encoded in its URL.
+    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
     /// `s` with every byte but RFC 3986's unreserved characters percent-encoded.
     static func percentEncoded(_ s: String) -> String {
-        var out = ""
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(b))
-            default:
-                out += "%" + Hex.string(UInt64(b), digits: 2, uppercase: true)
-            }
-        }
-        return out
+        s.addingPercentEncoding(withAllowedCharacters: unreserved) ?? s
     }
 
     // MARK: - Clock

@@ -63,8 +63,7 @@ public enum LibraryBridge {
             let told = WarnedOnce()
             return ReportPageSource(tree: tree, budgetBytes: budgetBytes) { id in
                 do {
-                    guard let t = try index.thumbnail(forReport: id, width: thumbnailWidth) else { return nil }
-                    return ReportPageSource.Thumbnail(png: t.png, pageWidth: t.pageWidth, pageHeight: t.pageHeight)
+                    return try index.thumbnail(forReport: id, width: thumbnailWidth)
                 } catch {
                     if told.first() { warn("\(error); reports show placeholders for their thumbnails") }
                     return nil

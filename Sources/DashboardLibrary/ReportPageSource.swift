@@ -3,6 +3,7 @@ import BubbleRender
 import CCairo
 import Dispatch
 import PDFRender
+import ReportIndex
 import ReportLibrary
 import Synchronization
 
@@ -32,23 +33,6 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
         steps.append(maxPixelWidth)
         return steps
     }()
-
-    /// A report's first-page thumbnail as the index keeps it: PNG bytes and the page's size (pt).
-    public struct Thumbnail: Sendable {
-        /// The PNG file's bytes.
-        public var png: [UInt8]
-        /// The page's width (pt).
-        public var pageWidth: Double
-        /// The page's height (pt).
-        public var pageHeight: Double
-
-        /// A thumbnail.
-        public init(png: [UInt8], pageWidth: Double, pageHeight: Double) {
-            self.png = png
-            self.pageWidth = pageWidth
-            self.pageHeight = pageHeight
-        }
-    }
 
     struct PageKey: Hashable {
         var report: String
@@ -82,7 +66,7 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
     }
 
     let files: [String: String]
-    let thumbnailLookup: @Sendable (String) -> Thumbnail?
+    let thumbnailLookup: @Sendable (String) -> IndexThumbnail?
     let state = Mutex(State())
     let queue = DispatchQueue(label: "bubbles.pages", qos: .userInitiated)
     /// The most bytes of page pictures kept (default 256 MiB).
@@ -95,7 +79,7 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
     /// A source for `files` (report id → PDF path); `thumbnail` gives a report's thumbnail from
     /// the index, if built.
     public init(files: [String: String], budgetBytes: Int = 256 << 20, openDocuments: Int = 8,
-                thumbnail: @escaping @Sendable (String) -> Thumbnail? = { _ in nil }, onPageReady: (@Sendable () -> Void)? = nil) {
+                thumbnail: @escaping @Sendable (String) -> IndexThumbnail? = { _ in nil }, onPageReady: (@Sendable () -> Void)? = nil) {
         self.files = files
         self.budgetBytes = max(0, budgetBytes)
         self.openDocuments = max(1, openDocuments)
@@ -105,7 +89,7 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
 
     /// A source for the reports of a validated datasource: each report's resolved PDF file.
     public convenience init(tree: ReportTree, budgetBytes: Int = 256 << 20,
-                            thumbnail: @escaping @Sendable (String) -> Thumbnail? = { _ in nil },
+                            thumbnail: @escaping @Sendable (String) -> IndexThumbnail? = { _ in nil },
                             onPageReady: (@Sendable () -> Void)? = nil) {
         var files: [String: String] = [:]
         for node in tree.nodes where node.kind == .report {
