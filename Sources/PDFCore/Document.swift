@@ -16,6 +16,40 @@ package struct ObjectStreamData {
     /// True when `data` is all of the stream, or as much as ``PDFReadOptions/maxObjectStreamSize``
     /// allows; false when it is a first part that can be decoded further.
     package var complete = true
+    /// The objects' start offsets in `data` (`first` + each pair's offset that does not
+    /// overflow), sorted and without repeats: where the object after a given one starts.
+    package var starts: [Int] = []
+
+    /// A decoded object stream; `starts` is made from `pairs`.
+    package init(data: [UInt8], first: Int, pairs: [(num: Int, offset: Int)], fileOffset: Int, capped: Bool = false, complete: Bool = true) {
+        self.data = data
+        self.first = first
+        self.pairs = pairs
+        self.fileOffset = fileOffset
+        self.capped = capped
+        self.complete = complete
+        var starts: [Int] = []
+        starts.reserveCapacity(pairs.count)
+        for pair in pairs {
+            let (o, overflow) = first.addingReportingOverflow(pair.offset)
+            if !overflow { starts.append(o) }
+        }
+        starts.sort()
+        var unique: [Int] = []
+        unique.reserveCapacity(starts.count)
+        for o in starts where unique.last != o { unique.append(o) }
+        self.starts = unique
+    }
+
+    /// The smallest object start greater than `offset`, or `Int.max` when none is.
+    package func nextStart(after offset: Int) -> Int {
+        var low = 0, high = starts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if starts[mid] > offset { high = mid } else { low = mid + 1 }
+        }
+        return low < starts.count ? starts[low] : Int.max
+    }
 }
 
 /// The lazily loaded object graph of one PDF: cross-reference data, trailer, object cache,
@@ -355,11 +389,7 @@ package final class Document {
             }
             // The object ends where the next one in the stream starts, and spans at most
             // maxObjectSize bytes: a damaged object cannot run on into the rest of the stream.
-            var next = Int.max
-            for pair in os.pairs {
-                let (o, ovf2) = os.first.addingReportingOverflow(pair.offset)
-                if !ovf2 && o > start && o < next { next = o }
-            }
+            let next = os.nextStart(after: start)
             let spanEnd = min(next, start &+ options.maxObjectSize)
             if next != Int.max && spanEnd > os.data.count && !os.complete {
                 // Where the object ends is known and not yet decoded: decode to there.

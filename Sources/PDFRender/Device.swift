@@ -84,6 +84,13 @@ struct PaintState {
 }
 
 /// A decoded image: premultiplied ARGB32 (colour) or A8 (a stencil mask) pixels, top row first.
+/// The device pixels an image's unit square spans: the length of its x axis (`width`) and of its
+/// y axis (`height`) on the page being drawn.
+struct ImageTarget {
+    var width: Double
+    var height: Double
+}
+
 final class DecodedImage {
     let width: Int
     let height: Int

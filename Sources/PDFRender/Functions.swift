@@ -173,8 +173,16 @@ import Darwin
 /// One operation of a type 4 (PostScript calculator) function.
 indirect enum PSOp {
     case number(Double)
-    case op(String)
+    case op(PSOperator)
     case ifElse([PSOp], [PSOp]?)
+}
+
+/// The operators of the PostScript calculator, by name; `unknown` for any other word (it does
+/// nothing, as in viewers).
+enum PSOperator: String {
+    case add, sub, mul, div, idiv, mod, neg, abs, ceiling, floor, round, truncate, sqrt, sin, cos, atan, exp, ln, log
+    case cvi, cvr, eq, ne, gt, ge, lt, le, and, or, xor, not, bitshift, `true`, `false`, pop, exch, dup, `copy`, `index`, roll
+    case unknown
 }
 
 /// The PostScript calculator of type 4 functions, with a bounded stack and a bounded step count.
@@ -223,7 +231,7 @@ struct PSCalculator {
                     default: return nil
                     }
                 } else {
-                    ops.append(.op(String(decoding: tok, as: UTF8.self)))
+                    ops.append(.op(PSOperator(rawValue: String(decoding: tok, as: UTF8.self)) ?? .unknown))
                 }
             }
         }
@@ -246,63 +254,63 @@ struct PSCalculator {
             case .ifElse(let a, let b):
                 let cond = pop()
                 if cond != 0 { run(a, depth: depth + 1) } else if let b { run(b, depth: depth + 1) }
-            case .op(let name): apply(name)
+            case .op(let op): apply(op)
             }
         }
     }
 
-    mutating func apply(_ name: String) {
-        switch name {
-        case "add": let b = pop(), a = pop(); push(a + b)
-        case "sub": let b = pop(), a = pop(); push(a - b)
-        case "mul": let b = pop(), a = pop(); push(a * b)
-        case "div": let b = pop(), a = pop(); push(b == 0 ? 0 : a / b)
-        case "idiv": let b = toInt(pop()), a = toInt(pop()); push(b == 0 ? 0 : Double(a / b))
-        case "mod": let b = toInt(pop()), a = toInt(pop()); push(b == 0 ? 0 : Double(a % b))
-        case "neg": push(-pop())
-        case "abs": push(abs(pop()))
-        case "ceiling": push(pop().rounded(.up))
-        case "floor": push(pop().rounded(.down))
-        case "round": push((pop() + 0.5).rounded(.down))
-        case "truncate": push(pop().rounded(.towardZero))
-        case "sqrt": push(max(0, pop()).squareRoot())
-        case "sin": push(sinDeg(pop()))
-        case "cos": push(sinDeg(pop() + 90))
-        case "atan":
+    mutating func apply(_ op: PSOperator) {
+        switch op {
+        case .add: let b = pop(), a = pop(); push(a + b)
+        case .sub: let b = pop(), a = pop(); push(a - b)
+        case .mul: let b = pop(), a = pop(); push(a * b)
+        case .div: let b = pop(), a = pop(); push(b == 0 ? 0 : a / b)
+        case .idiv: let b = toInt(pop()), a = toInt(pop()); push(b == 0 ? 0 : Double(a / b))
+        case .mod: let b = toInt(pop()), a = toInt(pop()); push(b == 0 ? 0 : Double(a % b))
+        case .neg: push(-pop())
+        case .abs: push(abs(pop()))
+        case .ceiling: push(pop().rounded(.up))
+        case .floor: push(pop().rounded(.down))
+        case .round: push((pop() + 0.5).rounded(.down))
+        case .truncate: push(pop().rounded(.towardZero))
+        case .sqrt: push(max(0, pop()).squareRoot())
+        case .sin: push(sinDeg(pop()))
+        case .cos: push(sinDeg(pop() + 90))
+        case .atan:
             let b = pop(), a = pop()
             var deg = atan2Deg(a, b)
             if deg < 0 { deg += 360 }
             push(deg)
-        case "exp": let b = pop(), a = pop(); push(pow(a, b))
-        case "ln": let a = pop(); push(a > 0 ? cLog(a) : 0)
-        case "log": let a = pop(); push(a > 0 ? cLog(a) / cLog(10) : 0)
-        case "cvi": push(pop().rounded(.towardZero))
-        case "cvr": break
-        case "eq": let b = pop(), a = pop(); push(a == b ? 1 : 0)
-        case "ne": let b = pop(), a = pop(); push(a != b ? 1 : 0)
-        case "gt": let b = pop(), a = pop(); push(a > b ? 1 : 0)
-        case "ge": let b = pop(), a = pop(); push(a >= b ? 1 : 0)
-        case "lt": let b = pop(), a = pop(); push(a < b ? 1 : 0)
-        case "le": let b = pop(), a = pop(); push(a <= b ? 1 : 0)
-        case "and": let b = toInt(pop()), a = toInt(pop()); push(Double(a & b))
-        case "or": let b = toInt(pop()), a = toInt(pop()); push(Double(a | b))
-        case "xor": let b = toInt(pop()), a = toInt(pop()); push(Double(a ^ b))
-        case "not": let a = pop(); push(a == 0 ? 1 : (a == 1 ? 0 : Double(~toInt(a))))
-        case "bitshift":
+        case .exp: let b = pop(), a = pop(); push(pow(a, b))
+        case .ln: let a = pop(); push(a > 0 ? cLog(a) : 0)
+        case .log: let a = pop(); push(a > 0 ? cLog(a) / cLog(10) : 0)
+        case .cvi: push(pop().rounded(.towardZero))
+        case .cvr: break
+        case .eq: let b = pop(), a = pop(); push(a == b ? 1 : 0)
+        case .ne: let b = pop(), a = pop(); push(a != b ? 1 : 0)
+        case .gt: let b = pop(), a = pop(); push(a > b ? 1 : 0)
+        case .ge: let b = pop(), a = pop(); push(a >= b ? 1 : 0)
+        case .lt: let b = pop(), a = pop(); push(a < b ? 1 : 0)
+        case .le: let b = pop(), a = pop(); push(a <= b ? 1 : 0)
+        case .and: let b = toInt(pop()), a = toInt(pop()); push(Double(a & b))
+        case .or: let b = toInt(pop()), a = toInt(pop()); push(Double(a | b))
+        case .xor: let b = toInt(pop()), a = toInt(pop()); push(Double(a ^ b))
+        case .not: let a = pop(); push(a == 0 ? 1 : (a == 1 ? 0 : Double(~toInt(a))))
+        case .bitshift:
             let s = toInt(pop()), a = toInt(pop())
             push(Double(s >= 0 ? (s < 63 ? a << s : 0) : (s > -63 ? a >> -s : 0)))
-        case "true": push(1)
-        case "false": push(0)
-        case "pop": _ = pop()
-        case "exch": let b = pop(), a = pop(); push(b); push(a)
-        case "dup": let a = pop(); push(a); push(a)
-        case "copy":
+        case .`true`: push(1)
+        case .`false`: push(0)
+        case .pop: _ = pop()
+        case .exch: let b = pop(), a = pop(); push(b); push(a)
+        case .dup: let a = pop(); push(a); push(a)
+        case .`copy`:
             let n = toInt(pop())
             if n > 0, n <= stack.count { for v in stack.suffix(n) { push(v) } }
-        case "index":
+        case .`index`:
             let n = toInt(pop())
             if n >= 0, n < stack.count { push(stack[stack.count - 1 - n]) } else { push(0) }
-        case "roll":
+        case .roll:
             let j = toInt(pop()), n = toInt(pop())
             if n > 0, n <= stack.count {
                 var part = Array(stack.suffix(n))
@@ -311,7 +319,7 @@ struct PSCalculator {
                 part = Array(part[(n - s)...] + part[..<(n - s)])
                 stack += part
             }
-        default: break
+        case .unknown: break
         }
     }
 }

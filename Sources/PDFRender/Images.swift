@@ -53,7 +53,7 @@ struct ImageDecoder {
 
     /// Decodes an image; nil (with a warning) when it cannot be drawn.
     func decode(dict d: PDFDict, stream: PDFStream?, inlineData: [UInt8]?, object: Int?, fill: ColorState,
-                targetScale: Double, isSoftMask: Bool = false) -> DecodedImage? {
+                targetScale: Double, target: ImageTarget? = nil, isSoftMask: Bool = false) -> DecodedImage? {
         guard let w = r.int(d["Width"]), let h = r.int(d["Height"]), w > 0, h > 0, w <= 1 << 16, h <= 1 << 16 else {
             r.warn(.image, "image has no usable /Width and /Height", object: object)
             return nil
@@ -80,16 +80,19 @@ struct ImageDecoder {
             r.warn(.image, "image has \(s.bpc) bits per component", object: object)
             return nil
         }
-        guard reduceToLimit(&s, object: object) else { return nil }
+        // Colour keys compare exact samples and indexed samples are not levels: those are
+        // picked, every other image is averaged.
+        var averaging = !isIndexed(s.cs)
+        if !isMask, case .array? = r.resolveOpt(d["Mask"]) { averaging = false }
+        guard reduce(&s, target: target, averaging: averaging, object: object) else { return nil }
         if s.data.count < s.rowBytes * s.height {
             if s.data.isEmpty { r.warn(.image, "image has no data", object: object); return nil }
             r.warn(.image, "image data is short (\(s.data.count) of \(s.rowBytes * s.height) bytes); the rest is blank", object: object)
             s.data += [UInt8](repeating: 0, count: s.rowBytes * s.height - s.data.count)
         }
         if isMask { return stencil(s) }
-        let img = colourPixels(s)
-        applyTransparency(img, dict: d, samples: s, colourKeyed: raw.codec == nil, fill: fill, targetScale: targetScale)
-        return img
+        return applyTransparency(colourPixels(s), dict: d, samples: s, colourKeyed: raw.codec == nil, fill: fill, targetScale: targetScale,
+                                 target: target)
     }
 
     /// Decodes the data of an image's image filter (DCT, JPX, CCITT fax or JBIG2) into samples;
@@ -176,27 +179,131 @@ struct ImageDecoder {
         return true
     }
 
-    /// Keeps an image within `RenderContext.maxImagePixels`: every k-th sample of every k-th row
-    /// of a larger one (far more pixels than any page shows); false (with a warning) past 2^32.
-    func reduceToLimit(_ s: inout Samples, object: Int?) -> Bool {
-        let width = s.width, height = s.height, comps = s.comps, bpc = s.bpc
+    /// Whether `cs` is an indexed colour space (its samples are table entries, not levels).
+    func isIndexed(_ cs: ColorSpace) -> Bool {
+        if case .indexed = cs { return true }
+        return false
+    }
+
+    /// Makes an image no larger than the page needs and within `RenderContext.maxImagePixels`:
+    /// blocks of kx × ky samples become one, kx and ky as large as keep at least twice the
+    /// device pixels that `target` says the image covers along each axis (and as large as the
+    /// pixel limit needs). With `averaging`, a block's samples are averaged into one 8-bit sample
+    /// (so a 1-bit scan shrinks to grey levels, a stencil to coverage); otherwise its first sample
+    /// is kept. Missing data reads as 0. False (with a warning) past 2^32 pixels.
+    func reduce(_ s: inout Samples, target: ImageTarget?, averaging: Bool, object: Int?) -> Bool {
+        let width = s.width, height = s.height
         let pixels = width.multipliedReportingOverflow(by: height).partialValue
         guard pixels <= 1 << 32 else {
             r.warn(.limit, "image of \(width)×\(height) pixels is over the limit and not drawn", object: object)
             return false
         }
-        guard pixels > RenderContext.maxImagePixels else { return true }
+        var kx = 1, ky = 1
+        if let target, target.width.isFinite, target.height.isFinite {
+            kx = max(1, Int(min(Double(width), (Double(width) / (2 * max(target.width, 0.5))).rounded(.down))))
+            ky = max(1, Int(min(Double(height), (Double(height) / (2 * max(target.height, 0.5))).rounded(.down))))
+        }
+        var limited = false
+        if pixels > RenderContext.maxImagePixels {
+            let k = Int((Double(pixels) / Double(RenderContext.maxImagePixels)).squareRoot().rounded(.up))
+            if kx * ky < k * k {
+                kx = max(kx, k)
+                ky = max(ky, k)
+                limited = true
+            }
+        }
+        guard kx > 1 || ky > 1 else { return true }
+        let nw = (width + kx - 1) / kx, nh = (height + ky - 1) / ky
+        if averaging {
+            s.data = averaged(s, kx: kx, ky: ky, width: nw, height: nh)
+            s.bpc = 8
+        } else {
+            s.data = picked(s, kx: kx, ky: ky, width: nw, height: nh)
+        }
+        if limited {
+            r.warn(.limit, "image of \(width)×\(height) pixels drawn from blocks of \(kx)×\(ky) pixels (\(nw)×\(nh))", object: object)
+        }
+        s.width = nw
+        s.height = nh
+        return true
+    }
+
+    /// One source row's samples as values 0…255 (16-bit samples by their high byte, fewer bits
+    /// scaled up), zeros past the data.
+    private func levels(_ s: Samples, row y: Int, into out: inout [UInt8]) {
+        let rowBytes = s.rowBytes, count = s.width * s.comps, start = y * rowBytes
+        let available = max(0, min(rowBytes, s.data.count - start))
+        s.data.withUnsafeBufferPointer { data in
+            out.withUnsafeMutableBufferPointer { o in
+                switch s.bpc {
+                case 8:
+                    for i in 0 ..< count { o[i] = i < available ? data[start + i] : 0 }
+                case 16:
+                    for i in 0 ..< count { o[i] = 2 * i < available ? data[start + 2 * i] : 0 }
+                default:
+                    let bpc = s.bpc, mask = (1 << bpc) - 1, scale = 255 / mask
+                    for i in 0 ..< count {
+                        let bit = i * bpc
+                        guard bit >> 3 < available else { o[i] = 0; continue }
+                        o[i] = UInt8(((Int(data[start + bit >> 3]) >> (8 - bpc - bit & 7)) & mask) * scale)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Blocks of kx × ky samples averaged (rounded) into 8-bit samples, `width` × `height` of them.
+    private func averaged(_ s: Samples, kx: Int, ky: Int, width: Int, height: Int) -> [UInt8] {
+        let comps = s.comps
+        var out = [UInt8](repeating: 0, count: width * height * comps)
+        var row = [UInt8](repeating: 0, count: s.width * comps)
+        var sums = [UInt32](repeating: 0, count: width * comps)
+        for oy in 0 ..< height {
+            for i in sums.indices { sums[i] = 0 }
+            let y0 = oy * ky, y1 = min(s.height, y0 + ky)
+            for y in y0 ..< y1 {
+                levels(s, row: y, into: &row)
+                row.withUnsafeBufferPointer { src in
+                    sums.withUnsafeMutableBufferPointer { sum in
+                        for ox in 0 ..< width {
+                            let x0 = ox * kx, x1 = min(s.width, x0 + kx)
+                            for c in 0 ..< comps {
+                                var t: UInt32 = 0
+                                var i = x0 * comps + c
+                                for _ in x0 ..< x1 {
+                                    t &+= UInt32(src[i])
+                                    i += comps
+                                }
+                                sum[ox * comps + c] &+= t
+                            }
+                        }
+                    }
+                }
+            }
+            let rows = UInt32(y1 - y0)
+            out.withUnsafeMutableBufferPointer { o in
+                for ox in 0 ..< width {
+                    let n = UInt32(min(s.width, ox * kx + kx) - ox * kx) * rows
+                    for c in 0 ..< comps {
+                        o[(oy * width + ox) * comps + c] = UInt8((sums[ox * comps + c] + n / 2) / n)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The first sample of every block of kx × ky, at the image's own bits per component.
+    private func picked(_ s: Samples, kx: Int, ky: Int, width: Int, height: Int) -> [UInt8] {
+        let comps = s.comps, bpc = s.bpc, srcRow = s.rowBytes
+        let dstRow = (width * comps * bpc + 7) / 8
+        var reduced = [UInt8](repeating: 0, count: dstRow * height)
         let data = s.data
-        let k = Int((Double(pixels) / Double(RenderContext.maxImagePixels)).squareRoot().rounded(.up))
-        let srcRow = (width * comps * bpc + 7) / 8
-        let nw = max(1, width / k), nh = max(1, height / k)
-        let dstRow = (nw * comps * bpc + 7) / 8
-        var reduced = [UInt8](repeating: 0, count: dstRow * nh)
-        for y in 0 ..< nh {
-            let src = y * k * srcRow
-            for x in 0 ..< nw {
+        for y in 0 ..< height {
+            let src = y * ky * srcRow
+            for x in 0 ..< width {
                 for c in 0 ..< comps {
-                    let si = (x * k) * comps + c, di = x * comps + c
+                    let si = (x * kx) * comps + c, di = x * comps + c
                     switch bpc {
                     case 8: if src + si < data.count { reduced[y * dstRow + di] = data[src + si] }
                     case 16:
@@ -212,17 +319,26 @@ struct ImageDecoder {
                 }
             }
         }
-        r.warn(.limit, "image of \(width)×\(height) pixels drawn from every \(k)th pixel (\(nw)×\(nh))", object: object)
-        s.data = reduced; s.width = nw; s.height = nh
-        return true
+        return reduced
     }
 
-    /// A stencil mask's coverage: 255 where the mask paints (a 0 bit, or a 1 bit with /Decode [1 0]).
+    /// A stencil mask's coverage: 255 where the mask paints (a 0 bit, or a 1 bit with /Decode [1 0]);
+    /// for averaged 8-bit samples, the share of the block that paints.
     func stencil(_ s: Samples) -> DecodedImage {
         let img = DecodedImage(width: s.width, height: s.height, isMask: true)
         let inverted = (s.decodeArray?.first ?? 0) == 1
         let p = img.pixels.assumingMemoryBound(to: UInt8.self)
         let rowBytes = s.rowBytes
+        if s.bpc == 8 {
+            // Averaged blocks: the share of 1 bits, scaled to 255.
+            for y in 0 ..< s.height {
+                for x in 0 ..< s.width {
+                    let v = s.data[y * rowBytes + x]
+                    p[y * img.stride + x] = inverted ? v : 255 - v
+                }
+            }
+            return img
+        }
         for y in 0 ..< s.height {
             for x in 0 ..< s.width {
                 let bit = (s.data[y * rowBytes + x >> 3] >> UInt8(7 - x & 7)) & 1
@@ -290,22 +406,43 @@ struct ImageDecoder {
         return img
     }
 
-    /// Transparency: a soft mask, a stencil mask, or (for unfiltered samples) a colour key.
+    /// The image with its transparency: a soft mask, a stencil mask, or (for unfiltered samples) a
+    /// colour key. A mask finer than the image gets the image enlarged to its size (a 2 × 2 image
+    /// under a detailed mask draws the mask's shapes, as in viewers).
     func applyTransparency(_ img: DecodedImage, dict d: PDFDict, samples s: Samples, colourKeyed: Bool, fill: ColorState,
-                           targetScale: Double) {
+                           targetScale: Double, target: ImageTarget?) -> DecodedImage {
         if let sm = r.resolveOpt(d["SMask"]), case .stream(let ss) = sm,
            let alpha = ImageDecoder(r: r, resources: resources).decode(dict: ss.dict, stream: ss, inlineData: nil, object: ss.id?.num,
-                                                                       fill: fill, targetScale: targetScale, isSoftMask: true) {
-            applyAlpha(img, from: alpha, luminance: true)
+                                                                       fill: fill, targetScale: targetScale, target: target, isSoftMask: true) {
+            let out = enlarged(img, toCover: alpha)
+            applyAlpha(out, from: alpha, luminance: true)
+            return out
         } else if let m = r.resolveOpt(d["Mask"]) {
             if case .stream(let ms) = m,
                let mask = ImageDecoder(r: r, resources: resources).decode(dict: ms.dict, stream: ms, inlineData: nil, object: ms.id?.num,
-                                                                          fill: fill, targetScale: targetScale) {
-                applyAlpha(img, from: mask, luminance: false)
+                                                                          fill: fill, targetScale: targetScale, target: target) {
+                let out = enlarged(img, toCover: mask)
+                applyAlpha(out, from: mask, luminance: false)
+                return out
             } else if let key = r.numbers(m), key.count >= 2 * s.comps, colourKeyed {
                 applyColourKey(img, key: key, samples: s)
             }
         }
+        return img
+    }
+
+    /// `img` enlarged (each pixel repeated) to the larger of its own and `mask`'s width and height;
+    /// `img` itself when the mask is no finer.
+    func enlarged(_ img: DecodedImage, toCover mask: DecodedImage) -> DecodedImage {
+        let width = max(img.width, mask.width), height = max(img.height, mask.height)
+        guard width > img.width || height > img.height, width * height <= RenderContext.maxImagePixels else { return img }
+        let out = DecodedImage(width: width, height: height, isMask: false)
+        let src = img.pixels.assumingMemoryBound(to: UInt32.self), dst = out.pixels.assumingMemoryBound(to: UInt32.self)
+        for y in 0 ..< height {
+            let sy = y * img.height / height
+            for x in 0 ..< width { dst[y * width + x] = src[sy * img.width + x * img.width / width] }
+        }
+        return out
     }
 
     /// Makes transparent every pixel whose samples all lie in the colour key's ranges.

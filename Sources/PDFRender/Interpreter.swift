@@ -20,7 +20,40 @@ final class RenderContext {
     static let maxImagePixels = 1 << 26
     /// Output pixels per point of user space on the page (for choosing image decode sizes).
     var deviceScale: Double = 1
+    /// Device pixels per unit of the target context's user space when it is a raster (images
+    /// larger than the page needs are reduced before drawing); nil for vector targets, where
+    /// images keep their samples.
+    var rasterScale: Double?
     var operatorCount = 0
+    /// Images decoded on this page, by object and size bucket: a form or pattern that draws one
+    /// image many times decodes it once.
+    var images: [ImageKey: DecodedImage] = [:]
+    /// Shadings made on this page, by object number (nil for one that is not drawn).
+    var shadings: [Int: ShadingSpec?] = [:]
+    /// The bytes of `images`' pixels; past ``maxCachedImageBytes`` the cache is emptied.
+    var imageBytes = 0
+    /// The most bytes of decoded images kept for reuse on one page: 128 MiB.
+    static let maxCachedImageBytes = 128 << 20
+
+    /// An image object decoded for a target size bucket.
+    struct ImageKey: Hashable {
+        var object: Int
+        var scale: Double
+        var width: Double
+        var height: Double
+    }
+
+    /// The smallest of 2^(n/4) (any integer n) that is at least `x`: a decode size bucket, so that
+    /// nearly equal sizes share one decoded image and none is decoded below what it needs. `x`
+    /// itself when it is not a positive finite number.
+    static func sizeBucket(_ x: Double) -> Double {
+        guard x.isFinite, x > 0 else { return x }
+        let base = Double(sign: .plus, exponent: x.exponent, significand: 1)
+        for step in [1.0, 1.189_207_115_002_721, 1.414_213_562_373_095, 1.681_792_830_507_429] where base * step >= x {
+            return base * step
+        }
+        return base * 2
+    }
 
     init(reader: ResourceReader, fonts: FontCache, deadline: ContinuousClock.Instant?, optionalContent: OptionalContent) {
         self.reader = reader
@@ -375,6 +408,17 @@ final class Interpreter {
     func gradient(_ shObj: PDFObject, object: Int?) -> ShadingSpec? {
         let resolved = r.resolve(shObj)
         guard let sh = resolved.dict else { return nil }
+        // A shading object drawn again on the page (a form repeated, a pattern per shape) is
+        // made once, unless its colour space is a name that the current resources define.
+        var cacheable = object != nil
+        if case .name(let n)? = sh["ColorSpace"], !["DeviceGray", "DeviceRGB", "DeviceCMYK", "G", "RGB", "CMYK"].contains(n) { cacheable = false }
+        if cacheable, let object, let cached = ctx.shadings[object] { return cached }
+        let spec = makeGradient(sh, resolved: resolved, object: object)
+        if cacheable, let object { ctx.shadings[object] = .some(spec) }
+        return spec
+    }
+
+    func makeGradient(_ sh: PDFDict, resolved: PDFObject, object: Int?) -> ShadingSpec? {
         let type = r.int(sh["ShadingType"]) ?? 0
         guard let cs = ColorSpace.read(sh["ColorSpace"], resources: resources, r) else { return nil }
         guard type == 2 || type == 3 else {
@@ -592,8 +636,31 @@ final class Interpreter {
     /// and paints it: a stencil mask in the fill paint, any other image as it is.
     func paintImage(dict: PDFDict, stream: PDFStream?, inlineData: [UInt8]?, object: Int?) {
         let dec = ImageDecoder(r: r, resources: resources)
-        let scale = gs.ctm.scale * ctx.deviceScale
-        guard let img = dec.decode(dict: dict, stream: stream, inlineData: inlineData, object: object, fill: gs.fill, targetScale: scale) else { return }
+        let m = gs.ctm
+        let scale = RenderContext.sizeBucket(m.scale * ctx.deviceScale)
+        let target = ctx.rasterScale.map { raster in
+            ImageTarget(width: RenderContext.sizeBucket((m.a * m.a + m.b * m.b).squareRoot() * ctx.deviceScale * raster),
+                        height: RenderContext.sizeBucket((m.c * m.c + m.d * m.d).squareRoot() * ctx.deviceScale * raster))
+        }
+        let key = stream != nil ? object.map { RenderContext.ImageKey(object: $0, scale: scale, width: target?.width ?? -1, height: target?.height ?? -1) } : nil
+        let decoded: DecodedImage?
+        if let key, let cached = ctx.images[key] {
+            decoded = cached
+        } else {
+            decoded = dec.decode(dict: dict, stream: stream, inlineData: inlineData, object: object, fill: gs.fill, targetScale: scale, target: target)
+            if let key, let decoded {
+                let bytes = decoded.stride * decoded.height
+                if ctx.imageBytes + bytes > RenderContext.maxCachedImageBytes {
+                    ctx.images.removeAll()
+                    ctx.imageBytes = 0
+                }
+                if bytes <= RenderContext.maxCachedImageBytes {
+                    ctx.images[key] = decoded
+                    ctx.imageBytes += bytes
+                }
+            }
+        }
+        guard let img = decoded else { return }
         if img.isMask {
             device.stencil(img, ctm: gs.ctm, state: paintState(stroke: false))
         } else {

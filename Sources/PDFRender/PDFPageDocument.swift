@@ -304,6 +304,11 @@ public final class PDFPageDocument {
         let deadline = options.timeout.map { ContinuousClock.now + $0 }
         let ctx = RenderContext(reader: reader, fonts: fonts, deadline: deadline, optionalContent: optionalContent)
         ctx.deviceScale = 1
+        if cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE {
+            var matrix = cairo_matrix_t()
+            cairo_get_matrix(cr, &matrix)
+            ctx.rasterScale = abs(matrix.xx * matrix.yy - matrix.xy * matrix.yx).squareRoot()
+        }
         cairo_save(cr)
         if options.whiteBackground {
             cairo_set_source_rgb(cr, 1, 1, 1)
