@@ -254,6 +254,6 @@ extension Dashboard {
         }
         return ScenePreview(reportID: v.report, geometry: g, pages: pages, page: current, pageCount: count, pageLabel: label,
                             zoom: v.zoom, swipe: v.swipe, indicatorOpacity: min(1, max(0, v.indicator.value(at: now))),
-                            unavailable: unavailable, standIn: v.document == nil)
+                            unavailable: unavailable, standIn: v.document == nil, scrollY: v.scroll.offset, scrollX: v.scrollX)
     }
 }

@@ -41,10 +41,19 @@ public struct ScenePreview: Sendable, Hashable {
     public var unavailable: String?
     /// True when the host gives no documents: the renderer draws a stand-in page.
     public var standIn: Bool
+    /// How far the pages are scrolled down (pt, 0 at the top of the first page): the pages'
+    /// frames already include it. A raster renderer rounds it to whole device pixels, so that
+    /// between two frames the pages move by whole pixels and a host can send the move as a copy.
+    public var scrollY: Double
+    /// How far a zoomed page is panned right (pt; 0 at fit width).
+    public var scrollX: Double
 
-    /// A viewer state.
+    /// A viewer state; `scrollY` and `scrollX` default to 0.
     public init(reportID: String, geometry: PreviewGeometry, pages: [ScenePreviewPage], page: Int, pageCount: Int,
-                pageLabel: String?, zoom: Double, swipe: Double, indicatorOpacity: Double, unavailable: String?, standIn: Bool) {
+                pageLabel: String?, zoom: Double, swipe: Double, indicatorOpacity: Double, unavailable: String?, standIn: Bool,
+                scrollY: Double = 0, scrollX: Double = 0) {
+        self.scrollY = scrollY
+        self.scrollX = scrollX
         self.reportID = reportID
         self.geometry = geometry
         self.pages = pages

@@ -112,7 +112,7 @@ public final class PlaySession {
     private let measurer = PangoTextMeasurer()
     /// The picture the page shows (nil: the next frame sends the whole picture), and the image
     /// the next frame is drawn into.
-    private var shownImage: RenderedImage? { didSet { if shownImage == nil { shownScene = nil } } }
+    private(set) var shownImage: RenderedImage? { didSet { if shownImage == nil { shownScene = nil } } }
     private var spareImage: RenderedImage?
     /// The scene `shownImage` was drawn from: an equal scene is not drawn again.
     private var shownScene: Scene?
@@ -379,7 +379,8 @@ public final class PlaySession {
         } else {
             let image = try renderer.render(scene, reusing: spareImage)
             t1 = MonotonicClock.seconds()
-            picture = try patcher.picture(image, shown: sendsChangedTiles ? shownImage : nil, encoder: encoder)
+            let copy = sendsChangedTiles ? Self.scrollCopy(from: shownScene, to: scene, scale: scale, image: image) : nil
+            picture = try patcher.picture(image, shown: sendsChangedTiles ? shownImage : nil, encoder: encoder, copy: copy)
             spareImage = shownImage
             shownImage = image
             shownScene = scene
@@ -397,12 +398,29 @@ public final class PlaySession {
         if let tiles = picture.tiles {
             header += ", \"tileSize\": \(picture.tileSize), \"columns\": \(picture.columns), \"tiles\": ["
             header += tiles.map(String.init).joined(separator: ", ") + "]"
+            if let copy = picture.copy { header += ", \"copy\": " + copy.json }
         }
         header += ", \"overlay\": " + Self.fieldJSON(scene: scene, dashboard: dashboard)
         header += ", \"preview\": " + Self.previewJSON(scene)
         if showsDebug { header += ", \"debug\": " + Self.debugJSON(dashboard.debugView()) }
         header += "}"
         return PlayFrame(header: header, png: png, tiles: picture.tiles, step: dashboard.stepCount, stateHash: hash, drawSeconds: t1 - t0, encodeSeconds: t2 - t1)
+    }
+
+    /// The move of the preview's pages between the picture the page shows (of `old`) and the
+    /// next (of `new`), in pixels of `image`: when only the scroll changed, the pages' viewport
+    /// (less its rounded corners) moves by the whole pixels the renderer moved them. Nil otherwise.
+    static func scrollCopy(from old: Scene?, to new: Scene, scale: Double, image: RenderedImage) -> PictureCopy? {
+        guard let old, let a = old.preview, let b = new.preview, old.overlayOpacity >= 1, new.overlayOpacity >= 1,
+              a.reportID == b.reportID, a.geometry == b.geometry, a.zoom == b.zoom, a.swipe == b.swipe, a.scrollX == b.scrollX,
+              a.scrollY != b.scrollY else { return nil }
+        let dy = Int((a.scrollY * scale).rounded()) - Int((b.scrollY * scale).rounded())
+        let v = b.geometry.pages
+        let inset = 10.0  // the viewport's corner radius
+        let x0 = max(0, Int(((v.x + b.swipe) * scale).rounded(.up))), x1 = min(image.width, Int(((v.x + b.swipe + v.width) * scale).rounded(.down)))
+        let y0 = max(0, Int(((v.y + inset) * scale).rounded(.up))), y1 = min(image.height, Int(((v.y + v.height - inset) * scale).rounded(.down)))
+        guard dy != 0, x1 > x0, y1 > y0, abs(dy) < y1 - y0 else { return nil }
+        return PictureCopy(x: x0, y: y0, width: x1 - x0, height: y1 - y0, dy: dy)
     }
 
     // MARK: - Memory

@@ -19,6 +19,35 @@ struct PlayPicture: Sendable, Equatable {
     var columns: Int
     /// The tiles' edge in pixels.
     var tileSize: Int
+    /// A move the page makes in its picture before it draws the tiles (scrolled pages); nil for none.
+    var copy: PictureCopy? = nil
+}
+
+/// Rows of a rectangle of the picture moved by `dy` pixels within it (down when positive): row r
+/// of the rectangle takes what row r − dy showed, where that row is inside; the other rows keep
+/// what they showed. Pixels; the rectangle lies inside the picture and `dy` is less than its height.
+struct PictureCopy: Sendable, Equatable {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+    var dy: Int
+
+    /// `[x, y, width, height, dy]`, the frame header's `copy`.
+    var json: String { "[\(x), \(y), \(width), \(height), \(dy)]" }
+
+    /// Makes the move in `image`'s pixels.
+    func apply(to image: RenderedImage) {
+        guard dy != 0, abs(dy) < height, width > 0, x >= 0, y >= 0, x + width <= image.width, y + height <= image.height else { return }
+        image.withPixels { data, stride in
+            let rows = height - abs(dy)
+            // Rows are moved in the order that reads each before it is overwritten.
+            for k in 0..<rows {
+                let r = dy > 0 ? y + height - 1 - k : y + k
+                memmove(data + r * stride + x * 4, data + (r - dy) * stride + x * 4, width * 4)
+            }
+        }
+    }
 }
 
 /// Compares each frame with the one the page shows and packs the tiles that differ.
@@ -37,17 +66,20 @@ final class TilePatcher {
     }
 
     /// The picture part for `image`, given the picture the page shows (`shown`, nil for none).
-    func picture(_ image: RenderedImage, shown: RenderedImage?, encoder: PNGEncoder) throws -> PlayPicture {
+    /// With `copy`, the page is told to make that move first: `shown` is moved the same way
+    /// (it is the page's picture) and only the tiles that still differ are sent.
+    func picture(_ image: RenderedImage, shown: RenderedImage?, encoder: PNGEncoder, copy: PictureCopy? = nil) throws -> PlayPicture {
         let t = tileSize
         guard let shown, shown.width == image.width, shown.height == image.height else {
             return PlayPicture(png: try encoder.encode(image), tiles: nil, columns: 0, tileSize: t)
         }
+        copy?.apply(to: shown)
         let gridColumns = (image.width + t - 1) / t, gridRows = (image.height + t - 1) / t
         let changed = changedTiles(image, shown, gridColumns: gridColumns, gridRows: gridRows)
         if Double(changed.count) > wholeShare * Double(gridColumns * gridRows) {
             return PlayPicture(png: try encoder.encode(image), tiles: nil, columns: 0, tileSize: t)
         }
-        if changed.isEmpty { return PlayPicture(png: [], tiles: [], columns: 0, tileSize: t) }
+        if changed.isEmpty { return PlayPicture(png: [], tiles: [], columns: 0, tileSize: t, copy: copy) }
 
         let columns = min(changed.count, gridColumns)
         let rows = (changed.count + columns - 1) / columns
@@ -71,7 +103,7 @@ final class TilePatcher {
             let png = try UnsafeRawPointer(out).withMemoryRebound(to: UInt8.self, capacity: width * height * 4) {
                 try encoder.encode(argb32: $0, width: width, height: height, stride: width * 4)
             }
-            return PlayPicture(png: png, tiles: changed, columns: columns, tileSize: t)
+            return PlayPicture(png: png, tiles: changed, columns: columns, tileSize: t, copy: copy)
         }
     }
 

@@ -100,8 +100,10 @@ extension SceneRenderer {
         } else if let why = p.unavailable {
             drawUnavailable(why, in: SceneRect(x: v.x + dx, y: v.y, width: v.width, height: v.height), f)
         }
+        // In a raster, the pages move by whole device pixels (see `ScenePreview.scrollY`).
+        let snap = f.raster && pixelScale > 0 ? (p.scrollY * pixelScale - (p.scrollY * pixelScale).rounded()) / pixelScale : 0
         for page in p.pages {
-            let r = SceneRect(x: page.frame.x + dx, y: page.frame.y, width: page.frame.width, height: page.frame.height)
+            let r = SceneRect(x: page.frame.x + dx, y: page.frame.y + snap, width: page.frame.width, height: page.frame.height)
             let clipped = intersection(r, SceneRect(x: v.x + dx, y: v.y, width: v.width, height: v.height))
             if !f.records { drawPage(report.id, page.page, in: r, visible: clipped, f) }
             recordPicture(f, owner: "preview-page:\(page.page)", label: "page \(page.page)", frame: clipped)

@@ -2,6 +2,7 @@
 @testable import BubblePlay
 import BubbleRender
 import Foundation
+import TestSupport
 import Testing
 
 /// The picture as the page keeps it: whole frames replace it, patch frames draw their tiles in.
@@ -11,7 +12,21 @@ struct PictureOnPage {
     var pixels: [UInt32] = []
     var wholeFrames = 0, patchFrames = 0, emptyFrames = 0, tilesDrawn = 0
 
-    mutating func apply(png: [UInt8], tiles: [Int]?, columns: Int, tileSize t: Int) throws {
+    var copies = 0
+
+    /// The header's `copy` ([x, y, w, h, dy]) made in `pixels`, as play.js makes it.
+    mutating func move(_ copy: [Int]) {
+        guard copy.count == 5 else { return }
+        let (x, y, w, h, dy) = (copy[0], copy[1], copy[2], copy[3], copy[4])
+        let before = pixels
+        for r in y..<(y + h) where r - dy >= y && r - dy < y + h {
+            for c in x..<(x + w) { pixels[r * width + c] = before[(r - dy) * width + c] }
+        }
+        copies += 1
+    }
+
+    mutating func apply(png: [UInt8], tiles: [Int]?, columns: Int, tileSize t: Int, copy: [Int]? = nil) throws {
+        if let copy, tiles != nil { move(copy) }
         guard let tiles else {
             let image = try RenderedImage.decodePNG(png)
             width = image.width
@@ -43,7 +58,8 @@ struct PictureOnPage {
 
     mutating func apply(_ frame: PlayFrame) throws {
         let h = object(frame.header)
-        try apply(png: frame.png, tiles: frame.tiles, columns: h["columns"] as? Int ?? 0, tileSize: h["tileSize"] as? Int ?? 0)
+        try apply(png: frame.png, tiles: frame.tiles, columns: h["columns"] as? Int ?? 0, tileSize: h["tileSize"] as? Int ?? 0,
+                  copy: h["copy"] as? [Int])
         if let tiles = frame.tiles { #expect(h["tiles"] as? [Int] == tiles) }
     }
 
@@ -113,6 +129,84 @@ struct TilePatchTests {
         // Another size (the page's scale changed): the whole picture.
         let larger = try Self.picture(80, 64, [])
         #expect(try patcher.picture(larger, shown: a, encoder: encoder).tiles == nil)
+    }
+
+    @Test func aCopyMovesRowsAndOnlyTheRowsItCannotFillAreSent() throws {
+        let patcher = TilePatcher(tileSize: 16)
+        let encoder = PNGEncoder()
+        // Stripes 4 px apart in x 16…63, y 16…79 (the rectangle that scrolls), a mark outside it.
+        var stripes: [(Int, Int, Int, Int, UInt32)] = [(0, 0, 8, 8, 0x00FF00)]
+        for k in 0..<16 { stripes.append((16, 16 + 4 * k, 48, 2, UInt32(0x100000 * (k + 1)))) }
+        let a = try Self.picture(80, 96, stripes)
+        // The same stripes 16 px higher (the content scrolled down the page), new ones below.
+        var moved: [(Int, Int, Int, Int, UInt32)] = [(0, 0, 8, 8, 0x00FF00)]
+        for k in 0..<16 where 16 + 4 * k - 16 >= 16 { moved.append((16, 4 * k, 48, 2, UInt32(0x100000 * (k + 1)))) }
+        for k in 0..<4 { moved.append((16, 64 + 4 * k, 48, 2, UInt32(0x0000F0 + k))) }
+        let b = try Self.picture(80, 96, moved)
+        var page = PictureOnPage()
+        let first = try patcher.picture(a, shown: nil, encoder: encoder)
+        try page.apply(png: first.png, tiles: first.tiles, columns: first.columns, tileSize: first.tileSize)
+        let copy = PictureCopy(x: 16, y: 16, width: 48, height: 64, dy: -16)
+        let patch = try patcher.picture(b, shown: a, encoder: encoder, copy: copy)
+        #expect(patch.copy == copy)
+        // Only the exposed row of tiles (y 64…79, x 16…63: tiles 4·5 + 1…3) differs after the move.
+        #expect(patch.tiles == [21, 22, 23])
+        try page.apply(png: patch.png, tiles: patch.tiles, columns: patch.columns, tileSize: patch.tileSize,
+                       copy: [copy.x, copy.y, copy.width, copy.height, copy.dy])
+        #expect(page.pixels == PictureOnPage.rgb(b))
+        #expect(page.copies == 1)
+    }
+
+    /// A scrolled preview at scale 1.5 (pages at fractions of a pixel): the frames carry the pages' move as a copy, send a fraction
+    /// of the viewport's tiles, and the page's picture is the server's after every frame.
+    @Test func scrollingThePreviewIsSentAsACopyAndThePictureStaysExact() throws {
+        var settings = DashboardSettings()
+        settings.canvasWidth = 768
+        settings.canvasHeight = 1024
+        let source = try PlaySource.load(dataPath: packageRoot + "/Data/reports.json", settings: settings, pdfMetadata: .readEveryPDF)
+        var now = 0.0
+        let session = try PlaySession(source: source, scale: 1.5, now: now)
+        let d = session.dashboard
+        var page = PictureOnPage()
+        var copyFrames = 0, copyTiles = 0, gridTiles = 0
+        func run(_ seconds: Double) throws {
+            let end = now + seconds
+            while now < end {
+                now += 1.0 / 60
+                _ = session.handle(.ready, now: now)
+                guard let frame = try session.frame(now: now) else { continue }
+                try page.apply(frame)
+                let shown = try #require(session.shownImage)
+                #expect(page.pixels == PictureOnPage.rgb(shown), "the page's picture differs from the server's at step \(frame.step)")
+                gridTiles = ((shown.width + 63) / 64) * ((shown.height + 63) / 64)
+                if object(frame.header)["copy"] != nil {
+                    copyFrames += 1
+                    copyTiles += frame.tiles?.count ?? gridTiles
+                }
+            }
+        }
+        // Down to the report's level on the session's clock alone (no frames: the test is the viewer).
+        for id in ["root", "finance", "financial-statements", "quarterly-results"] {
+            let b = try #require(d.scene().bubbles.first { $0.id == id })
+            _ = session.handle(.tap(b.centre), now: now)
+            var n = 0
+            repeat {
+                now += 1.0 / 60
+                session.advanceClock(now)
+                n += 1
+            } while !d.isAtRest && n < 3600
+        }
+        let card = try #require(d.scene().bubbles.first { $0.id == "q1-2016" })
+        _ = session.handle(.tap(card.centre), now: now)
+        try run(1.0)
+        #expect(d.scene().preview?.pageCount == 2)
+        for distance in [420.0, -300.0] {
+            _ = session.handle(.scroll(distance), now: now)
+            try run(0.8)
+        }
+        #expect(copyFrames >= 8, "\(copyFrames) frames carried a copy")
+        // A scroll frame sends the rows the move exposes and the indicator, not the viewport.
+        #expect(Double(copyTiles) / Double(max(1, copyFrames)) < 0.2 * Double(gridTiles), "\(copyTiles) tiles in \(copyFrames) frames of \(gridTiles)")
     }
 
     /// A session's frames, applied as the page applies them, show at every frame exactly the

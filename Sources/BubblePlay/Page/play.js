@@ -47,6 +47,16 @@ function connect() {
   };
 }
 
+// Scrolled pages: h.copy = [x, y, w, h, dy] moves the rows of that rectangle by dy pixels
+// (down when positive) before the tiles are drawn; rows it leaves keep what they showed.
+function applyCopy(h) {
+  if (!h || !h.copy) return;
+  const [x, y, w, hh, dy] = h.copy;
+  pctx.imageSmoothingEnabled = false;
+  if (dy < 0) pctx.drawImage(picture, x, y - dy, w, hh + dy, x, y, w, hh + dy);
+  else if (dy > 0) pctx.drawImage(picture, x, y, w, hh - dy, x, y + dy, w, hh - dy);
+}
+
 // A frame's PNG is the whole picture, or (with h.tiles) the tiles that changed, packed
 // h.columns to a row; each is drawn at its place in the picture's grid of h.tileSize squares.
 function paint(h, bitmap) {
@@ -55,6 +65,7 @@ function paint(h, bitmap) {
     pctx.drawImage(bitmap, 0, 0);
     return;
   }
+  applyCopy(h);
   const t = h.tileSize, grid = Math.ceil(h.width / t);
   pctx.imageSmoothingEnabled = false;
   h.tiles.forEach((index, k) => {
@@ -71,7 +82,7 @@ function receive(m) {
     header = m;
     syncField(m);
     // No tile changed: no PNG follows.
-    if (m.tiles && m.tiles.length === 0) { shown(m); requestAnimationFrame(sendReady); }
+    if (m.tiles && m.tiles.length === 0) { applyCopy(m); shown(m); requestAnimationFrame(sendReady); }
   } else if (m.type === "error") {
     showError(m.message); state.errors = String(Number(state.errors || 0) + 1);
   } else if (m.type === "recording") {

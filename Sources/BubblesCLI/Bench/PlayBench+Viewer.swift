@@ -16,9 +16,12 @@ import ReportLibrary
 enum ViewerBench {
     struct Figures {
         var firstFrameMs: [Double] = []
+        /// Of each first frame: handling the tap (the sheet opens, the document is read), drawing
+        /// the picture and encoding it (ms).
+        var firstFrameParts: [(tap: Double, draw: Double, encode: Double)] = []
         var sharpMs: [Double] = []
         var reports = 0
-        var scroll: [(scale: Double, frameMs: [Double], pagesDrawn: UInt64, pages: Int)] = []
+        var scroll: [(scale: Double, frameMs: [Double], drawMs: [Double], encodeMs: [Double], pagesDrawn: UInt64, pages: Int)] = []
     }
 
     static func now() -> Double { MonotonicClock.seconds() }
@@ -76,14 +79,19 @@ enum ViewerBench {
             tapThrough(session, chain.map { library.nodes[$0].id }, clock: &virtual)
             let id = library.nodes[r].id
             guard let card = d.scene().bubbles.first(where: { $0.id == id }) else { continue }
-            // From here the session's clock runs with the real one.
+            // From here the session's clock runs with the real one. The page has shown the level
+            // before the tap (its frame drawn, as a page that watched the transition would have).
             var clock = now()
             let offset = virtual - clock
             _ = session.handle(.ready, now: clock + offset)
+            _ = try session.frame(now: clock + offset)
+            _ = session.handle(.ready, now: clock + offset)
             let t0 = now()
             _ = session.handle(.tap(card.centre), now: t0 + offset)
-            guard try session.frame(now: tick(&clock) + offset) != nil else { continue }
+            let tapped = now()
+            guard let first = try session.frame(now: tick(&clock) + offset) else { continue }
             f.firstFrameMs.append((now() - t0) * 1000)
+            f.firstFrameParts.append((tap: (tapped - t0) * 1000, draw: first.drawSeconds * 1000, encode: first.encodeSeconds * 1000))
             // Frames at the display's rate until one shows the sharp first page (at most 5 s).
             var sharp: Double? = nil
             while sharp == nil && now() - t0 < 5 {
@@ -166,7 +174,7 @@ enum ViewerBench {
         guard tapThrough(session, ["root", "long"], clock: &virtual) else { throw BenchError("the long report's card was not on screen") }
         let count = d.scene().preview?.pageCount ?? 0
         let generation = pages.generation
-        var times: [Double] = []
+        var times: [Double] = [], draws: [Double] = [], encodes: [Double] = []
         let t0 = now()
         var lastScroll = -1.0
         var direction = 1.0
@@ -182,13 +190,17 @@ enum ViewerBench {
             }
             _ = session.handle(.ready, now: t)
             let s = now()
-            if try session.frame(now: t) != nil { times.append((now() - s) * 1000) }
+            if let frame = try session.frame(now: t) {
+                times.append((now() - s) * 1000)
+                draws.append(frame.drawSeconds * 1000)
+                encodes.append(frame.encodeSeconds * 1000)
+            }
         }
-        f.scroll.append((scale, times, pages.generation - generation, count))
+        f.scroll.append((scale, times, draws, encodes, pages.generation - generation, count))
     }
 
-    static func run(data: String, pdf: String?, into f: inout Figures) throws {
-        try opening(data: data, scale: 2, limit: 12, into: &f)
+    static func run(data: String, pdf: String?, reports: Int, into f: inout Figures) throws {
+        try opening(data: data, scale: 2, limit: reports, into: &f)
         for scale in [1.0, 2.0] { try scrolling(pdf: pdf, scale: scale, seconds: 6, into: &f) }
     }
 }

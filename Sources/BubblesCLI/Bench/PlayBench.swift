@@ -87,7 +87,13 @@ enum PlayBench {
         return ((w + t - 1) / t) * ((ht + t - 1) / t)
     }
 
-    static func run(data: String, json: Bool, viewerPDF: String? = nil) throws {
+    static func run(data: String, json: Bool, viewerPDF: String? = nil, viewerReports: Int = 12, viewerOnly: Bool = false) throws {
+        if viewerOnly {
+            var viewer = ViewerBench.Figures()
+            try ViewerBench.run(data: data, pdf: viewerPDF, reports: viewerReports, into: &viewer)
+            printReport(nil, viewer: viewer, json: json)
+            return
+        }
         var settings = DashboardSettings()
         settings.canvasWidth = 768
         settings.canvasHeight = 1024
@@ -173,20 +179,34 @@ enum PlayBench {
         }
 
         var viewer = ViewerBench.Figures()
-        try ViewerBench.run(data: data, pdf: viewerPDF, into: &viewer)
+        try ViewerBench.run(data: data, pdf: viewerPDF, reports: viewerReports, into: &viewer)
         printReport(figures, viewer: viewer, json: json)
     }
 
     /// The benchmark's result: one JSON object, or lines of text.
-    static func printReport(_ figures: Figures, viewer: ViewerBench.Figures, json: Bool) {
+    static func printReport(_ figures: Figures?, viewer: ViewerBench.Figures, json: Bool) {
         func f(_ v: Double) -> String { String(format: "%.2f", v) }
+        let parts = viewer.firstFrameParts
+        let tapMs = BenchStatistics.median(parts.map(\.tap)), drawMs = BenchStatistics.median(parts.map(\.draw))
+        let encodeMs = BenchStatistics.median(parts.map(\.encode))
         let viewerJSON = "{\"reports_opened\": \(viewer.reports), \"sheet_first_frame_median_ms\": \(f(BenchStatistics.median(viewer.firstFrameMs))), "
+            + "\"sheet_first_frame_tap_median_ms\": \(f(tapMs)), \"sheet_first_frame_draw_median_ms\": \(f(drawMs)), "
+            + "\"sheet_first_frame_png_median_ms\": \(f(encodeMs)), "
             + "\"sheet_first_frame_max_ms\": \(f(viewer.firstFrameMs.max() ?? 0)), \"sharp_first_page_median_ms\": \(f(BenchStatistics.median(viewer.sharpMs))), "
             + "\"sharp_first_page_p90_ms\": \(f(BenchStatistics.percentile(viewer.sharpMs, 0.9))), \"scroll\": ["
             + viewer.scroll.map { s in
                 "{\"scale\": \(f(s.scale)), \"pages\": \(s.pages), \"frames\": \(s.frameMs.count), \"frame_median_ms\": \(f(BenchStatistics.median(s.frameMs))), "
-                    + "\"frame_p95_ms\": \(f(BenchStatistics.percentile(s.frameMs, 0.95))), \"pages_drawn_off_frame\": \(s.pagesDrawn)}"
+                    + "\"frame_p95_ms\": \(f(BenchStatistics.percentile(s.frameMs, 0.95))), \"draw_median_ms\": \(f(BenchStatistics.median(s.drawMs))), "
+                    + "\"png_median_ms\": \(f(BenchStatistics.median(s.encodeMs))), \"pages_drawn_off_frame\": \(s.pagesDrawn)}"
             }.joined(separator: ", ") + "]}"
+        guard let figures else {
+            if json {
+                print("{\"viewer\": \(viewerJSON)}")
+            } else {
+                printViewer(viewer, tapMs: tapMs, drawMs: drawMs, encodeMs: encodeMs)
+            }
+            return
+        }
         if json {
             let moving = figures.moving.map { m in
                 "{\"scale\": \(f(m.scale)), \"frames\": \(m.wholeOnly ? "\"whole\"" : "\"changed tiles\""), \"frames_per_second\": \(f(m.framesPerSecond)), "
@@ -222,13 +242,21 @@ enum PlayBench {
                 }
             }
             print("  at rest: \(figures.restFrames) frames in 2 s, CPU \(f(figures.restCPUPercent)) % of one core")
-            print("  tapping a report (scale 2, a new page cache each): the sheet's first frame median \(f(BenchStatistics.median(viewer.firstFrameMs))) ms "
-                + "(max \(f(viewer.firstFrameMs.max() ?? 0))), the sharp first page on screen median \(f(BenchStatistics.median(viewer.sharpMs))) ms, "
-                + "p90 \(f(BenchStatistics.percentile(viewer.sharpMs, 0.9))) ms (\(viewer.reports) reports)")
-            for s in viewer.scroll {
-                print("  scrolling a \(s.pages)-page report at 60 Hz, scale \(f(s.scale)): frame median \(f(BenchStatistics.median(s.frameMs))) ms, "
-                    + "p95 \(f(BenchStatistics.percentile(s.frameMs, 0.95))) ms (\(s.frameMs.count) frames; \(s.pagesDrawn) pages drawn off the frame path)")
-            }
+            printViewer(viewer, tapMs: tapMs, drawMs: drawMs, encodeMs: encodeMs)
+        }
+    }
+
+    /// The viewer's lines of the text report.
+    static func printViewer(_ viewer: ViewerBench.Figures, tapMs: Double, drawMs: Double, encodeMs: Double) {
+        func f(_ v: Double) -> String { String(format: "%.2f", v) }
+        print("  tapping a report (scale 2, a new page cache each): the sheet's first frame median \(f(BenchStatistics.median(viewer.firstFrameMs))) ms "
+            + "(max \(f(viewer.firstFrameMs.max() ?? 0))), the sharp first page on screen median \(f(BenchStatistics.median(viewer.sharpMs))) ms, "
+            + "p90 \(f(BenchStatistics.percentile(viewer.sharpMs, 0.9))) ms (\(viewer.reports) reports); the first frame's medians: "
+            + "the tap \(f(tapMs)) ms, drawing \(f(drawMs)) ms, PNG \(f(encodeMs)) ms")
+        for s in viewer.scroll {
+            print("  scrolling a \(s.pages)-page report at 60 Hz, scale \(f(s.scale)): frame median \(f(BenchStatistics.median(s.frameMs))) ms, "
+                + "p95 \(f(BenchStatistics.percentile(s.frameMs, 0.95))) ms (draw \(f(BenchStatistics.median(s.drawMs))), "
+                + "tiles and PNG \(f(BenchStatistics.median(s.encodeMs))); \(s.frameMs.count) frames; \(s.pagesDrawn) pages drawn off the frame path)")
         }
     }
 }
@@ -255,12 +283,20 @@ struct BenchPlay: ParsableCommand {
     @Option(help: "A long PDF to scroll in the viewer's figures (default: a 50-page report drawn for the bench).")
     var viewerPDF: String?
 
+    @Option(help: "How many of the datasource's reports the viewer's figures open, in datasource order.")
+    var viewerReports: Int = 12
+
+    @Flag(help: "Only the viewer's figures.")
+    var viewerOnly = false
+
     @Flag(help: "Print one JSON document.")
     var json = false
 
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        try Bench.running(global) { try PlayBench.run(data: input, json: json, viewerPDF: viewerPDF) }
+        try Bench.running(global) {
+            try PlayBench.run(data: input, json: json, viewerPDF: viewerPDF, viewerReports: max(1, viewerReports), viewerOnly: viewerOnly)
+        }
     }
 }
