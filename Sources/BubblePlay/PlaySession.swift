@@ -112,6 +112,8 @@ public final class PlaySession {
     private let measurer = PangoTextMeasurer()
     /// The picture the page shows (nil: the next frame sends the whole picture), and the image
     /// the next frame is drawn into.
+    /// Frames drawn only where the preview's scrolled pages changed (the rest moved or kept).
+    private(set) var partialFrames = 0
     private(set) var shownImage: RenderedImage? { didSet { if shownImage == nil { shownScene = nil } } }
     private var spareImage: RenderedImage?
     /// The scene `shownImage` was drawn from: an equal scene is not drawn again.
@@ -377,9 +379,22 @@ public final class PlaySession {
             t1 = MonotonicClock.seconds()
             picture = PlayPicture(png: [], tiles: [], columns: 0, tileSize: patcher.tileSize)
         } else {
-            let image = try renderer.render(scene, reusing: spareImage)
+            let (w, h) = renderer.pixelSize(of: scene)
+            let copy = sendsChangedTiles ? Self.scrollCopy(from: shownScene, to: scene, scale: scale, width: w, height: h) : nil
+            let image: RenderedImage
+            if let copy, !arrived, let shown = shownImage, let old = shownScene, shown.width == w, shown.height == h,
+               Self.onlyPagesScrolled(old, scene), let preview = scene.preview {
+                // Only the pages moved: the picture shown, with the pages' viewport drawn again
+                // (the page is sent the move and the rows it cannot fill).
+                let base = try spareImage.flatMap { $0.width == w && $0.height == h ? $0 : nil } ?? RenderedImage(width: w, height: h)
+                Self.copyPixels(from: shown, to: base)
+                try renderer.render(scene, over: base, inside: [Self.viewport(of: preview, scale: scale, width: w, height: h)])
+                image = base
+                partialFrames += 1
+            } else {
+                image = try renderer.render(scene, reusing: spareImage)
+            }
             t1 = MonotonicClock.seconds()
-            let copy = sendsChangedTiles ? Self.scrollCopy(from: shownScene, to: scene, scale: scale, image: image) : nil
             picture = try patcher.picture(image, shown: sendsChangedTiles ? shownImage : nil, encoder: encoder, copy: copy)
             spareImage = shownImage
             shownImage = image
@@ -410,17 +425,60 @@ public final class PlaySession {
     /// The move of the preview's pages between the picture the page shows (of `old`) and the
     /// next (of `new`), in pixels of `image`: when only the scroll changed, the pages' viewport
     /// (less its rounded corners) moves by the whole pixels the renderer moved them. Nil otherwise.
-    static func scrollCopy(from old: Scene?, to new: Scene, scale: Double, image: RenderedImage) -> PictureCopy? {
+    static func scrollCopy(from old: Scene?, to new: Scene, scale: Double, width: Int, height: Int) -> PictureCopy? {
         guard let old, let a = old.preview, let b = new.preview, old.overlayOpacity >= 1, new.overlayOpacity >= 1,
               a.reportID == b.reportID, a.geometry == b.geometry, a.zoom == b.zoom, a.swipe == b.swipe, a.scrollX == b.scrollX,
               a.scrollY != b.scrollY else { return nil }
         let dy = Int((a.scrollY * scale).rounded()) - Int((b.scrollY * scale).rounded())
         let v = b.geometry.pages
-        let inset = 10.0  // the viewport's corner radius
-        let x0 = max(0, Int(((v.x + b.swipe) * scale).rounded(.up))), x1 = min(image.width, Int(((v.x + b.swipe + v.width) * scale).rounded(.down)))
-        let y0 = max(0, Int(((v.y + inset) * scale).rounded(.up))), y1 = min(image.height, Int(((v.y + v.height - inset) * scale).rounded(.down)))
+        let x0 = max(0, Int(((v.x + b.swipe) * scale).rounded(.up))), x1 = min(width, Int(((v.x + b.swipe + v.width) * scale).rounded(.down)))
+        let y0 = max(0, Int(((v.y + copyTopInset) * scale).rounded(.up)))
+        let y1 = min(height, Int(((v.y + v.height - copyBottomInset) * scale).rounded(.down)))
         guard dy != 0, x1 > x0, y1 > y0, abs(dy) < y1 - y0 else { return nil }
         return PictureCopy(x: x0, y: y0, width: x1 - x0, height: y1 - y0, dy: dy)
+    }
+
+    /// The viewport's top band left out of a copy: its rounded corners and the page indicator
+    /// (10 pt down, 28 pt high), pt.
+    static let copyTopInset = 40.0
+    /// The viewport's bottom band left out of a copy: its rounded corners, pt.
+    static let copyBottomInset = 10.0
+
+    /// Whether two scenes differ only in where the preview's pages are (the scroll, the pages in
+    /// view, the current page and its label, the indicator's opacity).
+    static func onlyPagesScrolled(_ a: Scene, _ b: Scene) -> Bool {
+        func still(_ s: Scene) -> Scene {
+            var s = s
+            s.preview?.pages = []
+            s.preview?.page = 0
+            s.preview?.pageLabel = nil
+            s.preview?.indicatorOpacity = 0
+            s.preview?.scrollY = 0
+            return s
+        }
+        return a.preview != nil && still(a) == still(b)
+    }
+
+    /// The pages' viewport in pixels, rounded outwards: what a frame in which only the pages
+    /// scrolled draws again. Drawn whole, every page in it is composited as in a whole frame.
+    static func viewport(of preview: ScenePreview, scale: Double, width: Int, height: Int) -> SceneRenderer.PixelRect {
+        let v = preview.geometry.pages
+        let x0 = max(0, Int(((v.x + preview.swipe) * scale).rounded(.down))), x1 = min(width, Int(((v.x + preview.swipe + v.width) * scale).rounded(.up)))
+        let y0 = max(0, Int((v.y * scale).rounded(.down))), y1 = min(height, Int(((v.y + v.height) * scale).rounded(.up)))
+        return SceneRenderer.PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
+
+    /// `source`'s pixels into `target` (of one size).
+    static func copyPixels(from source: RenderedImage, to target: RenderedImage) {
+        source.withPixels { src, srcStride in
+            target.withPixels { dst, dstStride in
+                if srcStride == dstStride {
+                    memcpy(dst, src, srcStride * source.height)
+                } else {
+                    for y in 0..<source.height { memcpy(dst + y * dstStride, src + y * srcStride, source.width * 4) }
+                }
+            }
+        }
     }
 
     // MARK: - Memory

@@ -100,10 +100,17 @@ extension SceneRenderer {
         } else if let why = p.unavailable {
             drawUnavailable(why, in: SceneRect(x: v.x + dx, y: v.y, width: v.width, height: v.height), f)
         }
-        // In a raster, the pages move by whole device pixels (see `ScenePreview.scrollY`).
-        let snap = f.raster && pixelScale > 0 ? (p.scrollY * pixelScale - (p.scrollY * pixelScale).rounded()) / pixelScale : 0
+        // In a raster, each page starts on a whole device pixel and the pages move by whole
+        // device pixels as they scroll (see `ScenePreview.scrollY`), so that a page drawn again
+        // lower or higher has exactly the pixels it had.
+        let snaps = f.raster && pixelScale > 0
+        let scrolled = (p.scrollY * pixelScale).rounded()
         for page in p.pages {
-            let r = SceneRect(x: page.frame.x + dx, y: page.frame.y + snap, width: page.frame.width, height: page.frame.height)
+            var r = SceneRect(x: page.frame.x + dx, y: page.frame.y, width: page.frame.width, height: page.frame.height)
+            if snaps {
+                r.x = (r.x * pixelScale).rounded() / pixelScale
+                r.y = (((page.frame.y + p.scrollY) * pixelScale).rounded() - scrolled) / pixelScale
+            }
             let clipped = intersection(r, SceneRect(x: v.x + dx, y: v.y, width: v.width, height: v.height))
             if !f.records { drawPage(report.id, page.page, in: r, visible: clipped, f) }
             recordPicture(f, owner: "preview-page:\(page.page)", label: "page \(page.page)", frame: clipped)

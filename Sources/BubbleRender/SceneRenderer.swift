@@ -142,6 +142,45 @@ public final class SceneRenderer {
         return image
     }
 
+    /// A rectangle of a picture's pixels.
+    public struct PixelRect: Sendable, Equatable {
+        /// The left column and top row.
+        public var x, y: Int
+        /// Columns and rows.
+        public var width, height: Int
+
+        /// A rectangle of pixels.
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// Draws `scene` into `image` (of the frame's size at `pixelScale`) inside `regions` only,
+    /// leaving every other pixel as it is: when the image shows a scene that differs from this
+    /// one only inside them, it then shows this scene, as `render(_:)` would draw it (the regions
+    /// are whole pixels, so what is drawn inside them does not depend on them).
+    public func render(_ scene: Scene, over image: RenderedImage, inside regions: [PixelRect]) throws {
+        let (w, h) = pixelSize(of: scene)
+        guard image.width == max(1, w), image.height == max(1, h), image.isARGB32 else {
+            throw RenderError.cairo(file: nil, status: "an image of \(image.width)×\(image.height) for a frame of \(w)×\(h)")
+        }
+        let drawn = regions.filter { $0.width > 0 && $0.height > 0 }
+        guard !drawn.isEmpty else { return }
+        let cr = cairo_create(image.surface)!
+        defer { cairo_destroy(cr) }
+        for r in drawn { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
+        cairo_clip(cr)
+        cairo_scale(cr, pixelScale, pixelScale)
+        drawScene(scene, Frame(cr: cr, raster: true, records: false))
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError.cairo(file: nil, status: String(cString: cairo_status_to_string(status)))
+        }
+    }
+
     /// Renders `scene` and writes it as PNG to `path` (atomically).
     public func writePNG(_ scene: Scene, to path: String, encoder: PNGEncoderChoice = .fast, using fs: FileSystemCalls = .system) throws {
         let image: RenderedImage

@@ -31,6 +31,9 @@ struct PlayClient: ParsableCommand {
     @Flag(help: "No misbehaving clients, only the pages.")
     var polite = false
 
+    @Flag(help: "Pages open reports and read them: scroll their pages, zoom in, go back.")
+    var viewer = false
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -38,7 +41,7 @@ struct PlayClient: ParsableCommand {
     }
 
     func run() throws {
-        try Self.drive(port: port, seconds: seconds, pages: pages, scale: scale, polite: polite, name: "bubbles play-client")
+        try Self.drive(port: port, seconds: seconds, pages: pages, scale: scale, polite: polite, viewer: viewer, name: "bubbles play-client")
     }
 
     /// Refuses values the client cannot use; `names` are the flags as the user wrote them.
@@ -53,8 +56,9 @@ struct PlayClient: ParsableCommand {
 
     /// Runs the load clients against the server on 127.0.0.1:`port`; prints every 30 s and at the
     /// end, and fails (exit status 1) when they saw a failure.
-    static func drive(port: Int, seconds: Double, pages: Int, scale: Double, polite: Bool, name: String) throws {
+    static func drive(port: Int, seconds: Double, pages: Int, scale: Double, polite: Bool, viewer: Bool = false, name: String) throws {
         var o = PlaySoak.Options(port: port, seconds: seconds)
+        o.viewer = viewer
         o.pages = pages
         o.scale = scale
         o.misbehave = !polite

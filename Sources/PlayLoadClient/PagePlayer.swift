@@ -8,7 +8,11 @@ import Foundation
 /// The gesture: find a bubble (one frame with the debug view), drag it round for two seconds,
 /// release; every third time tap it and pinch back after a second.
 struct PagePlayer {
-    enum Phase { case findBubble(asked: Double), drag(centre: (Double, Double), until: Double, ticks: Int), pause(until: Double, pinch: Bool) }
+    enum Phase {
+        case findBubble(asked: Double), drag(centre: (Double, Double), until: Double, ticks: Int), pause(until: Double, pinch: Bool)
+        /// Reading an open preview (viewer mode): scrolls and a zoom until `until`, then back.
+        case reading(until: Double, ticks: Int)
+    }
 
     let ws: LoopbackWebSocket
     let options: PlaySoak.Options
@@ -32,6 +36,10 @@ struct PagePlayer {
     var cycle = 0
     var bodies: [(Double, Double)] = [], fixed: [(Double, Double)] = []
     var canvas = (768.0, 1024.0)
+    /// The last frame's `preview` (the sheet's pages rectangle), nil when no preview is open.
+    var previewPages: [Double]?
+    /// Taps down since the page was last at the top (viewer mode).
+    var descents = 0
 
     init(ws: LoopbackWebSocket, options: PlaySoak.Options, random: SplitMix64, began: Double) {
         self.ws = ws
@@ -139,6 +147,11 @@ struct PagePlayer {
                 return (x, y)
             }
         }
+        if let p = m["preview"] as? [String: Any], let r = p["pages"] as? [Any], r.count == 4 {
+            previewPages = r.compactMap { PlaySoak.number($0) }
+        } else {
+            previewPages = nil
+        }
         if let tiles = m["tiles"] as? [Any], tiles.isEmpty {
             shownSinceReady = true
         } else {
@@ -175,13 +188,52 @@ struct PagePlayer {
             return drag(centre: c, until: until, ticks: ticks, now: now)
         case .pause(let until, let pinch):
             if now >= until {
-                if pinch {
+                if options.viewer {
+                    if previewPages != nil {
+                        phase = .reading(until: now + 4, ticks: 0)
+                        return true
+                    }
+                    // Down until a report opens; back to the top after five levels without one.
+                    descents += 1
+                    if descents >= 5 {
+                        for _ in 0..<descents { _ = send(#"{"type": "pinch"}"#) }
+                        descents = 0
+                    }
+                } else if pinch {
                     _ = send(#"{"type": "pinch"}"#)
                     pendingInputAt = pendingInputAt ?? MonotonicClock.seconds()
                 }
                 phase = .findBubble(asked: 0)
             }
+        case .reading(let until, let ticks):
+            return read(until: until, ticks: ticks, now: now)
         }
+        return true
+    }
+
+    /// One step of reading an open preview: a scroll every quarter second (down, then up), a zoom
+    /// in on the pages after two seconds, and at `until` a pinch back (the preview closes).
+    mutating func read(until: Double, ticks: Int, now: Double) -> Bool {
+        if now >= until || previewPages == nil {
+            if previewPages != nil {
+                _ = send(#"{"type": "pinch"}"#)
+                pendingInputAt = pendingInputAt ?? MonotonicClock.seconds()
+                page.previewsRead += 1
+                descents = max(0, descents - 1)
+            }
+            phase = .findBubble(asked: 0)
+            return true
+        }
+        let quarter = Int(options.displayHz / 4)
+        if ticks % quarter == 0 {
+            let dy = ticks < Int(options.displayHz * 2) ? 300 + random.below(600) : -(200 + random.below(400))
+            guard send(#"{"type": "scroll", "dy": \#(dy)}"#) else { return false }
+            pendingInputAt = pendingInputAt ?? MonotonicClock.seconds()
+        }
+        if ticks == Int(options.displayHz * 2), let r = previewPages {
+            guard send(#"{"type": "zoom", "scale": 2, "x": \#(r[0] + r[2] / 2), "y": \#(r[1] + r[3] / 2)}"#) else { return false }
+        }
+        phase = .reading(until: until, ticks: ticks + 1)
         return true
     }
 
@@ -202,7 +254,7 @@ struct PagePlayer {
             }
             _ = send(#"{"type": "release"}"#)
             cycle += 1
-            let tapAndPinch = cycle % 3 == 0
+            let tapAndPinch = cycle % 3 == 0 || options.viewer
             if tapAndPinch { _ = send(#"{"type": "tap", "x": \#(c.0), "y": \#(c.1)}"#) }
             pendingInputAt = pendingInputAt ?? MonotonicClock.seconds()
             phase = .pause(until: now + (tapAndPinch ? 1.2 : 0.3), pinch: tapAndPinch)

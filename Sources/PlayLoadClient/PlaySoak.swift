@@ -23,6 +23,10 @@ public enum PlaySoak {
         public var displayHz = 120.0
         /// The pages' devicePixelRatio (default 1).
         public var scale = 1.0
+        /// Pages open reports and read them (default false): every drag ends with a tap that
+        /// goes down a level, and where the tap opened a report's preview the page scrolls its
+        /// pages, zooms in and goes back after four seconds.
+        public var viewer = false
         /// Run the misbehaving clients too (default true): extra sessions, floods, oversized,
         /// malformed, non-UTF-8 and binary messages, half-sent HTTP requests, rapid reconnects.
         public var misbehave = true
@@ -53,6 +57,8 @@ public enum PlaySoak {
         public var frames = 0
         /// Seconds the page played.
         public var seconds = 0.0
+        /// Report previews the page opened and read (viewer mode).
+        public var previewsRead = 0
         /// Input to the next frame's header, milliseconds, sorted.
         public var latencies: [Double] = []
         /// The longest wait for a frame while the page dragged and the last frame was moving (s).
@@ -121,6 +127,7 @@ public enum PlaySoak {
                 out += String(
                     format: "page %d: %.1f frames/s (%d in %.0f s, %d with a picture), input to frame p50 %.1f ms, p99 %.1f ms, longest wait while dragging %.2f s, errors %d",
                     i + 1, p.framesPerSecond, p.frames, p.seconds, p.pictures, p.latencyPercentile(0.5), p.latencyPercentile(0.99), p.longestGap, p.errors)
+                if p.previewsRead > 0 { out += ", \(p.previewsRead) report previews read" }
                 out += (p.endedEarly.map { ", ENDED (close \($0))" } ?? "")
                 out += p.firstErrors.isEmpty ? "\n" : " (" + p.firstErrors.joined(separator: "; ") + ")\n"
             }

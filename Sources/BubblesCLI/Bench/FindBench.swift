@@ -4,6 +4,8 @@ import BubbleRender
 @_spi(Testbed) import BubbleScenario
 import DashboardLibrary
 import Foundation
+import IndexThumbnails
+import ReportIndex
 import ReportLibrary
 import SampleLibrary
 import BubbleSupport
@@ -15,7 +17,8 @@ import BubbleSupport
 ///
 /// - `keystroke`: on the generated library of 100 000 reports (`bench search`'s, with its library
 ///   index), every prefix of `queries` typed into the open search: `send(.search(text))`, the
-///   scene, the render (the results drawn). Target ≤ 16 ms.
+///   scene, the render (the results drawn, each row with its first-page thumbnail from the index,
+///   as `bubbles play` draws them). Target ≤ 16 ms.
 /// - `filter_apply`, `filter_clear`: on a level of 10 000 reports (one category, keywords from
 ///   the generated library's, its own index), a keyword filter set and cleared: the event, one
 ///   step, the scene, the render. Target ≤ 8 ms.
@@ -23,7 +26,9 @@ import BubbleSupport
 /// the step, without the scene and the render).
 ///
 /// - `pick`: a search result taken (rows 0–2 of each query's results) to the first frame of its
-///   level, anywhere in the 100 000-report library: the event, one step, the scene, the render.
+///   level, anywhere in the 100 000-report library: the event, one step, the scene, the render
+///   (the report's preview opening, its first page's thumbnail standing in for the page, which is
+///   drawn off the frame path).
 ///   With the default 5 rounds each row is taken once, so most picks land on a level not laid out
 ///   before; more rounds take rows 0–2 again, onto levels already laid out. As in a session on
 ///   the play server, which draws every frame, the results and the level the preview closed onto
@@ -55,9 +60,17 @@ enum FindBench {
         let summary = try SampleLibrary.writeSearchLibrary(into: work, reports: reports, pdfs: 1_000)
         progress("loading it with its index (built or brought up to date beside it)")
         let (tree, finder) = try load(summary.datasource)
+        // The rows' thumbnails and the preview's pages as in `bubbles play`: the index's
+        // thumbnails (drawn now where missing), pages drawn off the frame path.
+        let library = try LibraryLoader.load(summary.datasource)
+        let indexPath = ReportIndex.defaultPath(forDatasource: library.sourceFile)
+        let drawn = try ThumbnailBuilder().update(try ReportIndex.open(at: indexPath)).drawn
+        if drawn > 0 { progress("drew \(drawn) thumbnails into the index") }
         var samples = [Samples(name: "keystroke", target: 16), Samples(name: "filter_apply", target: 8),
                        Samples(name: "filter_clear", target: 8), Samples(name: "pick", target: 8)]
         let renderer = SceneRenderer(pixelScale: 1)
+        renderer.pictures = LibraryBridge.pageSource(for: library, source: .index(path: indexPath))
+        renderer.waitsForPages = false
         var image: RenderedImage? = nil
         func frame(_ d: Dashboard) throws {
             image = try renderer.render(d.scene(), reusing: image)
