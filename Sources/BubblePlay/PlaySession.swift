@@ -382,20 +382,23 @@ public final class PlaySession {
             let (w, h) = renderer.pixelSize(of: scene)
             let copy = sendsChangedTiles ? Self.scrollCopy(from: shownScene, to: scene, scale: scale, width: w, height: h) : nil
             let image: RenderedImage
+            var region: SceneRenderer.PixelRect? = nil
             if let copy, !arrived, let shown = shownImage, let old = shownScene, shown.width == w, shown.height == h,
                Self.onlyPagesScrolled(old, scene), let preview = scene.preview {
                 // Only the pages moved: the picture shown, with the pages' viewport drawn again
                 // (the page is sent the move and the rows it cannot fill).
                 let base = try spareImage.flatMap { $0.width == w && $0.height == h ? $0 : nil } ?? RenderedImage(width: w, height: h)
                 Self.copyPixels(from: shown, to: base)
-                try renderer.render(scene, over: base, inside: [Self.viewport(of: preview, scale: scale, width: w, height: h)])
+                let viewport = Self.viewport(of: preview, scale: scale, width: w, height: h)
+                try renderer.render(scene, over: base, inside: [viewport])
+                region = viewport
                 image = base
                 partialFrames += 1
             } else {
                 image = try renderer.render(scene, reusing: spareImage)
             }
             t1 = MonotonicClock.seconds()
-            picture = try patcher.picture(image, shown: sendsChangedTiles ? shownImage : nil, encoder: encoder, copy: copy)
+            picture = try patcher.picture(image, shown: sendsChangedTiles ? shownImage : nil, encoder: encoder, copy: copy, region: region)
             spareImage = shownImage
             shownImage = image
             shownScene = scene

@@ -68,14 +68,16 @@ final class TilePatcher {
     /// The picture part for `image`, given the picture the page shows (`shown`, nil for none).
     /// With `copy`, the page is told to make that move first: `shown` is moved the same way
     /// (it is the page's picture) and only the tiles that still differ are sent.
-    func picture(_ image: RenderedImage, shown: RenderedImage?, encoder: PNGEncoder, copy: PictureCopy? = nil) throws -> PlayPicture {
+    /// `region`: where `image` can differ from `shown` moved by `copy` (pixels; nil: anywhere).
+    func picture(_ image: RenderedImage, shown: RenderedImage?, encoder: PNGEncoder, copy: PictureCopy? = nil,
+                 region: SceneRenderer.PixelRect? = nil) throws -> PlayPicture {
         let t = tileSize
         guard let shown, shown.width == image.width, shown.height == image.height else {
             return PlayPicture(png: try encoder.encode(image), tiles: nil, columns: 0, tileSize: t)
         }
         copy?.apply(to: shown)
         let gridColumns = (image.width + t - 1) / t, gridRows = (image.height + t - 1) / t
-        let changed = changedTiles(image, shown, gridColumns: gridColumns, gridRows: gridRows)
+        let changed = changedTiles(image, shown, gridColumns: gridColumns, gridRows: gridRows, region: region)
         if Double(changed.count) > wholeShare * Double(gridColumns * gridRows) {
             return PlayPicture(png: try encoder.encode(image), tiles: nil, columns: 0, tileSize: t)
         }
@@ -108,20 +110,28 @@ final class TilePatcher {
     }
 
     /// The indices of the tiles in which `a` and `b` (of one size) differ, in grid order.
-    func changedTiles(_ a: RenderedImage, _ b: RenderedImage, gridColumns: Int, gridRows: Int) -> [Int] {
+    /// Only the tiles that meet `region` (pixels) are compared when it is given: the caller knows
+    /// that nothing outside it changed.
+    func changedTiles(_ a: RenderedImage, _ b: RenderedImage, gridColumns: Int, gridRows: Int,
+                      region: SceneRenderer.PixelRect? = nil) -> [Int] {
         let t = tileSize
         var changed: [Int] = []
         var bandChanged = [Bool](repeating: false, count: gridColumns)
+        var rows = 0..<gridRows, columns = 0..<gridColumns
+        if let r = region {
+            rows = min(gridRows, max(0, r.y / t))..<min(gridRows, max(0, (r.y + r.height + t - 1) / t))
+            columns = min(gridColumns, max(0, r.x / t))..<min(gridColumns, max(0, (r.x + r.width + t - 1) / t))
+        }
         a.withPixels { pa, strideA in
             b.withPixels { pb, strideB in
-                for ty in 0..<gridRows {
+                for ty in rows {
                     for i in 0..<gridColumns { bandChanged[i] = false }
-                    var left = gridColumns
+                    var left = columns.count
                     let y1 = min(a.height, (ty + 1) * t)
                     var y = ty * t
                     while y < y1 && left > 0 {
                         let ra = pa + y * strideA, rb = pb + y * strideB
-                        for tx in 0..<gridColumns where !bandChanged[tx] {
+                        for tx in columns where !bandChanged[tx] {
                             let x0 = tx * t * 4
                             let n = min(t, a.width - tx * t) * 4
                             if memcmp(ra + x0, rb + x0, n) != 0 {
@@ -131,7 +141,7 @@ final class TilePatcher {
                         }
                         y += 1
                     }
-                    for tx in 0..<gridColumns where bandChanged[tx] { changed.append(ty * gridColumns + tx) }
+                    for tx in columns where bandChanged[tx] { changed.append(ty * gridColumns + tx) }
                 }
             }
         }

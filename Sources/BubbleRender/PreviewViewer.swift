@@ -89,11 +89,21 @@ extension SceneRenderer {
     func drawViewerPages(_ report: SceneReport, _ p: ScenePreview, dx: Double, colour: RenderColour, _ f: Frame) {
         let cr = f.cr
         let v = p.geometry.pages
+        let radius = 10.0
         cairo_save(cr)
-        roundedRectPath(cr, v.x + dx, v.y, v.width, v.height, 10)
-        cairo_clip_preserve(cr)
-        setColour(cr, RenderColour(hex: 0xE6EAF0))
-        cairo_fill(cr)
+        roundedRectPath(cr, v.x + dx, v.y, v.width, v.height, radius)
+        if f.raster {
+            // In a raster the pages are clipped to the viewport's rectangle (pixels composited
+            // without a mask) and its rounded corners are painted back over them afterwards.
+            setColour(cr, RenderColour(hex: 0xE6EAF0))
+            cairo_fill(cr)
+            cairo_rectangle(cr, v.x + dx, v.y, v.width, v.height)
+            cairo_clip(cr)
+        } else {
+            cairo_clip_preserve(cr)
+            setColour(cr, RenderColour(hex: 0xE6EAF0))
+            cairo_fill(cr)
+        }
         if p.standIn {
             let h = min(v.height - 32, (v.width - 32) * 1.4142)
             drawPagePlaceholder(cr, centreX: v.x + dx + v.width / 2, top: v.y + (v.height - h) / 2, height: h, colour: colour)
@@ -116,6 +126,21 @@ extension SceneRenderer {
             recordPicture(f, owner: "preview-page:\(page.page)", label: "page \(page.page)", frame: clipped)
         }
         cairo_restore(cr)
+        if f.raster && !p.pages.isEmpty {
+            // The card's colour outside the viewport's rounded corners.
+            let x0 = v.x + dx, y0 = v.y, x1 = v.x + dx + v.width, y1 = v.y + v.height, r = radius
+            let corners: [(Double, Double, Double, Double, Double)] = [
+                (x0, y0, x0 + r, y0 + r, Double.pi), (x1, y0, x1 - r, y0 + r, 1.5 * Double.pi),
+                (x1, y1, x1 - r, y1 - r, 0), (x0, y1, x0 + r, y1 - r, 0.5 * Double.pi),
+            ]
+            for (px, py, cx, cy, start) in corners {
+                cairo_move_to(cr, px, py)
+                cairo_arc(cr, cx, cy, r, start, start + Double.pi / 2)
+                cairo_close_path(cr)
+            }
+            setColour(cr, style.cardColour)
+            cairo_fill(cr)
+        }
         if p.indicatorOpacity > 0, p.pageCount > 0 { drawPageIndicator(p, dx: dx, f) }
     }
 
