@@ -382,23 +382,37 @@ public final class PlaySession {
             let (w, h) = renderer.pixelSize(of: scene)
             let copy = sendsChangedTiles ? Self.scrollCopy(from: shownScene, to: scene, scale: scale, width: w, height: h) : nil
             let image: RenderedImage
-            var region: SceneRenderer.PixelRect? = nil
+            var regions: [SceneRenderer.PixelRect]? = nil
+            var moved = false
             if let copy, !arrived, let shown = shownImage, let old = shownScene, shown.width == w, shown.height == h,
                Self.onlyPagesScrolled(old, scene), let preview = scene.preview {
                 // Only the pages moved: the picture shown, with the pages' viewport drawn again
                 // (the page is sent the move and the rows it cannot fill).
                 let base = try spareImage.flatMap { $0.width == w && $0.height == h ? $0 : nil } ?? RenderedImage(width: w, height: h)
-                Self.copyPixels(from: shown, to: base)
                 let viewport = Self.viewport(of: preview, scale: scale, width: w, height: h)
-                try renderer.render(scene, over: base, inside: [viewport])
-                region = viewport
+                if preview.zoom == 1 {
+                    // Every page in view is copied from its picture scaled to its size (the same
+                    // pixels at any whole-pixel place): the page's picture moved (as the page
+                    // will move it), then only what the move cannot fill drawn and compared.
+                    copy.apply(to: shown)
+                    moved = true
+                    Self.copyPixels(from: shown, to: base)
+                    let damage = Self.damage(of: copy, viewport: viewport)
+                    try renderer.render(scene, over: base, inside: damage)
+                    regions = damage
+                } else {
+                    Self.copyPixels(from: shown, to: base)
+                    try renderer.render(scene, over: base, inside: [viewport])
+                    regions = [viewport]
+                }
                 image = base
                 partialFrames += 1
             } else {
                 image = try renderer.render(scene, reusing: spareImage)
             }
             t1 = MonotonicClock.seconds()
-            picture = try patcher.picture(image, shown: sendsChangedTiles ? shownImage : nil, encoder: encoder, copy: copy, region: region)
+            picture = try patcher.picture(image, shown: sendsChangedTiles ? shownImage : nil, encoder: encoder, copy: copy,
+                                          regions: regions, moved: moved)
             spareImage = shownImage
             shownImage = image
             shownScene = scene
@@ -434,7 +448,8 @@ public final class PlaySession {
               a.scrollY != b.scrollY else { return nil }
         let dy = Int((a.scrollY * scale).rounded()) - Int((b.scrollY * scale).rounded())
         let v = b.geometry.pages
-        let x0 = max(0, Int(((v.x + b.swipe) * scale).rounded(.up))), x1 = min(width, Int(((v.x + b.swipe + v.width) * scale).rounded(.down)))
+        let x0 = max(0, Int(((v.x + b.swipe + copySideInset) * scale).rounded(.up)))
+        let x1 = min(width, Int(((v.x + b.swipe + v.width - copySideInset) * scale).rounded(.down)))
         let y0 = max(0, Int(((v.y + copyTopInset) * scale).rounded(.up)))
         let y1 = min(height, Int(((v.y + v.height - copyBottomInset) * scale).rounded(.down)))
         guard dy != 0, x1 > x0, y1 > y0, abs(dy) < y1 - y0 else { return nil }
@@ -444,8 +459,11 @@ public final class PlaySession {
     /// The viewport's top band left out of a copy: its rounded corners and the page indicator
     /// (10 pt down, 28 pt high), pt.
     static let copyTopInset = 40.0
-    /// The viewport's bottom band left out of a copy: its rounded corners, pt.
-    static let copyBottomInset = 10.0
+    /// The viewport's bottom band left out of a copy: its rounded corners (10 pt) and the pixel
+    /// their edge may touch, pt.
+    static let copyBottomInset = 12.0
+    /// The viewport's side columns left out of a copy (the edge of its rounded outline), pt.
+    static let copySideInset = 1.0
 
     /// Whether two scenes differ only in where the preview's pages are (the scroll, the pages in
     /// view, the current page and its label, the indicator's opacity).
@@ -469,6 +487,25 @@ public final class PlaySession {
         let x0 = max(0, Int(((v.x + preview.swipe) * scale).rounded(.down))), x1 = min(width, Int(((v.x + preview.swipe + v.width) * scale).rounded(.up)))
         let y0 = max(0, Int((v.y * scale).rounded(.down))), y1 = min(height, Int(((v.y + v.height) * scale).rounded(.up)))
         return SceneRenderer.PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
+
+    /// What a copy leaves to draw again in the viewport, in pixels: the rows and columns outside
+    /// the copy's rectangle (the rounded corners, the indicator's band), and the rows inside it
+    /// that the move exposed.
+    static func damage(of copy: PictureCopy, viewport v: SceneRenderer.PixelRect) -> [SceneRenderer.PixelRect] {
+        let cx1 = copy.x + copy.width, cy1 = copy.y + copy.height
+        var out = [
+            SceneRenderer.PixelRect(x: v.x, y: v.y, width: v.width, height: copy.y - v.y),
+            SceneRenderer.PixelRect(x: v.x, y: cy1, width: v.width, height: v.y + v.height - cy1),
+            SceneRenderer.PixelRect(x: v.x, y: copy.y, width: copy.x - v.x, height: copy.height),
+            SceneRenderer.PixelRect(x: cx1, y: copy.y, width: v.x + v.width - cx1, height: copy.height),
+        ]
+        if copy.dy < 0 {
+            out.append(SceneRenderer.PixelRect(x: copy.x, y: cy1 + copy.dy, width: copy.width, height: -copy.dy))
+        } else {
+            out.append(SceneRenderer.PixelRect(x: copy.x, y: copy.y, width: copy.width, height: copy.dy))
+        }
+        return out.filter { $0.width > 0 && $0.height > 0 }
     }
 
     /// `source`'s pixels into `target` (of one size).

@@ -68,16 +68,17 @@ final class TilePatcher {
     /// The picture part for `image`, given the picture the page shows (`shown`, nil for none).
     /// With `copy`, the page is told to make that move first: `shown` is moved the same way
     /// (it is the page's picture) and only the tiles that still differ are sent.
-    /// `region`: where `image` can differ from `shown` moved by `copy` (pixels; nil: anywhere).
+    /// `regions`: where `image` can differ from `shown` moved by `copy` (pixels; nil: anywhere).
+    /// `moved`: `shown` has been moved by `copy` already.
     func picture(_ image: RenderedImage, shown: RenderedImage?, encoder: PNGEncoder, copy: PictureCopy? = nil,
-                 region: SceneRenderer.PixelRect? = nil) throws -> PlayPicture {
+                 regions: [SceneRenderer.PixelRect]? = nil, moved: Bool = false) throws -> PlayPicture {
         let t = tileSize
         guard let shown, shown.width == image.width, shown.height == image.height else {
             return PlayPicture(png: try encoder.encode(image), tiles: nil, columns: 0, tileSize: t)
         }
-        copy?.apply(to: shown)
+        if !moved { copy?.apply(to: shown) }
         let gridColumns = (image.width + t - 1) / t, gridRows = (image.height + t - 1) / t
-        let changed = changedTiles(image, shown, gridColumns: gridColumns, gridRows: gridRows, region: region)
+        let changed = changedTiles(image, shown, gridColumns: gridColumns, gridRows: gridRows, regions: regions)
         if Double(changed.count) > wholeShare * Double(gridColumns * gridRows) {
             return PlayPicture(png: try encoder.encode(image), tiles: nil, columns: 0, tileSize: t)
         }
@@ -110,21 +111,25 @@ final class TilePatcher {
     }
 
     /// The indices of the tiles in which `a` and `b` (of one size) differ, in grid order.
-    /// Only the tiles that meet `region` (pixels) are compared when it is given: the caller knows
-    /// that nothing outside it changed.
+    /// Only the tiles that meet `regions` (pixels) are compared when they are given: the caller
+    /// knows that nothing outside them changed.
     func changedTiles(_ a: RenderedImage, _ b: RenderedImage, gridColumns: Int, gridRows: Int,
-                      region: SceneRenderer.PixelRect? = nil) -> [Int] {
+                      regions: [SceneRenderer.PixelRect]? = nil) -> [Int] {
         let t = tileSize
         var changed: [Int] = []
         var bandChanged = [Bool](repeating: false, count: gridColumns)
-        var rows = 0..<gridRows, columns = 0..<gridColumns
-        if let r = region {
-            rows = min(gridRows, max(0, r.y / t))..<min(gridRows, max(0, (r.y + r.height + t - 1) / t))
-            columns = min(gridColumns, max(0, r.x / t))..<min(gridColumns, max(0, (r.x + r.width + t - 1) / t))
+        // The tiles to compare: every one, or those that meet a region.
+        var candidate = [Bool](repeating: regions == nil, count: gridColumns * gridRows)
+        for r in regions ?? [] where r.width > 0 && r.height > 0 {
+            for ty in max(0, r.y / t)..<min(gridRows, max(0, (r.y + r.height + t - 1) / t)) {
+                for tx in max(0, r.x / t)..<min(gridColumns, max(0, (r.x + r.width + t - 1) / t)) { candidate[ty * gridColumns + tx] = true }
+            }
         }
         a.withPixels { pa, strideA in
             b.withPixels { pb, strideB in
-                for ty in rows {
+                for ty in 0..<gridRows {
+                    let columns = (0..<gridColumns).filter { candidate[ty * gridColumns + $0] }
+                    guard !columns.isEmpty else { continue }
                     for i in 0..<gridColumns { bandChanged[i] = false }
                     var left = columns.count
                     let y1 = min(a.height, (ty + 1) * t)

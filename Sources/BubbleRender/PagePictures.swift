@@ -97,7 +97,54 @@ public protocol PagePictures: AnyObject, Sendable {
     func thumbnail(report: String) -> PageThumbnail
 }
 
+/// A page picture scaled to the pixels it is shown at.
+struct ShownPageKey: Hashable {
+    var report: String
+    var page: Int
+    var sourceWidth: Int
+    var sourceHeight: Int
+    var width: Int
+    var height: Int
+}
+
 extension SceneRenderer {
+    /// Paints page `page`'s `raster` into `rect` (pt; its corners on whole device pixels), from a
+    /// copy scaled once to the pixels it covers: drawn again at another whole-pixel place (a
+    /// scroll), the page has exactly the same pixels, and each frame copies instead of resampling.
+    func paintShownPage(_ raster: PageRaster, report: String, page: Int, into rect: SceneRect, _ f: Frame) {
+        let cr = f.cr
+        var x = rect.x, y = rect.y
+        cairo_user_to_device(cr, &x, &y)
+        var x1 = rect.x + rect.width, y1 = rect.y + rect.height
+        cairo_user_to_device(cr, &x1, &y1)
+        let w = Int((x1 - x).rounded()), h = Int((y1 - y).rounded())
+        guard w > 0, h > 0, w <= 16_384, h <= 16_384 else { return paint(raster, into: rect, f) }
+        let key = ShownPageKey(report: report, page: page, sourceWidth: raster.width, sourceHeight: raster.height, width: w, height: h)
+        let image: RenderedImage
+        if let i = shownPages.firstIndex(where: { $0.key == key }) {
+            let hit = shownPages.remove(at: i)
+            shownPages.append(hit)
+            image = hit.image
+        } else {
+            guard let made = try? RenderedImage(width: w, height: h) else { return paint(raster, into: rect, f) }
+            let c = cairo_create(made.surface)!
+            paint(raster, into: SceneRect(x: 0, y: 0, width: Double(w), height: Double(h)), Frame(cr: c, raster: true, records: false))
+            cairo_destroy(c)
+            image = made
+            shownPages.append((key, made))
+            if shownPages.count > Self.keptShownPages { shownPages.removeFirst(shownPages.count - Self.keptShownPages) }
+        }
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        let dx = x.rounded(), dy = y.rounded()
+        cairo_rectangle(cr, dx, dy, Double(w), Double(h))
+        cairo_clip(cr)
+        cairo_set_source_surface(cr, image.surface, dx, dy)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+
     /// Paints `raster` scaled into `rect` (pt), smoothly filtered.
     func paint(_ raster: PageRaster, into rect: SceneRect, _ f: Frame) {
         let cr = f.cr

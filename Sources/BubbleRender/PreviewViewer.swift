@@ -97,7 +97,15 @@ extension SceneRenderer {
             // without a mask) and its rounded corners are painted back over them afterwards.
             setColour(cr, RenderColour(hex: 0xE6EAF0))
             cairo_fill(cr)
-            cairo_rectangle(cr, v.x + dx, v.y, v.width, v.height)
+            // On whole device pixels (inwards): the clip is the same set of pixels however
+            // much of the picture a frame draws.
+            var x0 = v.x + dx, y0 = v.y, x1 = v.x + dx + v.width, y1 = v.y + v.height
+            cairo_user_to_device(cr, &x0, &y0)
+            cairo_user_to_device(cr, &x1, &y1)
+            x0 = x0.rounded(.up); y0 = y0.rounded(.up); x1 = x1.rounded(.down); y1 = y1.rounded(.down)
+            cairo_device_to_user(cr, &x0, &y0)
+            cairo_device_to_user(cr, &x1, &y1)
+            cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0)
             cairo_clip(cr)
         } else {
             cairo_clip_preserve(cr)
@@ -120,6 +128,8 @@ extension SceneRenderer {
             if snaps {
                 r.x = (r.x * pixelScale).rounded() / pixelScale
                 r.y = (((page.frame.y + p.scrollY) * pixelScale).rounded() - scrolled) / pixelScale
+                r.width = (page.frame.width * pixelScale).rounded() / pixelScale
+                r.height = (page.frame.height * pixelScale).rounded() / pixelScale
             }
             let clipped = intersection(r, SceneRect(x: v.x + dx, y: v.y, width: v.width, height: v.height))
             if !f.records { drawPage(report.id, page.page, in: r, visible: clipped, f) }
@@ -155,7 +165,9 @@ extension SceneRenderer {
     /// thumbnail or faint lines).
     func drawPage(_ report: String, _ page: Int, in r: SceneRect, visible: SceneRect, _ f: Frame) {
         let cr = f.cr
-        cairo_rectangle(cr, r.x - 1, r.y + 1, r.width + 2, r.height + 2)
+        // A 1 pt shadow, on whole device pixels in a raster (as the page is).
+        let o = f.raster && pixelScale > 0 ? max(1, pixelScale.rounded()) / pixelScale : 1
+        cairo_rectangle(cr, r.x - o, r.y + o, r.width + 2 * o, r.height + 2 * o)
         setColour(cr, RenderColour(hex: 0x1A2B44, alpha: 0.10))
         cairo_fill(cr)
         cairo_rectangle(cr, r.x, r.y, r.width, r.height)
@@ -175,9 +187,9 @@ extension SceneRenderer {
         let step = pictures.step(for: pixelWidth)
         if step > pictures.maxPageWidth, drawTiles(report, page, width: step, in: r, visible: visible, pictures, f) { return }
         if let raster = pictures.page(report: report, page: page, pixelWidth: pixelWidth, wait: waitsForPages) {
-            paint(raster, into: r, f)
+            paintShownPage(raster, report: report, page: page, into: r, f)
         } else if page == 1, case .picture(let thumb) = pictures.thumbnail(report: report) {
-            paint(thumb, into: r, f)
+            paintShownPage(thumb, report: report, page: 0, into: r, f)
         } else {
             setColour(cr, RenderColour(hex: 0xE4E8EE))
             for k in 0..<6 {

@@ -34,6 +34,10 @@ public final class SceneRenderer {
     public var spriteBudgetBytes = 96 << 20 {
         didSet { if spriteBytes + shadowBytes > spriteBudgetBytes { dropSprites() } }
     }
+    /// Page pictures scaled to the pixels they are shown at, most recent last (see `shownPage`).
+    var shownPages: [(key: ShownPageKey, image: RenderedImage)] = []
+    /// The most page pictures kept scaled: 6 (the pages of a viewport and their neighbours).
+    static let keptShownPages = 6
     var backgroundCache: (key: CanvasKey, image: RenderedImage)?
     var topBarCache: (key: TopBarKey, image: RenderedImage)?
     var bottomBarCache: (key: CanvasKey, image: RenderedImage)?
@@ -90,6 +94,7 @@ public final class SceneRenderer {
         func bytes(_ i: RenderedImage?) -> Int { i.map { $0.width * $0.height * 4 } ?? 0 }
         var n = spriteBytes + shadowBytes + bytes(backgroundCache?.image) + bytes(topBarCache?.image) + bytes(bottomBarCache?.image)
         for list in focusCache.values { for f in list { n += bytes(f.sprite.image) } }
+        for p in shownPages { n += bytes(p.image) }
         return n
     }
 
