@@ -125,7 +125,7 @@ extension Index {
     ) throws -> (ReportIndex, IndexUpdate) {
         let stamp = FileStamp.of(data)
         let mode: ReportIndex.Mode = wait.map { .update(lockWait: $0) } ?? .updateIfPossible
-        if let stamp, FileManager.default.fileExists(atPath: path) {
+        if let stamp, ReportIndex.isPostgresURL(path) || FileManager.default.fileExists(atPath: path) {
             if let index = try? ReportIndex.open(at: path, mode: mode, warn: warn),  // the fast path only: any error
                let current = try? index.isCurrent(datasource: data, stamp: stamp, jobs: jobs)  // takes the full update, which reports it
             {
