@@ -79,7 +79,7 @@ enum SearchBench {
         progress("  as you type: \(times.count) keystrokes, median \(fmt(BenchStatistics.median(times))) ms, p99 \(fmt(BenchStatistics.percentile(times, 0.99))) ms, max \(fmt(times.last ?? 0)) ms; facets median \(fmt(BenchStatistics.median(facetTimes))) ms")
 
         if let postgres {
-            try compareStores(postgres: postgres, library: library.datasource, sqlite: index, reports: reports, work: work, row: &row, progress: progress)
+            try compareStores(postgres: postgres, library: library.datasource, sqlite: index, reports: reports, work: work, row: &row, quick: typingOnly, progress: progress)
         }
 
         if typingOnly || postgres != nil {
