@@ -49,6 +49,13 @@ extension PostgresStore {
     /// The condition of `query` restricted by `filter`; `field` keeps every term to that field.
     func condition(_ query: SearchQuery, _ filter: ReportIndex.Restriction, field: SearchField? = nil) -> Condition {
         var c = Condition()
+        c.sql = clause(query, filter, field: field, into: &c)
+        return c
+    }
+
+    /// The SQL of ``condition(_:_:field:)``, its values bound into `c` after those it holds (so
+    /// that one statement can hold several conditions).
+    func clause(_ query: SearchQuery, _ filter: ReportIndex.Restriction, field: SearchField? = nil, into c: inout Condition) -> String {
         var clauses: [String] = []
         if filter.impossible { clauses.append("false") }
         if let range = filter.range {
@@ -82,8 +89,7 @@ extension PostgresStore {
                 }
             }
         }
-        if !clauses.isEmpty { c.sql = clauses.joined(separator: " AND ") }
-        return c
+        return clauses.isEmpty ? "true" : clauses.joined(separator: " AND ")
     }
 
     func categoryRange(_ id: String) throws(IndexError) -> ClosedRange<Int>? {
@@ -98,12 +104,22 @@ extension PostgresStore {
 
     func search(_ query: SearchQuery, _ filter: ReportIndex.Restriction, options: SearchOptions, withFacets: Bool) throws(IndexError) -> SearchResults {
         try transaction(readOnly: true) { c in
-            let matching = condition(query, filter)
-            let total = try execute(c, "SELECT count(*) FROM search WHERE \(matching.sql)", matching.binds).first?[0].decode(Int.self) ?? 0
-            var ranked: [(ord: Int, score: Double)] = []
             let limit = max(0, options.limit)
-            if limit > 0, total > 0 {
-                ranked = try rank(c, query, filter, limit: limit, total: total)
+            var total = 0
+            var ranked: [(ord: Int, score: Double)] = []
+            if limit > 0, !query.isEmpty {
+                let found = try candidates(c, query, filter, limit: limit)
+                total = found.total
+                ranked = try score(query, found.rows, limit: limit)
+            } else {
+                let matching = condition(query, filter)
+                total = try execute(c, "SELECT count(*) FROM search WHERE \(matching.sql)", matching.binds).first?[0].decode(Int.self) ?? 0
+                if limit > 0, total > 0 {
+                    var first = condition(query, filter)
+                    let limitParameter = first.bindInt(limit)
+                    ranked = try execute(c, "SELECT ord FROM search WHERE \(first.sql) ORDER BY ord LIMIT \(limitParameter)", first.binds)
+                        .map { (try $0[0].decode(Int.self), 0) }
+                }
             }
             let results = try details(c, query, ranked, fields: options.matchFields)
             let facets = withFacets ? try facetCounts(c, query, filter, limit: options.facetLimit, inTransaction: true) : []
@@ -127,38 +143,50 @@ extension PostgresStore {
         try withConnection { c in try execute(c, "SELECT count(*) FROM report").first?[0].decode(Int.self) ?? 0 }
     }
 
-    private func rank(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int, total: Int) throws -> [(ord: Int, score: Double)] {
-        guard !query.isEmpty else {
-            var matching = condition(query, filter)
-            let limitParameter = matching.bindInt(limit)
-            return try execute(c, "SELECT ord FROM search WHERE \(matching.sql) ORDER BY ord LIMIT \(limitParameter)", matching.binds)
-                .map { (try $0[0].decode(Int.self), 0) }
+    /// The total and the candidates of a non-empty query with their normalised columns, in one
+    /// statement: every match when there are at most ``ReportIndex/rankedGroupLimit``, else the
+    /// first `limit` in datasource order of each field group (every word in the title, in the PDF
+    /// title, the keywords, the author, the category titles, then anywhere; the title group alone
+    /// when it fills the page), as the SQLite store chooses them. The groups not wanted are cut
+    /// off by one-time filters over the total and the title group's size, so they cost nothing.
+    /// A group's first reports come from the GIN index's bitmap: `ord + 0` keeps the planner from
+    /// walking the whole key order for matches that may all lie at its end (a language's reports
+    /// are together in a datasource). The candidates' rows are looked up by an array of their
+    /// numbers (a join let the planner, which expects as many candidates as matches, read the
+    /// whole report table). One row with no report when there is no candidate.
+    private func candidates(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int)
+        throws -> (total: Int, rows: [PostgresRandomAccessRow])
+    {
+        var b = Condition()
+        let all = clause(query, filter, into: &b)
+        let page = b.bindInt(limit)
+        let most = b.bindInt(ReportIndex.rankedGroupLimit)
+        var ctes = ["total AS (SELECT count(*) AS n FROM search WHERE \(all))"]
+        var parts = ["SELECT ord FROM search WHERE \(all) AND (SELECT n FROM total) <= \(most)"]
+        for (k, field) in (SearchField.allCases.map(Optional.some) + [nil]).enumerated() {
+            let group = field == nil ? all : clause(query, filter, field: field, into: &b)
+            let gate = "(SELECT n FROM total) > \(most)" + (k > 0 ? " AND (SELECT count(*) FROM g0) < \(page)" : "")
+            ctes.append("g\(k) AS (SELECT ord FROM search WHERE \(group) AND \(gate) ORDER BY ord + 0 LIMIT \(page))")
+            parts.append("SELECT ord FROM g\(k)")
         }
-        let columns = "ord, s_title, s_pdf_title, s_keywords, s_author, s_category"
-        var rows: [PostgresRandomAccessRow] = []
-        if total <= ReportIndex.rankedGroupLimit {
-            let matching = condition(query, filter)
-            rows = try execute(c, "SELECT \(columns) FROM report WHERE ord IN (SELECT ord FROM search WHERE \(matching.sql))", matching.binds)
-        } else {
-            var seen: Set<Int> = []
-            for field in SearchField.allCases.map(Optional.some) + [nil] {
-                var matching = condition(query, filter, field: field)
-                let limitParameter = matching.bindInt(limit)
-                // The first of the group in datasource order, from the GIN index's bitmap: `ord + 0`
-                // keeps the planner from walking the whole key order for matches that may all lie
-                // at its end (a language's reports are together in a datasource).
-                let group = try execute(c, """
-                    SELECT \(columns) FROM report WHERE ord IN (
-                        SELECT ord FROM search WHERE \(matching.sql) ORDER BY ord + 0 LIMIT \(limitParameter))
-                    ORDER BY ord
-                    """, matching.binds)
-                for row in group where seen.insert(try row[0].decode(Int.self)).inserted { rows.append(row) }
-                if field == .title && rows.count >= limit { break }
-            }
-        }
-        var scored: [(ord: Int, score: Double)] = try rows.map { row in
-            let columns = try (1...5).map { try row[$0].decode(String.self) }
-            return (try row[0].decode(Int.self), ReportIndex.score(query, columns: columns))
+        ctes.append("chosen AS (" + parts.joined(separator: " UNION ") + ")")
+        let rows = try execute(c, """
+            WITH \(ctes.joined(separator: ",\n"))
+            SELECT t.n, r.ord, r.s_title, r.s_pdf_title, r.s_keywords, r.s_author, r.s_category
+            FROM total t LEFT JOIN report r ON r.ord = ANY (ARRAY(SELECT ord FROM chosen))
+            """, b.binds)
+        let total = try rows.first?[0].decode(Int.self) ?? 0
+        return (total, rows)
+    }
+
+    /// The best `limit` of the candidates by ``ReportIndex/score(_:columns:)``, ties in
+    /// datasource order.
+    private func score(_ query: SearchQuery, _ rows: [PostgresRandomAccessRow], limit: Int) throws -> [(ord: Int, score: Double)] {
+        var scored: [(ord: Int, score: Double)] = []
+        for row in rows {
+            guard let ord = try row[1].decode(Int?.self) else { continue }
+            let columns = try (2...6).map { try row[$0].decode(String.self) }
+            scored.append((ord, ReportIndex.score(query, columns: columns)))
         }
         scored.sort { $0.score != $1.score ? $0.score > $1.score : $0.ord < $1.ord }
         return Array(scored.prefix(limit))

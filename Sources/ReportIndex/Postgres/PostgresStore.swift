@@ -183,7 +183,13 @@ final class PostgresStore: @unchecked Sendable {
     /// Runs `body` in one transaction (read-only ones see one snapshot); rolls back on an error.
     func transaction<T>(readOnly: Bool, _ body: (PostgresConnection) throws -> T) throws(IndexError) -> T {
         try withConnection { c in
-            _ = try execute(c, readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
+            if readOnly {
+                // Not waited for (one round trip less): the connection sends its queries in
+                // order, and a BEGIN fails only with its connection, which fails what follows.
+                _ = c.query(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"), logger: logger)
+            } else {
+                _ = try execute(c, "BEGIN")
+            }
             do {
                 let value = try body(c)
                 _ = try execute(c, "COMMIT")
