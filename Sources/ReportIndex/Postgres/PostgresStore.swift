@@ -126,9 +126,12 @@ final class PostgresStore: @unchecked Sendable {
     /// schema first in the search path, and no sequential scan where an index serves. The planner
     /// prices `@@` over a `tsvector` as one cheap operator and so scans the whole table for a
     /// prefix that matches many reports, which costs several times the GIN index's bitmap (each
-    /// row's vectors read and searched); the figures are in Benchmarks/NOTES.md.
+    /// row's vectors read and searched). No parallel workers: under a Gather the one-time filters
+    /// that cut off a search's unwanted candidate groups ran their scans anyway (1.7 s instead of
+    /// 0.3 s for a one-letter prefix of a million reports), and the workers compete with the
+    /// other searches for the cores. The figures are in Benchmarks/NOTES.md.
     static func sessionSettings(schema quoted: String) -> [(String, String)] {
-        [("search_path", quoted), ("enable_seqscan", "off")]
+        [("search_path", quoted), ("enable_seqscan", "off"), ("max_parallel_workers_per_gather", "0")]
     }
 
     /// What a failed connection means for the user, with what to do.
