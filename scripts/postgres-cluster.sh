@@ -6,6 +6,8 @@
 #                         on a Unix socket in that folder, on a free port number; exports
 #                         BUBBLES_TEST_POSTGRES_URL. Without Debian's PostgreSQL server it says so
 #                         and exports nothing: those tests are then reported skipped.
+#                         PG_TEST_SETTINGS adds server settings (e.g. "-c shared_buffers=2GB" for
+#                         `bubbles bench search --index` at 1 000 000 reports).
 #   stop_test_postgres    stops it and removes the folder (call it from an EXIT trap).
 
 PG_TEST_DIR=""
@@ -32,7 +34,7 @@ start_test_postgres() {
         [ -e "/tmp/.s.PGSQL.$port" ] || ss -ltn 2>/dev/null | grep -q ":$port " || break
     done
     "${PG_TEST_RUN[@]}" "$PG_TEST_BIN/pg_ctl" -D "$PG_TEST_DIR/data" -l "$PG_TEST_DIR/server.log" -w -s \
-        -o "-c listen_addresses='' -k $PG_TEST_DIR -p $port -c fsync=off -c synchronous_commit=off -c max_connections=200" start \
+        -o "-c listen_addresses='' -k $PG_TEST_DIR -p $port -c fsync=off -c synchronous_commit=off -c max_connections=200 ${PG_TEST_SETTINGS:-}" start \
         || { cat "$PG_TEST_DIR/server.log" >&2; return 1; }
     "$PG_TEST_BIN/createdb" -h "$PG_TEST_DIR" -p "$port" -U bubbles bubbles
     export BUBBLES_TEST_POSTGRES_URL="postgres://bubbles@localhost/bubbles?host=$PG_TEST_DIR&port=$port"

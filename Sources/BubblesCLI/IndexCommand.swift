@@ -65,10 +65,22 @@ struct Index: ParsableCommand {
     @Option(name: .customLong("thumbnail-width"), help: "The thumbnails' width in pixels (default 128).")
     var thumbnailWidth: Int = ThumbnailBuilder.defaultWidth
 
+    @Option(name: .customLong("max-nodes"), help: "The most categories and reports the datasource may hold (default 200 000); its file may then be up to 336 bytes a node (default 64 MB).")
+    var maxNodes: Int = LibraryLimits().maxNodes
+
     @OptionGroup var global: GlobalOptions
+
+    /// The datasource's limits: the documented ones, with `--max-nodes` and a file size to match.
+    var limits: LibraryLimits {
+        var limits = LibraryLimits()
+        limits.maxNodes = maxNodes
+        limits.maxFileBytes = max(limits.maxFileBytes, maxNodes * 336)
+        return limits
+    }
 
     func validate() throws {
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be within 1...256, not \(jobs)") }
+        guard (1...20_000_000).contains(maxNodes) else { throw ValidationError("--max-nodes must be within 1...20000000, not \(maxNodes)") }
         guard wait >= 0, wait <= 3600, wait.isFinite else { throw ValidationError("--wait must be within 0...3600 seconds, not \(wait)") }
         guard (16...2048).contains(thumbnailWidth) else { throw ValidationError("--thumbnail-width must be within 16...2048 pixels, not \(thumbnailWidth)") }
     }
@@ -80,7 +92,7 @@ struct Index: ParsableCommand {
         do {
             let shown = ReportIndex.shownLocation(path)
             let threads = jobs ?? ProcessInfo.processInfo.activeProcessorCount
-            let (index, update) = try Self.update(data: data, index: path, wait: wait, jobs: threads) { p in
+            let (index, update) = try Self.update(data: data, index: path, wait: wait, jobs: threads, limits: limits) { p in
                 bar.show(done: p.done, total: p.total, unit: "PDFs")
             } warn: { printError("warning: \($0)") }
             bar.finish()
@@ -121,18 +133,18 @@ extension Index {
     /// loaded. `wait` nil: update when the index is free, read it otherwise.
     static func update(
         data: String, index path: String, wait: Double?, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-        progress: ((IndexProgress) -> Void)? = nil, warn: (String) -> Void
+        limits: LibraryLimits = LibraryLimits(), progress: ((IndexProgress) -> Void)? = nil, warn: (String) -> Void
     ) throws -> (ReportIndex, IndexUpdate) {
         let stamp = FileStamp.of(data)
         let mode: ReportIndex.Mode = wait.map { .update(lockWait: $0) } ?? .updateIfPossible
-        if let stamp, FileManager.default.fileExists(atPath: path) {
+        if let stamp, ReportIndex.isPostgresURL(path) || FileManager.default.fileExists(atPath: path) {
             if let index = try? ReportIndex.open(at: path, mode: mode, warn: warn),  // the fast path only: any error
                let current = try? index.isCurrent(datasource: data, stamp: stamp, jobs: jobs)  // takes the full update, which reports it
             {
                 return (index, current)
             }
         }
-        let tree = try LibraryLoader.load(data, options: LibraryLoadOptions(checkFiles: false))
+        let tree = try LibraryLoader.load(data, options: LibraryLoadOptions(checkFiles: false, limits: limits))
         return try ReportIndex.openAndUpdate(at: path, mode: mode, tree: tree, jobs: jobs, progress: progress, warn: warn)
     }
 }

@@ -80,6 +80,10 @@ public final class ReportIndex: Sendable {
         PostgresLocation.isURL(location) ? PostgresLocation.redact(location) : location
     }
 
+    /// Whether `location` names a PostgreSQL database (a `postgres://` or `postgresql://` URL)
+    /// rather than an SQLite file.
+    public static func isPostgresURL(_ location: String) -> Bool { PostgresLocation.isURL(location) }
+
     /// Whether this index lives in PostgreSQL (opened at a `postgres://` URL) rather than in an
     /// SQLite file.
     public var isPostgres: Bool { postgres != nil }

@@ -356,17 +356,10 @@ extension ReportIndex {
     private func facetCounts(_ db: Database, _ query: SearchQuery, _ filter: Restriction, limit: Int) throws -> [KeywordCount] {
         let table = try facetTable.current(db)
         let (sql, arguments) = matchingOrds(query, filter)
-        var counts = [Int32](repeating: 0, count: table.keys.count)
+        var counts = table.emptyCounts()
         let ords = try Int.fetchCursor(db, sql: sql, arguments: arguments)
-        while let ord = try ords.next() {
-            guard ord >= 0, ord + 1 < table.offsets.count else { continue }
-            for k in Int(table.offsets[ord])..<Int(table.offsets[ord + 1]) { counts[Int(table.keywordIDs[k])] += 1 }
-        }
-        var found: [(Int32, Int)] = []
-        for (id, n) in counts.enumerated() where n > 0 { found.append((n, id)) }
-        // Keys are numbered in key order, so ties fall in key order.
-        found.sort { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1 < $1.1 }
-        return found.prefix(max(0, limit)).map { KeywordCount(keyword: table.display[$0.1], count: Int($0.0)) }
+        while let ord = try ords.next() { table.count(ord, into: &counts) }
+        return table.top(counts, limit: limit)
     }
 }
 
@@ -383,14 +376,43 @@ final class FacetTable: @unchecked Sendable {
         /// `keywordIDs[offsets[ord] ..< offsets[ord + 1]]` are the keywords of the report at `ord`.
         var offsets: [Int32] = [0]
         var keywordIDs: [Int32] = []
+
+        /// A count per keyword number, all zero.
+        func emptyCounts() -> [Int32] { [Int32](repeating: 0, count: keys.count) }
+
+        /// Adds the keywords of the report at `ord` to `counts`.
+        @inline(__always)
+        func count(_ ord: Int, into counts: inout [Int32]) {
+            guard ord >= 0, ord + 1 < offsets.count else { return }
+            for k in Int(offsets[ord])..<Int(offsets[ord + 1]) { counts[Int(keywordIDs[k])] += 1 }
+        }
+
+        /// The `limit` most frequent keywords of `counts`, ties in key order.
+        func top(_ counts: [Int32], limit: Int) -> [KeywordCount] {
+            var found: [(Int32, Int)] = []
+            for (id, n) in counts.enumerated() where n > 0 { found.append((n, id)) }
+            // Keys are numbered in key order, so ties fall in key order.
+            found.sort { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1 < $1.1 }
+            return found.prefix(max(0, limit)).map { KeywordCount(keyword: display[$0.1], count: Int($0.0)) }
+        }
     }
 
     private let lock = NSLock()
     private var snapshot = Snapshot()
 
+    /// The table made at `generation`, if it is the one held.
+    func ready(at generation: Int64) -> Snapshot? {
+        lock.withLock { snapshot.generation == generation ? snapshot : nil }
+    }
+
+    /// Keeps `made` as the table of its generation.
+    func keep(_ made: Snapshot) {
+        lock.withLock { snapshot = made }
+    }
+
     func current(_ db: Database) throws -> Snapshot {
         let generation = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'") ?? 0
-        if let ready = lock.withLock({ snapshot.generation == generation ? snapshot : nil }) { return ready }
+        if let ready = ready(at: generation) { return ready }
         var made = Snapshot()
         made.generation = generation
         let keyRows = try Row.fetchCursor(db, sql: "SELECT key, min(display) FROM keyword GROUP BY key ORDER BY key")

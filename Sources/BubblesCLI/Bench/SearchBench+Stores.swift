@@ -22,19 +22,22 @@ extension SearchBench {
     }
 
     /// Search and facet milliseconds of every keystroke on `index`.
-    static func typing(_ index: ReportIndex) throws -> (search: [Double], facets: [Double]) {
+    static func typing(_ index: ReportIndex) throws -> (search: [Double], facets: [Double], slowest: String) {
         var times: [Double] = []
         var facetTimes: [Double] = []
+        var slowest: [(Double, String, Int)] = []
         for typed in keystrokes {
             let q = SearchQuery(typed)
             let t0 = MonotonicClock.seconds()
-            _ = try index.search(q, options: SearchOptions(limit: 50))
+            let found = try index.search(q, options: SearchOptions(limit: 50))
             times.append((MonotonicClock.seconds() - t0) * 1000)
+            slowest.append((times.last!, typed, found.total))
             let t1 = MonotonicClock.seconds()
             _ = try index.facets(q, options: SearchOptions(facetLimit: 50))
             facetTimes.append((MonotonicClock.seconds() - t1) * 1000)
         }
-        return (times, facetTimes)
+        slowest.sort { $0.0 > $1.0 }
+        return (times, facetTimes, slowest.prefix(8).map { "'\($0.1)' \(fmt($0.0)) ms (\($0.2) matches)" }.joined(separator: ", "))
     }
 
     /// 8 threads searching every keystroke in turn on `index` while `indexers` run as processes;
@@ -80,7 +83,7 @@ extension SearchBench {
     /// The comparison rows, appended to `row`.
     static func compareStores(
         postgres url: String, library datasource: String, sqlite: String, reports: Int, work: String,
-        row: inout [(String, String)], progress: (String) -> Void
+        row: inout [(String, String)], quick: Bool = false, progress: (String) -> Void
     ) throws {
         func named(_ name: String) -> String {
             var parts = URLComponents(string: url)!
@@ -88,10 +91,11 @@ extension SearchBench {
             return parts.string!
         }
         let main = named("bench")
-        try ReportIndex.remove(at: main)
-        let cold = try timeProcess(["index", datasource, "--index", main, "--json"])
+        // `--typing-only`: the index of an earlier run is kept (the "cold" run is then an update).
+        if !quick { try ReportIndex.remove(at: main) }
+        let cold = try timeProcess(["index", datasource, "--index", main, "--json"] + nodeLimit(reports))
         var warm: [Double] = []
-        for _ in 0..<3 { warm.append(try timeProcess(["index", datasource, "--index", main, "--json"])) }
+        for _ in 0..<3 { warm.append(try timeProcess(["index", datasource, "--index", main, "--json"] + nodeLimit(reports))) }
         row += [("pg_cold_index_s", fmt(cold)), ("pg_cold_reports_per_s", fmt(Double(reports) / cold)),
                 ("pg_warm_index_s", fmt(BenchStatistics.median(warm)))]
         progress("  postgres index: cold \(fmt(cold)) s (\(fmt(Double(reports) / cold)) reports/s), warm \(fmt(BenchStatistics.median(warm))) s")
@@ -106,17 +110,19 @@ extension SearchBench {
         }
         row.append(("stores_differ_keystrokes", String(differ)))
         for (name, index) in [("sqlite", lite), ("pg", pg)] {
-            let (times, facets) = try typing(index)
+            let (times, facets, slowest) = try typing(index)
+            progress("  \(name), slowest keystrokes: \(slowest)")
             row += [("\(name)_p50_ms", fmt(BenchStatistics.median(times))), ("\(name)_p99_ms", fmt(BenchStatistics.percentile(times, 0.99))),
                     ("\(name)_facets_p50_ms", fmt(BenchStatistics.median(facets)))]
             progress("  \(name): keystrokes median \(fmt(BenchStatistics.median(times))) ms, p99 \(fmt(BenchStatistics.percentile(times, 0.99))) ms; facets median \(fmt(BenchStatistics.median(facets))) ms")
         }
+        if quick { return }
         // 8 searchers and 2 indexers building two other datasources from nothing.
         let sqliteOthers = [work + "/load-1.index.sqlite", work + "/load-2.index.sqlite"]
         let pgOthers = [named("bench_load_1"), named("bench_load_2")]
         for (name, index, others) in [("sqlite", lite, sqliteOthers), ("pg", pg, pgOthers)] {
             for other in others { try ReportIndex.remove(at: other) }
-            let load = underLoad(index, indexers: others.map { ["index", datasource, "--index", $0, "--json"] })
+            let load = underLoad(index, indexers: others.map { ["index", datasource, "--index", $0, "--json"] + nodeLimit(reports) })
             row += [("\(name)_load_searches", String(load.times.count)), ("\(name)_load_p50_ms", fmt(BenchStatistics.median(load.times))),
                     ("\(name)_load_p99_ms", fmt(BenchStatistics.percentile(load.times, 0.99))), ("\(name)_load_errors", String(load.errors)),
                     ("\(name)_load_index_s", fmt(load.indexerSeconds.max() ?? 0))]

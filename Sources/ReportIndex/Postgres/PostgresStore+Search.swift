@@ -6,9 +6,9 @@ import PostgresNIO
 // up to `rankedGroupLimit`, else the first of each field group in datasource order), scored by the
 // same function over the same normalised columns, ties in datasource order.
 extension PostgresStore {
-    /// A query's SQL condition over the report table, with its bound values: every term must
-    /// match in one field. A one-token term is looked up in `v_all`; a phrase in each field, so
-    /// that no phrase spans two fields (as in FTS5).
+    /// A query's SQL condition over the `search` table (its `ord` and `v`), with its bound
+    /// values: every term must match in one field, so a term is the alternatives of its tagged
+    /// forms, one per field (a phrase in one field only, as in FTS5).
     struct Condition {
         var sql = "true"
         var binds = PostgresBindings()
@@ -33,23 +33,29 @@ extension PostgresStore {
         }
     }
 
-    static let vectorColumns = ["v_title", "v_pdf_title", "v_keywords", "v_author", "v_category"]
-
-    /// A term's `tsquery` literal: its tokens as a phrase (`<->`), the last one a prefix (`:*`)
-    /// when the term is. Nil when a token is longer than any lexeme can be (it matches nothing).
-    static func tsquery(_ term: SearchQuery.Term) -> String? {
+    /// A term's `tsquery` literal in the field tagged `tag`: its tokens as a phrase (`<->`), the
+    /// last one a prefix (`:*`) when the term is. Nil when a token is longer than a lexeme can
+    /// hold after its tag (it matches nothing).
+    static func tsquery(_ term: SearchQuery.Term, tag: String) -> String? {
         var parts: [String] = []
         for (i, token) in term.tokens.enumerated() {
-            guard token.utf8.count < 2_047 else { return nil }
+            guard token.utf8.count <= longestToken else { return nil }
             let last = i == term.tokens.count - 1
-            parts.append("'" + escapeLexeme(Substring(token)) + "'" + (last && term.isPrefix ? ":*" : ""))
+            parts.append("'" + tag + escapeLexeme(Substring(token)) + "'" + (last && term.isPrefix ? ":*" : ""))
         }
         return parts.joined(separator: " <-> ")
     }
 
-    /// The condition of `query` restricted by `filter`; `field` keeps every term to one field.
+    /// The condition of `query` restricted by `filter`; `field` keeps every term to that field.
     func condition(_ query: SearchQuery, _ filter: ReportIndex.Restriction, field: SearchField? = nil) -> Condition {
         var c = Condition()
+        c.sql = clause(query, filter, field: field, into: &c)
+        return c
+    }
+
+    /// The SQL of ``condition(_:_:field:)``, its values bound into `c` after those it holds (so
+    /// that one statement can hold several conditions).
+    func clause(_ query: SearchQuery, _ filter: ReportIndex.Restriction, field: SearchField? = nil, into c: inout Condition) -> String {
         var clauses: [String] = []
         if filter.impossible { clauses.append("false") }
         if let range = filter.range {
@@ -59,29 +65,31 @@ extension PostgresStore {
             clauses.append("ord IN (SELECT report FROM keyword WHERE key = \(c.bindText(Self.text(key))))")
         }
         if let field {
-            let column = Self.vectorColumns[SearchField.allCases.firstIndex(of: field)!]
-            let all = query.terms.map { Self.tsquery($0).map { "(" + $0 + ")" } }
+            let tag = Self.fieldTags[SearchField.allCases.firstIndex(of: field)!]
+            let all = query.terms.map { Self.tsquery($0, tag: tag).map { "(" + $0 + ")" } }
             if all.contains(where: { $0 == nil }) {
                 clauses.append("false")
             } else if !all.isEmpty {
-                clauses.append("\(column) @@ \(c.bind(all.map { $0! }.joined(separator: " & ")))")
+                clauses.append("v @@ \(c.bind(all.map { $0! }.joined(separator: " & ")))")
             }
         } else {
             for term in query.terms {
-                guard let q = Self.tsquery(term) else {
+                guard Self.tsquery(term, tag: "") != nil else {
                     clauses.append("false")
                     continue
                 }
+                let forms = Self.fieldTags.map { Self.tsquery(term, tag: $0)! }
                 if term.tokens.count == 1 {
-                    clauses.append("v_all @@ \(c.bind(q))")
+                    clauses.append("v @@ \(c.bind(forms.map { "(" + $0 + ")" }.joined(separator: " | ")))")
                 } else {
-                    let p = c.bind(q)
-                    clauses.append("(" + Self.vectorColumns.map { "\($0) @@ \(p)" }.joined(separator: " OR ") + ")")
+                    // A phrase's forms apart: GIN pairs each item of one tsquery with every other
+                    // to merge equal ones, so five forms of a long phrase together cost 25 times
+                    // one form.
+                    clauses.append("(" + forms.map { "v @@ \(c.bind($0))" }.joined(separator: " OR ") + ")")
                 }
             }
         }
-        if !clauses.isEmpty { c.sql = clauses.joined(separator: " AND ") }
-        return c
+        return clauses.isEmpty ? "true" : clauses.joined(separator: " AND ")
     }
 
     func categoryRange(_ id: String) throws(IndexError) -> ClosedRange<Int>? {
@@ -96,27 +104,38 @@ extension PostgresStore {
 
     func search(_ query: SearchQuery, _ filter: ReportIndex.Restriction, options: SearchOptions, withFacets: Bool) throws(IndexError) -> SearchResults {
         try transaction(readOnly: true) { c in
-            let matching = condition(query, filter)
-            let total = try execute(c, "SELECT count(*) FROM report WHERE \(matching.sql)", matching.binds).first?[0].decode(Int.self) ?? 0
-            var ranked: [(ord: Int, score: Double)] = []
             let limit = max(0, options.limit)
-            if limit > 0, total > 0 {
-                ranked = try rank(c, query, filter, limit: limit, total: total)
+            var total = 0
+            var ranked: [(ord: Int, score: Double)] = []
+            if limit > 0, !query.isEmpty {
+                let found = try candidates(c, query, filter, limit: limit)
+                total = found.total
+                ranked = try score(query, found.rows, limit: limit)
+            } else {
+                let matching = condition(query, filter)
+                total = try execute(c, "SELECT count(*) FROM search WHERE \(matching.sql)", matching.binds).first?[0].decode(Int.self) ?? 0
+                if limit > 0, total > 0 {
+                    var first = condition(query, filter)
+                    let limitParameter = first.bindInt(limit)
+                    ranked = try execute(c, "SELECT ord FROM search WHERE \(first.sql) ORDER BY ord LIMIT \(limitParameter)", first.binds)
+                        .map { (try $0[0].decode(Int.self), 0) }
+                }
             }
             let results = try details(c, query, ranked, fields: options.matchFields)
-            let facets = withFacets ? try facetCounts(c, query, filter, limit: options.facetLimit) : []
+            let facets = withFacets ? try facetCounts(c, query, filter, limit: options.facetLimit, inTransaction: true) : []
             return SearchResults(query: query.text, total: total, results: results, facets: facets)
         }
     }
 
     func facets(_ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int) throws(IndexError) -> [KeywordCount] {
-        try transaction(readOnly: true) { c in try facetCounts(c, query, filter, limit: limit) }
+        try withConnection { c in try facetCounts(c, query, filter, limit: limit, inTransaction: false) }
     }
 
     func matchingIDs(_ query: SearchQuery, _ filter: ReportIndex.Restriction) throws(IndexError) -> [String] {
         try withConnection { c in
             let matching = condition(query, filter)
-            return try execute(c, "SELECT id FROM report WHERE \(matching.sql) ORDER BY ord", matching.binds).map { try $0[0].decode(String.self) }
+            return try execute(c, "SELECT id FROM report WHERE ord IN (SELECT ord FROM search WHERE \(matching.sql)) ORDER BY ord", matching.binds)
+                .map { try $0[0].decode(String.self) }
         }
     }
 
@@ -124,31 +143,64 @@ extension PostgresStore {
         try withConnection { c in try execute(c, "SELECT count(*) FROM report").first?[0].decode(Int.self) ?? 0 }
     }
 
-    private func rank(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int, total: Int) throws -> [(ord: Int, score: Double)] {
-        guard !query.isEmpty else {
-            var matching = condition(query, filter)
-            let limitParameter = matching.bindInt(limit)
-            return try execute(c, "SELECT ord FROM report WHERE \(matching.sql) ORDER BY ord LIMIT \(limitParameter)", matching.binds)
-                .map { (try $0[0].decode(Int.self), 0) }
+    /// The total and the candidates of a non-empty query with their normalised columns, in one
+    /// statement: every match when there are at most ``ReportIndex/rankedGroupLimit``, else the
+    /// first `limit` in datasource order of each field group (every word in the title, in the PDF
+    /// title, the keywords, the author, the category titles, then anywhere; the title group alone
+    /// when it fills the page), as the SQLite store chooses them. The groups not wanted are cut
+    /// off by one-time filters over the total and the title group's size, so they cost nothing.
+    /// A group's first reports come from the GIN index's bitmap: `ord + 0` keeps the planner from
+    /// walking the whole key order for matches that may all lie at its end (a language's reports
+    /// are together in a datasource), unless the first ``headRows`` reports in datasource order
+    /// already hold a page of the group: then those are its first (tried first: a group of many
+    /// reports is most of a large library's keystrokes, and its bitmap costs in proportion to
+    /// its size). The candidates' rows are looked up by an array of their
+    /// numbers (a join let the planner, which expects as many candidates as matches, read the
+    /// whole report table). One row with no report when there is no candidate.
+    /// Reports read in datasource order for the first of a field group before its GIN bitmap
+    /// is asked: 2 000 (a few milliseconds when they do not hold a page of it).
+    static let headRows = 2_000
+
+    private func candidates(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int)
+        throws -> (total: Int, rows: [PostgresRandomAccessRow])
+    {
+        var b = Condition()
+        let all = clause(query, filter, into: &b)
+        let page = b.bindInt(limit)
+        let most = b.bindInt(ReportIndex.rankedGroupLimit)
+        var ctes = ["total AS (SELECT count(*) AS n FROM search WHERE \(all))"]
+        var parts = ["SELECT ord FROM search WHERE \(all) AND (SELECT n FROM total) <= \(most)"]
+        let head = b.bindInt(Self.headRows)
+        for (k, field) in (SearchField.allCases.map(Optional.some) + [nil]).enumerated() {
+            let group = field == nil ? all : clause(query, filter, field: field, into: &b)
+            let gate = "(SELECT n FROM total) > \(most)" + (k > 0 ? " AND (SELECT count(*) FROM g0) < \(page)" : "")
+            ctes.append("""
+                h\(k) AS (SELECT ord FROM (SELECT ord, v FROM search ORDER BY ord LIMIT \(head)) s WHERE \(group) AND \(gate) ORDER BY ord LIMIT \(page))
+                """)
+            ctes.append("""
+                g\(k) AS (SELECT ord FROM h\(k) WHERE (SELECT count(*) FROM h\(k)) >= \(page) UNION ALL (
+                    SELECT ord FROM search WHERE \(group) AND \(gate) AND (SELECT count(*) FROM h\(k)) < \(page) ORDER BY ord + 0 LIMIT \(page)))
+                """)
+            parts.append("SELECT ord FROM g\(k)")
         }
-        let columns = "ord, s_title, s_pdf_title, s_keywords, s_author, s_category"
-        var rows: [PostgresRandomAccessRow] = []
-        if total <= ReportIndex.rankedGroupLimit {
-            let matching = condition(query, filter)
-            rows = try execute(c, "SELECT \(columns) FROM report WHERE \(matching.sql)", matching.binds)
-        } else {
-            var seen: Set<Int> = []
-            for field in SearchField.allCases.map(Optional.some) + [nil] {
-                var matching = condition(query, filter, field: field)
-                let limitParameter = matching.bindInt(limit)
-                let group = try execute(c, "SELECT \(columns) FROM report WHERE \(matching.sql) ORDER BY ord LIMIT \(limitParameter)", matching.binds)
-                for row in group where seen.insert(try row[0].decode(Int.self)).inserted { rows.append(row) }
-                if field == .title && rows.count >= limit { break }
-            }
-        }
-        var scored: [(ord: Int, score: Double)] = try rows.map { row in
-            let columns = try (1...5).map { try row[$0].decode(String.self) }
-            return (try row[0].decode(Int.self), ReportIndex.score(query, columns: columns))
+        ctes.append("chosen AS (" + parts.joined(separator: " UNION ") + ")")
+        let rows = try execute(c, """
+            WITH \(ctes.joined(separator: ",\n"))
+            SELECT t.n, r.ord, r.s_title, r.s_pdf_title, r.s_keywords, r.s_author, r.s_category
+            FROM total t LEFT JOIN report r ON r.ord = ANY (ARRAY(SELECT ord FROM chosen))
+            """, b.binds)
+        let total = try rows.first?[0].decode(Int.self) ?? 0
+        return (total, rows)
+    }
+
+    /// The best `limit` of the candidates by ``ReportIndex/score(_:columns:)``, ties in
+    /// datasource order.
+    private func score(_ query: SearchQuery, _ rows: [PostgresRandomAccessRow], limit: Int) throws -> [(ord: Int, score: Double)] {
+        var scored: [(ord: Int, score: Double)] = []
+        for row in rows {
+            guard let ord = try row[1].decode(Int?.self) else { continue }
+            let columns = try (2...6).map { try row[$0].decode(String.self) }
+            scored.append((ord, ReportIndex.score(query, columns: columns)))
         }
         scored.sort { $0.score != $1.score ? $0.score > $1.score : $0.ord < $1.ord }
         return Array(scored.prefix(limit))
@@ -174,21 +226,78 @@ extension PostgresStore {
     }
 
     /// Keyword counts over the matching reports, most frequent first, ties in key order; each
-    /// key shown in its first spelling (over every report, as the SQLite store's facet table).
-    private func facetCounts(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int) throws -> [KeywordCount] {
-        var matching = condition(query, filter)
-        let limitParameter = matching.bindInt(max(0, limit))
-        return try execute(c, """
-            SELECT (SELECT min(k2.display) FROM keyword k2 WHERE k2.key = counted.key), counted.n FROM (
-                SELECT key, count(*) AS n FROM keyword WHERE report IN (SELECT ord FROM report WHERE \(matching.sql))
-                GROUP BY key ORDER BY n DESC, key LIMIT \(limitParameter)
-            ) counted ORDER BY counted.n DESC, counted.key
-            """, matching.binds).map { KeywordCount(keyword: try $0[0].decode(String.self), count: try $0[1].decode(Int.self)) }
+    /// key shown in its first spelling (over every report), as the SQLite store counts them: with
+    /// the keyword table in memory (``FacetTable``), made again when the index's generation moved,
+    /// and the matching reports' numbers fetched as one array. In a transaction, or alone (then
+    /// the one statement is the snapshot, and a new table is made in a transaction of its own).
+    private func facetCounts(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int, inTransaction: Bool) throws -> [KeywordCount] {
+        let matching = condition(query, filter)
+        let sql = "SELECT (SELECT value FROM meta WHERE key = 'generation'), (SELECT array_agg(ord) FROM search WHERE \(matching.sql))"
+        func counts(_ row: PostgresRandomAccessRow?, _ table: FacetTable.Snapshot) throws -> [KeywordCount] {
+            var counts = table.emptyCounts()
+            for ord in try row?[1].decode([Int32]?.self) ?? [] { table.count(Int(ord), into: &counts) }
+            return table.top(counts, limit: limit)
+        }
+        let row = try execute(c, sql, matching.binds).first
+        let generation = Int64(try row?[0].decode(String?.self) ?? "0") ?? 0
+        if let table = facetTable.ready(at: generation) { return try counts(row, table) }
+        if inTransaction { return try counts(row, try makeFacetTable(c, generation: generation)) }
+        _ = try execute(c, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        do {
+            let again = try execute(c, sql, matching.binds).first
+            let table = try makeFacetTable(c, generation: Int64(try again?[0].decode(String?.self) ?? "0") ?? 0)
+            let found = try counts(again, table)
+            _ = try execute(c, "COMMIT")
+            return found
+        } catch {
+            _ = try? execute(c, "ROLLBACK")  // the connection may be gone; the server rolls back then
+            throw error
+        }
+    }
+
+    /// The keyword table of the snapshot `c` reads, numbered in key order (`C` collation, as
+    /// SQLite's binary order), in one statement: the keys' first spellings, the highest report
+    /// number, and every (report, key number) pair as one sorted `bigint` array.
+    private func makeFacetTable(_ c: PostgresConnection, generation: Int64) throws -> FacetTable.Snapshot {
+        let row = try execute(c, """
+            WITH keys AS (
+                SELECT key, min(display) AS display, (row_number() OVER (ORDER BY key) - 1)::bigint AS n FROM keyword GROUP BY key
+            )
+            SELECT (SELECT array_agg(display ORDER BY n) FROM keys),
+                   (SELECT coalesce(max(ord), -1) FROM report),
+                   (SELECT array_agg(pair ORDER BY pair) FROM (
+                        SELECT (k.report::bigint << 32) | keys.n AS pair FROM keyword k JOIN keys ON keys.key = k.key) pairs)
+            """).first
+        var made = FacetTable.Snapshot()
+        made.generation = generation
+        made.display = try row?[0].decode([String]?.self) ?? []
+        made.keys = made.display  // only their number of them matters here
+        let maxOrd = try row?[1].decode(Int.self) ?? -1
+        made.offsets = [Int32](repeating: 0, count: maxOrd + 2)
+        let pairs = try row?[2].decode([Int64]?.self) ?? []
+        made.keywordIDs.reserveCapacity(pairs.count)
+        var ord = 0
+        for pair in pairs {
+            let report = Int(pair >> 32)
+            guard report >= 0, report <= maxOrd else { continue }
+            while ord < report {
+                ord += 1
+                made.offsets[ord] = Int32(made.keywordIDs.count)
+            }
+            made.keywordIDs.append(Int32(truncatingIfNeeded: pair))
+        }
+        while ord <= maxOrd {
+            ord += 1
+            made.offsets[ord] = Int32(made.keywordIDs.count)
+        }
+        facetTable.keep(made)
+        return made
     }
 
     /// Every row of every table, as text, in a fixed order (tests compare stores' states with it).
     func tableDump() throws(IndexError) -> [String] {
         try transaction(readOnly: true) { c in
+            try wholeTables(c)
             var lines: [String] = []
             let queries = [
                 "SELECT path, size::text, upper(encode(sha256, 'hex')), title, author, keywords, pages::text, warnings, error FROM file ORDER BY path",

@@ -10,29 +10,62 @@ extension PostgresStore {
         s.utf8.contains(0) ? s.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : s
     }
 
-    /// A `tsvector` literal of an indexed column (``SearchText/indexed(_:)``): each token at its
-    /// position, the parts mark leaving a gap (so no phrase spans it) and no lexeme. Built here
+    /// The field tags of the lexemes in a report's vector, in ``SearchField`` order: title `1`,
+    /// PDF title `2`, keywords `3`, author `4`, category titles `5`. A lexeme is its field's tag
+    /// then the token, so `'1rev':*` is a title word that begins with "rev"; the tag is always
+    /// one byte, so a lexeme splits into tag and token one way only.
+    static let fieldTags = ["1", "2", "3", "4", "5"]
+
+    /// The longest token a lexeme can hold after its tag (PostgreSQL's lexemes hold at most
+    /// 2 046 bytes); a longer one is left out of the vector, and a query for it matches nothing.
+    static let longestToken = 2_045
+
+    /// A report's `tsvector` literal from its five indexed columns (``SearchText/indexed(_:)``,
+    /// in ``SearchField`` order): each token tagged with its field, at its position in its
+    /// column (the parts mark leaving a gap, so no phrase spans it, and no lexeme). Built here
     /// rather than by `to_tsvector`, so that PostgreSQL never tokenises the text again.
-    static func tsvector(_ indexed: String) -> String {
-        var out = ""
-        var position = 0
-        for word in indexed.split(separator: " ") {
-            position += 1
-            if word.utf8.elementsEqual(SearchText.partsMark.utf8) { continue }
-            guard word.utf8.count < 2_047 else { continue }  // PostgreSQL's longest lexeme
-            if !out.isEmpty { out += " " }
-            out += "'" + escapeLexeme(word) + "':" + String(min(position, 16_383))
+    static func tsvector(_ columns: [String]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(columns.reduce(16) { $0 + $1.utf8.count + 16 })
+        let mark = Array(SearchText.partsMark.utf8)
+        for (field, indexed) in columns.enumerated() {
+            let tag = fieldTags[field].utf8.first!
+            var position = 0
+            // Words as the scoring cuts them (a space that begins a grapheme with a mark is no cut).
+            for word in ReportIndex.words(indexed).lazy.map(\.utf8) {
+                position += 1
+                if word.elementsEqual(mark) { continue }
+                guard word.count <= longestToken else { continue }
+                if !out.isEmpty { out.append(0x20) }
+                out.append(0x27)  // '
+                out.append(tag)
+                for byte in word {
+                    if byte == 0x27 || byte == 0x5C { out.append(byte == 0x27 ? 0x27 : 0x5C) }  // '' and \\
+                    out.append(byte)
+                }
+                out.append(0x27)
+                out.append(0x3A)  // :
+                out.append(contentsOf: String(min(position, 16_383)).utf8)
+            }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
+    /// A token inside a quoted lexeme: `'` doubled, `\\` doubled, byte by byte (a quote that a
+    /// mark follows is one grapheme, but still a quote to PostgreSQL).
     static func escapeLexeme(_ word: Substring) -> String {
-        guard word.contains(where: { $0 == "'" || $0 == "\\" }) else { return String(word) }
-        return word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''")
+        guard word.utf8.contains(where: { $0 == 0x27 || $0 == 0x5C }) else { return String(word) }
+        var out: [UInt8] = []
+        for byte in word.utf8 {
+            if byte == 0x27 || byte == 0x5C { out.append(byte) }
+            out.append(byte)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     func loadState() throws(IndexError) -> StoredState {
         try transaction(readOnly: true) { c in
+            try wholeTables(c)
             var state = StoredState()
             state.files = try loadFiles(c)
             for row in try execute(c, "SELECT ord, id, sig FROM report") {
@@ -46,6 +79,12 @@ extension PostgresStore {
             }
             return state
         }
+    }
+
+    /// For the rest of the transaction, tables read whole are scanned in order (the sessions
+    /// otherwise avoid sequential scans, see ``PostgresStore/sessionSettings(schema:)``).
+    func wholeTables(_ c: PostgresConnection) throws {
+        _ = try execute(c, "SET LOCAL enable_seqscan = on")
     }
 
     func loadFiles(_ c: PostgresConnection) throws -> [String: PDFFileRecord] {
@@ -66,6 +105,7 @@ extension PostgresStore {
     /// record in path order and the report count.
     func currentState() throws(IndexError) -> (String?, [PDFFileRecord], Int) {
         try transaction(readOnly: true) { c in
+            try wholeTables(c)
             guard let key = try execute(c, "SELECT value FROM meta WHERE key = 'source'").first.map({ try $0[0].decode(String.self) }) else {
                 return (nil, [], 0)
             }
@@ -78,6 +118,11 @@ extension PostgresStore {
     /// The datasource's structure: categories, and reports whose file is current.
     func writeStructure(plan: TreePlan, files: [String: PDFFileRecord], pending: Set<String>, stored: [Int: (id: String, sig: Int64)], categoriesChanged: Bool) throws(IndexError) {
         try transaction(readOnly: false) { c in
+            // A cold build: the GIN indexes go until the update's end (see `PostgresSchema.textIndexes`).
+            if stored.isEmpty, try execute(c, "SELECT NOT EXISTS (SELECT 1 FROM report)").first?[0].decode(Bool.self) == true {
+                for name in PostgresSchema.textIndexNames { _ = try execute(c, "DROP INDEX IF EXISTS \(name)") }
+            }
+            try bumpGeneration(c)
             let count = try execute(c, "SELECT count(*) FROM category").first?[0].decode(Int.self) ?? 0
             if categoriesChanged || count != plan.categories.count {
                 _ = try execute(c, "DELETE FROM category")
@@ -112,6 +157,7 @@ extension PostgresStore {
     /// One batch: its files, and the reports that use them.
     func writeBatch(records: [PDFFileRecord], plan: TreePlan, indices: [Int], files: [String: PDFFileRecord], stored: [Int: (id: String, sig: Int64)]) throws(IndexError) {
         try transaction(readOnly: false) { c in
+            try bumpGeneration(c)
             var binds = PostgresBindings()
             binds.append(records.map { Self.text($0.path) })
             binds.append(records.map { Int64($0.size) })
@@ -143,6 +189,17 @@ extension PostgresStore {
     /// The end of an update: files no report uses go, then the datasource's signature.
     func finish(unreferenced: [String], treeSig: Int64, sourceKey: String?) throws(IndexError) {
         try transaction(readOnly: false) { c in
+            try bumpGeneration(c)
+            // The GIN indexes a cold build dropped (or a killed one left out), with the memory a
+            // sort of a million reports' lexemes wants; then fresh statistics for the planner.
+            let missing = try execute(c, "SELECT count(*) FROM pg_indexes WHERE schemaname = $1 AND indexname = ANY($2::text[])",
+                                      { var b = PostgresBindings(); b.append(schema); b.append(PostgresSchema.textIndexNames); return b }())
+                .first?[0].decode(Int.self) ?? 0 < PostgresSchema.textIndexNames.count
+            if missing {
+                _ = try execute(c, "SET LOCAL maintenance_work_mem = '256MB'")
+                for statement in PostgresSchema.textIndexes { _ = try execute(c, statement) }
+                for table in ["search", "report", "keyword"] { _ = try execute(c, "ANALYZE \(table)") }
+            }
             var binds = PostgresBindings()
             binds.append(unreferenced.map(Self.text))
             _ = try execute(c, "DELETE FROM file WHERE path = ANY($1::text[])", binds)
@@ -159,54 +216,102 @@ extension PostgresStore {
         }
     }
 
+    /// Moves the index's generation on, in the writing transaction: readers make their in-memory
+    /// tables (facets) again when it differs from theirs.
+    func bumpGeneration(_ c: PostgresConnection) throws {
+        _ = try execute(c, """
+            INSERT INTO meta(key, value) VALUES ('generation', '1')
+            ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + 1)::text
+            """)
+    }
+
     func delete(_ c: PostgresConnection, _ ords: [Int]) throws {
         guard !ords.isEmpty else { return }
         var binds = PostgresBindings()
         binds.append(ords.map { Int32($0) })
         _ = try execute(c, "DELETE FROM report WHERE ord = ANY($1::int[])", binds)
+        _ = try execute(c, "DELETE FROM search WHERE ord = ANY($1::int[])", binds)
         _ = try execute(c, "DELETE FROM keyword WHERE report = ANY($1::int[])", binds)
+    }
+
+    /// One report's rows, made ready to bind.
+    struct PreparedReport {
+        var ord: Int32
+        var id: String, title: String, path: String, categoryTitles: String, datasourceKeywords: String, keywords: String
+        var file: String?
+        var sig: Int64
+        var columns: [String]
+        var vector: String
+        var keys: [(key: String, display: String)]
+    }
+
+    /// The rows of the reports at `indices` whose signature differs from the stored one, made on
+    /// every core (each worker a run of the reports with its own cache of normalised texts; the
+    /// rows do not depend on the cache), in the order of `indices`.
+    static func prepare(plan: TreePlan, indices: [Int], files: [String: PDFFileRecord], stored: [Int: (id: String, sig: Int64)]) -> [PreparedReport] {
+        let jobs = max(1, min(ProcessInfo.processInfo.activeProcessorCount, indices.count / 256))
+        let size = (indices.count + jobs - 1) / max(1, jobs)
+        let runs = stride(from: 0, to: indices.count, by: max(1, size)).map { Array(indices[$0..<min($0 + size, indices.count)]) }
+        return parallelMap(runs, jobs: jobs) { run -> [PreparedReport] in
+            var texts = FieldTexts()
+            var out: [PreparedReport] = []
+            out.reserveCapacity(run.count)
+            for i in run {
+                let report = plan.reports[i]
+                let record = report.file.flatMap { files[$0] }
+                let sig = Writer.signature(report, record)
+                if let old = stored[report.ord], old.sig == sig, old.id == report.id { continue }
+                let keywords = ReportIndex.mergeKeywords(record?.keywords ?? [], report.keywords)
+                let indexed = texts.columns(report, record, keywords)
+                var seen: Set<String> = []
+                var keys: [(key: String, display: String)] = []
+                for keyword in keywords {
+                    let key = SearchText.keywordKey(keyword)
+                    guard !key.isEmpty, seen.insert(key).inserted else { continue }
+                    keys.append((key, text(keyword)))
+                }
+                out.append(PreparedReport(
+                    ord: Int32(report.ord), id: text(report.id), title: text(report.title), path: text(StringList.encode(report.path)),
+                    categoryTitles: text(StringList.encode(report.categoryTitles)), datasourceKeywords: text(StringList.encode(report.keywords)),
+                    keywords: text(StringList.encode(keywords)), file: report.file.map(text), sig: sig, columns: indexed,
+                    vector: tsvector(indexed), keys: keys))
+            }
+            return out
+        }.flatMap { $0 }
     }
 
     /// The reports at `indices` of the plan whose signature differs from the stored one, in one
     /// statement per table.
     func rewriteReports(_ c: PostgresConnection, plan: TreePlan, indices: [Int], files: [String: PDFFileRecord], stored: [Int: (id: String, sig: Int64)]) throws {
-        var texts = FieldTexts()
+        let prepared = Self.prepare(plan: plan, indices: indices, files: files, stored: stored)
         var ords: [Int32] = [], ids: [String] = [], titles: [String] = [], paths: [String] = [], categoryTitles: [String] = []
         var datasourceKeywords: [String] = [], keywordLists: [String] = [], fileNames: [String] = [], fileNull: [Bool] = [], sigs: [Int64] = []
         var columns: [[String]] = Array(repeating: [], count: 5)
-        var vectors: [[String]] = Array(repeating: [], count: 5)
+        var vectors: [String] = []
         var keyKeys: [String] = [], keyReports: [Int32] = [], keyDisplays: [String] = []
-        for i in indices {
-            let report = plan.reports[i]
-            let record = report.file.flatMap { files[$0] }
-            let sig = Writer.signature(report, record)
-            if let old = stored[report.ord], old.sig == sig, old.id == report.id { continue }
-            let keywords = ReportIndex.mergeKeywords(record?.keywords ?? [], report.keywords)
-            ords.append(Int32(report.ord))
-            ids.append(Self.text(report.id))
-            titles.append(Self.text(report.title))
-            paths.append(Self.text(StringList.encode(report.path)))
-            categoryTitles.append(Self.text(StringList.encode(report.categoryTitles)))
-            datasourceKeywords.append(Self.text(StringList.encode(report.keywords)))
-            keywordLists.append(Self.text(StringList.encode(keywords)))
-            fileNames.append(Self.text(report.file ?? ""))
+        for report in prepared {
+            ords.append(report.ord)
+            ids.append(report.id)
+            titles.append(report.title)
+            paths.append(report.path)
+            categoryTitles.append(report.categoryTitles)
+            datasourceKeywords.append(report.datasourceKeywords)
+            keywordLists.append(report.keywords)
+            fileNames.append(report.file ?? "")
             fileNull.append(report.file == nil)
-            sigs.append(sig)
-            for (k, column) in texts.columns(report, record, keywords).enumerated() {
-                columns[k].append(column)
-                vectors[k].append(Self.tsvector(column))
-            }
-            var keys: Set<String> = []
-            for keyword in keywords {
-                let key = SearchText.keywordKey(keyword)
-                guard !key.isEmpty, keys.insert(key).inserted else { continue }
+            sigs.append(report.sig)
+            for k in 0..<5 { columns[k].append(report.columns[k]) }
+            vectors.append(report.vector)
+            for (key, display) in report.keys {
                 keyKeys.append(key)
-                keyReports.append(Int32(report.ord))
-                keyDisplays.append(Self.text(keyword))
+                keyReports.append(report.ord)
+                keyDisplays.append(display)
             }
         }
         guard !ords.isEmpty else { return }
-        try delete(c, ords.map { Int($0) })
+        // Only a stored report can have rows: a report is written once per update (with its
+        // file's batch, or with the structure when its file is current).
+        try delete(c, ords.map { Int($0) }.filter { stored[$0] != nil })
         var binds = PostgresBindings()
         binds.append(ords)
         binds.append(ids)
@@ -219,19 +324,18 @@ extension PostgresStore {
         binds.append(fileNull)
         binds.append(sigs)
         for k in 0..<5 { binds.append(columns[k]) }
-        for k in 0..<5 { binds.append(vectors[k]) }
         _ = try execute(c, """
             INSERT INTO report(ord, id, title, path, category_titles, datasource_keywords, keywords, file, sig,
-                               s_title, s_pdf_title, s_keywords, s_author, s_category,
-                               v_title, v_pdf_title, v_keywords, v_author, v_category, v_all)
-            SELECT o, i, t, p, ct, dk, k, CASE WHEN fn THEN NULL ELSE f END, s, s1, s2, s3, s4, s5,
-                   v1::tsvector, v2::tsvector, v3::tsvector, v4::tsvector, v5::tsvector,
-                   v1::tsvector || v2::tsvector || v3::tsvector || v4::tsvector || v5::tsvector
+                               s_title, s_pdf_title, s_keywords, s_author, s_category)
+            SELECT o, i, t, p, ct, dk, k, CASE WHEN fn THEN NULL ELSE f END, s, s1, s2, s3, s4, s5
             FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bool[],
-                        $10::bigint[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
-                        $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])
-                 AS u(o, i, t, p, ct, dk, k, f, fn, s, s1, s2, s3, s4, s5, v1, v2, v3, v4, v5)
+                        $10::bigint[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
+                 AS u(o, i, t, p, ct, dk, k, f, fn, s, s1, s2, s3, s4, s5)
             """, binds)
+        var vectorBinds = PostgresBindings()
+        vectorBinds.append(ords)
+        vectorBinds.append(vectors)
+        _ = try execute(c, "INSERT INTO search(ord, v) SELECT o, v::tsvector FROM unnest($1::int[], $2::text[]) AS u(o, v)", vectorBinds)
         if !keyKeys.isEmpty {
             var keyBinds = PostgresBindings()
             keyBinds.append(keyKeys)

@@ -12,9 +12,10 @@ import PostgresNIO
 /// Writers hold a session advisory lock on a connection of their own for as long as the index is
 /// open; readers take connections from a small pool, each search in one read-only snapshot.
 final class PostgresStore: @unchecked Sendable {
-    /// The version of the tables; an index written by an older version is rebuilt (it is a cache),
-    /// one written by a newer version is refused.
-    static let schemaVersion = ReportIndex.schemaVersion
+    /// The version of the tables (its own numbering, from the SQLite file's 3 at which the store
+    /// began); an index written by an older version is rebuilt (it is a cache), one written by a
+    /// newer version is refused. 4: the vectors in a narrow `search` table, one per report.
+    static let schemaVersion = 4
     /// The first key of the advisory lock ("BBLX"); the second is the schema name's hash.
     static let lockClass: Int32 = 0x4242_4C58
 
@@ -27,6 +28,8 @@ final class PostgresStore: @unchecked Sendable {
     private var opened = 0
     private var lockConnection: PostgresConnection?
     private var nextID = 0
+    /// The keyword table in memory for facet counts, made again when the generation moves.
+    let facetTable = FacetTable()
 
     var path: String { location.redacted }
     var schema: String { location.schema }
@@ -42,7 +45,9 @@ final class PostgresStore: @unchecked Sendable {
 
     deinit {
         for connection in idle { Self.close(connection) }
-        if let lockConnection { Self.close(lockConnection) }
+        // Given back before the next opening in this process asks for it (`bubbles index` opens
+        // once to see whether anything changed, then again to update).
+        releaseLock()
     }
 
     func failure(_ message: String) -> IndexError { IndexError(.database, path: path, message) }
@@ -102,11 +107,31 @@ final class PostgresStore: @unchecked Sendable {
             let connection = try PostgresConnection.connect(
                 on: Self.eventLoops.next(), configuration: configuration, id: id, logger: logger
             ).wait()
-            _ = try connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(quotedSchema)"), logger: logger).wait()
+            // One round trip for every setting (not login parameters, which a pooler may refuse).
+            let settings = Self.sessionSettings(schema: quotedSchema)
+            var binds = PostgresBindings()
+            for (name, value) in settings {
+                binds.append(name)
+                binds.append(value)
+            }
+            let calls = settings.indices.map { "set_config($\(2 * $0 + 1), $\(2 * $0 + 2), false)" }.joined(separator: ", ")
+            _ = try connection.query(PostgresQuery(unsafeSQL: "SELECT " + calls, binds: binds), logger: logger).wait()
             return connection
         } catch {
             throw connectError(error)
         }
+    }
+
+    /// The settings of every session, made when it opens: the datasource's
+    /// schema first in the search path, and no sequential scan where an index serves. The planner
+    /// prices `@@` over a `tsvector` as one cheap operator and so scans the whole table for a
+    /// prefix that matches many reports, which costs several times the GIN index's bitmap (each
+    /// row's vectors read and searched). No parallel workers: under a Gather the one-time filters
+    /// that cut off a search's unwanted candidate groups ran their scans anyway (1.7 s instead of
+    /// 0.3 s for a one-letter prefix of a million reports), and the workers compete with the
+    /// other searches for the cores. The figures are in Benchmarks/NOTES.md.
+    static func sessionSettings(schema quoted: String) -> [(String, String)] {
+        [("search_path", quoted), ("enable_seqscan", "off"), ("max_parallel_workers_per_gather", "0")]
     }
 
     /// What a failed connection means for the user, with what to do.
@@ -161,7 +186,13 @@ final class PostgresStore: @unchecked Sendable {
     /// Runs `body` in one transaction (read-only ones see one snapshot); rolls back on an error.
     func transaction<T>(readOnly: Bool, _ body: (PostgresConnection) throws -> T) throws(IndexError) -> T {
         try withConnection { c in
-            _ = try execute(c, readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
+            if readOnly {
+                // Not waited for (one round trip less): the connection sends its queries in
+                // order, and a BEGIN fails only with its connection, which fails what follows.
+                _ = c.query(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"), logger: logger)
+            } else {
+                _ = try execute(c, "BEGIN")
+            }
             do {
                 let value = try body(c)
                 _ = try execute(c, "COMMIT")
@@ -227,7 +258,14 @@ final class PostgresStore: @unchecked Sendable {
             defer { lockConnection = nil }
             return lockConnection
         }
-        if let c { let closing: EventLoopFuture<Void> = c.close(); _ = try? closing.wait() }  // closing ends the session and its lock either way
+        guard let c else { return }
+        // Unlocked first: the server ends a closed session, and frees its locks, a moment later.
+        var binds = PostgresBindings()
+        binds.append(Self.lockClass)
+        binds.append("bubbles:" + schema)
+        _ = try? execute(c, "SELECT pg_advisory_unlock($1, hashtext($2))", binds)  // a lost connection holds nothing
+        let closing: EventLoopFuture<Void> = c.close()
+        _ = try? closing.wait()  // closing ends the session and its lock either way
     }
 
     /// Takes the datasource's advisory lock, waiting up to `wait` seconds.
@@ -272,7 +310,7 @@ final class PostgresStore: @unchecked Sendable {
             if let version {
                 if !rebuild { warn("\(path): datasource '\(location.datasource)' was written by schema version \(version), this program writes \(Self.schemaVersion); rebuilding it") }
                 for table in ["report_metadata"] { _ = try execute(c, "DROP VIEW IF EXISTS \(table)") }
-                for table in ["keyword", "report", "category", "file", "meta", "thumbnail"] { _ = try execute(c, "DROP TABLE IF EXISTS \(table)") }
+                for table in ["keyword", "search", "report", "category", "file", "meta", "thumbnail"] { _ = try execute(c, "DROP TABLE IF EXISTS \(table)") }
             }
             for statement in PostgresSchema.statements { _ = try execute(c, statement) }
             var binds = PostgresBindings()
@@ -283,8 +321,19 @@ final class PostgresStore: @unchecked Sendable {
 }
 
 /// The tables of a datasource's schema in PostgreSQL: those of the SQLite file, with the five
-/// normalised columns and their `tsvector`s on the report row (GIN-indexed) in place of FTS5.
+/// normalised columns on the report row, and in place of FTS5 a narrow `search` table: each
+/// report's number and one `tsvector` of its five fields, each lexeme tagged with its field
+/// (``PostgresStore/fieldTags``), under one GIN index. A search reads the index and this table
+/// only (a few hundred bytes a report), not the wide report rows.
 enum PostgresSchema {
+    /// The GIN index over the vectors. A cold build drops it and makes it again at its end (one
+    /// sort rather than an insert per lexeme); every update's last transaction makes it when it is
+    /// missing, so a build killed in between leaves the next update to make it.
+    static let textIndexes = ["CREATE INDEX IF NOT EXISTS search_v ON search USING gin(v)"]
+
+    /// The names of ``textIndexes``.
+    static let textIndexNames = ["search_v"]
+
     static let statements = [
         "CREATE TABLE meta(key text COLLATE \"C\" PRIMARY KEY, value text NOT NULL)",
         """
@@ -326,23 +375,13 @@ enum PostgresSchema {
             s_pdf_title text NOT NULL,
             s_keywords text NOT NULL,
             s_author text NOT NULL,
-            s_category text NOT NULL,
-            v_title tsvector NOT NULL,
-            v_pdf_title tsvector NOT NULL,
-            v_keywords tsvector NOT NULL,
-            v_author tsvector NOT NULL,
-            v_category tsvector NOT NULL,
-            v_all tsvector NOT NULL
+            s_category text NOT NULL
         )
         """,
+        "CREATE TABLE search(ord integer PRIMARY KEY, v tsvector NOT NULL)",
         "CREATE INDEX report_by_id ON report(id)",
         "CREATE INDEX report_by_file ON report(file)",
-        "CREATE INDEX report_v_title ON report USING gin(v_title)",
-        "CREATE INDEX report_v_pdf_title ON report USING gin(v_pdf_title)",
-        "CREATE INDEX report_v_keywords ON report USING gin(v_keywords)",
-        "CREATE INDEX report_v_author ON report USING gin(v_author)",
-        "CREATE INDEX report_v_category ON report USING gin(v_category)",
-        "CREATE INDEX report_v_all ON report USING gin(v_all)",
+    ] + textIndexes + [
         """
         CREATE TABLE keyword(
             key text COLLATE "C" NOT NULL,
