@@ -381,38 +381,29 @@ public final class PlaySession {
         } else {
             let (w, h) = renderer.pixelSize(of: scene)
             let copy = sendsChangedTiles ? Self.scrollCopy(from: shownScene, to: scene, scale: scale, width: w, height: h) : nil
+            // The page will move its picture by `copy` first: so does the server's copy of it.
+            if let copy, let shown = shownImage { copy.apply(to: shown) }
             let image: RenderedImage
             var regions: [SceneRenderer.PixelRect]? = nil
-            var moved = false
             if let copy, !arrived, let shown = shownImage, let old = shownScene, shown.width == w, shown.height == h,
                Self.onlyPagesScrolled(old, scene), let preview = scene.preview {
-                // Only the pages moved: the picture shown, with the pages' viewport drawn again
-                // (the page is sent the move and the rows it cannot fill).
+                // Only the pages moved: the moved picture, with only what the move cannot fill
+                // drawn again and compared. At fit width every page in view is copied from its
+                // picture scaled to its size (the same pixels at any whole-pixel place); a zoomed
+                // page is drawn in tiles, so its whole viewport is drawn again.
                 let base = try spareImage.flatMap { $0.width == w && $0.height == h ? $0 : nil } ?? RenderedImage(width: w, height: h)
+                Self.copyPixels(from: shown, to: base)
                 let viewport = Self.viewport(of: preview, scale: scale, width: w, height: h)
-                if preview.zoom == 1 {
-                    // Every page in view is copied from its picture scaled to its size (the same
-                    // pixels at any whole-pixel place): the page's picture moved (as the page
-                    // will move it), then only what the move cannot fill drawn and compared.
-                    copy.apply(to: shown)
-                    moved = true
-                    Self.copyPixels(from: shown, to: base)
-                    let damage = Self.damage(of: copy, viewport: viewport)
-                    try renderer.render(scene, over: base, inside: damage)
-                    regions = damage
-                } else {
-                    Self.copyPixels(from: shown, to: base)
-                    try renderer.render(scene, over: base, inside: [viewport])
-                    regions = [viewport]
-                }
+                let damage = preview.zoom == 1 ? Self.damage(of: copy, viewport: viewport) : [viewport]
+                try renderer.render(scene, over: base, inside: damage)
+                regions = damage
                 image = base
                 partialFrames += 1
             } else {
                 image = try renderer.render(scene, reusing: spareImage)
             }
             t1 = MonotonicClock.seconds()
-            picture = try patcher.picture(image, shown: sendsChangedTiles ? shownImage : nil, encoder: encoder, copy: copy,
-                                          regions: regions, moved: moved)
+            picture = try patcher.picture(image, shown: sendsChangedTiles ? shownImage : nil, encoder: encoder, copy: copy, regions: regions)
             spareImage = shownImage
             shownImage = image
             shownScene = scene

@@ -66,17 +66,15 @@ final class TilePatcher {
     }
 
     /// The picture part for `image`, given the picture the page shows (`shown`, nil for none).
-    /// With `copy`, the page is told to make that move first: `shown` is moved the same way
-    /// (it is the page's picture) and only the tiles that still differ are sent.
-    /// `regions`: where `image` can differ from `shown` moved by `copy` (pixels; nil: anywhere).
-    /// `moved`: `shown` has been moved by `copy` already.
+    /// With `copy`, the page is told to make that move first; `shown` (the page's picture) has
+    /// been moved the same way by the caller, so only the tiles that still differ are sent.
+    /// `regions`: where `image` can differ from `shown` (pixels; nil: anywhere).
     func picture(_ image: RenderedImage, shown: RenderedImage?, encoder: PNGEncoder, copy: PictureCopy? = nil,
-                 regions: [SceneRenderer.PixelRect]? = nil, moved: Bool = false) throws -> PlayPicture {
+                 regions: [SceneRenderer.PixelRect]? = nil) throws -> PlayPicture {
         let t = tileSize
         guard let shown, shown.width == image.width, shown.height == image.height else {
             return PlayPicture(png: try encoder.encode(image), tiles: nil, columns: 0, tileSize: t)
         }
-        if !moved { copy?.apply(to: shown) }
         let gridColumns = (image.width + t - 1) / t, gridRows = (image.height + t - 1) / t
         let changed = changedTiles(image, shown, gridColumns: gridColumns, gridRows: gridRows, regions: regions)
         if Double(changed.count) > wholeShare * Double(gridColumns * gridRows) {

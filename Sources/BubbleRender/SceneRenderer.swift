@@ -34,7 +34,7 @@ public final class SceneRenderer {
     public var spriteBudgetBytes = 96 << 20 {
         didSet { if spriteBytes + shadowBytes > spriteBudgetBytes { dropSprites() } }
     }
-    /// Page pictures scaled to the pixels they are shown at, most recent last (see `shownPage`).
+    /// Page pictures scaled to the pixels they are shown at, most recent last (see `paintShownPage`).
     var shownPages: [(key: ShownPageKey, image: RenderedImage)] = []
     /// The most page pictures kept scaled: 6 (the pages of a viewport and their neighbours).
     static let keptShownPages = 6
@@ -135,16 +135,24 @@ public final class SceneRenderer {
         } else {
             image = try RenderedImage(width: max(1, w), height: max(1, h))
         }
+        try draw(scene, into: image, inside: nil)
+        return image
+    }
+
+    /// Draws `scene` into `image` at `pixelScale`, only inside `regions` (pixels) when given.
+    private func draw(_ scene: Scene, into image: RenderedImage, inside regions: [PixelRect]?) throws {
         let cr = cairo_create(image.surface)!
         defer { cairo_destroy(cr) }
+        if let regions {
+            for r in regions { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
+            cairo_clip(cr)
+        }
         cairo_scale(cr, pixelScale, pixelScale)
-        let frame = Frame(cr: cr, raster: true, records: false)
-        drawScene(scene, frame)
+        drawScene(scene, Frame(cr: cr, raster: true, records: false))
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw RenderError.cairo(file: nil, status: String(cString: cairo_status_to_string(status)))
         }
-        return image
     }
 
     /// A rectangle of a picture's pixels.
@@ -174,16 +182,7 @@ public final class SceneRenderer {
         }
         let drawn = regions.filter { $0.width > 0 && $0.height > 0 }
         guard !drawn.isEmpty else { return }
-        let cr = cairo_create(image.surface)!
-        defer { cairo_destroy(cr) }
-        for r in drawn { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
-        cairo_clip(cr)
-        cairo_scale(cr, pixelScale, pixelScale)
-        drawScene(scene, Frame(cr: cr, raster: true, records: false))
-        let status = cairo_status(cr)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw RenderError.cairo(file: nil, status: String(cString: cairo_status_to_string(status)))
-        }
+        try draw(scene, into: image, inside: drawn)
     }
 
     /// Renders `scene` and writes it as PNG to `path` (atomically).
