@@ -11,25 +11,13 @@ import Testing
 @Suite("Play viewer")
 struct PlayViewerTests {
     @Test func theSharpPageReplacesTheStandInWithoutTheFrameWaiting() throws {
-        var settings = DashboardSettings()
-        settings.canvasWidth = 768
-        settings.canvasHeight = 1024
-        let source = try PlaySource.load(dataPath: packageRoot + "/Data/reports.json", settings: settings, pdfMetadata: .readEveryPDF)
+        let source = try viewerSource()
         let pages = try #require(source.pages)
         var clock = 0.0
         let session = try PlaySession(source: source, scale: 1, now: clock)
         let d = session.dashboard
         // Down to the report's level by taps through the session, on its clock.
-        for id in ["root", "finance", "financial-statements", "quarterly-results"] {
-            let b = try #require(d.scene().bubbles.first { $0.id == id })
-            _ = session.handle(.tap(b.centre), now: clock)
-            var n = 0
-            repeat {
-                clock += 1.0 / 60
-                session.advanceClock(clock)
-                n += 1
-            } while !d.isAtRest && n < 3600
-        }
+        try session.tapDown(through: ["root", "finance", "financial-statements", "quarterly-results"], now: &clock)
         let card = try #require(d.scene().bubbles.first { $0.id == "q1-2016" })
         _ = session.handle(.ready, now: clock)
         _ = session.handle(.tap(card.centre), now: clock)

@@ -5,6 +5,7 @@ import BubbleScenario
 import DashboardLibrary
 import Foundation
 import TestSupport
+import Testing
 
 /// The shipped sample (PDFs not read, as the export tests do), loaded once.
 let sampleSource: PlaySource = {
@@ -17,7 +18,30 @@ let sampleSource: PlaySource = {
 /// The JSON object of a server message.
 func object(_ text: String) -> [String: Any] { jsonObject(text) }
 
+/// The shipped sample with its PDFs read (the preview's pages drawn), on a 768 × 1024 canvas.
+func viewerSource() throws -> PlaySource {
+    var settings = DashboardSettings()
+    settings.canvasWidth = 768
+    settings.canvasHeight = 1024
+    return try PlaySource.load(dataPath: packageRoot + "/Data/reports.json", settings: settings, pdfMetadata: .readEveryPDF)
+}
+
 extension PlaySession {
+    /// Taps the bubbles `ids` in turn, each once the one before has come to rest, stepping the
+    /// session's clock (`now`) by display frames without drawing any (at most a minute each).
+    func tapDown(through ids: [String], now: inout Double) throws {
+        for id in ids {
+            let b = try #require(dashboard.scene().bubbles.first { $0.id == id })
+            _ = handle(.tap(b.centre), now: now)
+            var n = 0
+            repeat {
+                now += 1.0 / 60
+                advanceClock(now)
+                n += 1
+            } while !dashboard.isAtRest && n < 3600
+        }
+    }
+
     /// The centre of the first child bubble (a category or report) of the focused level.
     func firstChildCentre() -> ScenePoint? {
         let v = dashboard.debugView()

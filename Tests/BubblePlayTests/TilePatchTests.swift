@@ -147,6 +147,7 @@ struct TilePatchTests {
         let first = try patcher.picture(a, shown: nil, encoder: encoder)
         try page.apply(png: first.png, tiles: first.tiles, columns: first.columns, tileSize: first.tileSize)
         let copy = PictureCopy(x: 16, y: 16, width: 48, height: 64, dy: -16)
+        copy.apply(to: a)
         let patch = try patcher.picture(b, shown: a, encoder: encoder, copy: copy)
         #expect(patch.copy == copy)
         // Only the exposed row of tiles (y 64…79, x 16…63: tiles 4·5 + 1…3) differs after the move.
@@ -160,10 +161,7 @@ struct TilePatchTests {
     /// A scrolled preview at scale 1.5 (pages at fractions of a pixel): the frames carry the pages' move as a copy, send a fraction
     /// of the viewport's tiles, and the page's picture is the server's after every frame.
     @Test func scrollingThePreviewIsSentAsACopyAndThePictureStaysExact() throws {
-        var settings = DashboardSettings()
-        settings.canvasWidth = 768
-        settings.canvasHeight = 1024
-        let source = try PlaySource.load(dataPath: packageRoot + "/Data/reports.json", settings: settings, pdfMetadata: .readEveryPDF)
+        let source = try viewerSource()
         var now = 0.0
         let session = try PlaySession(source: source, scale: 1.5, now: now)
         let d = session.dashboard
@@ -206,16 +204,7 @@ struct TilePatchTests {
             }
         }
         // Down to the report's level on the session's clock alone (no frames: the test is the viewer).
-        for id in ["root", "finance", "financial-statements", "quarterly-results"] {
-            let b = try #require(d.scene().bubbles.first { $0.id == id })
-            _ = session.handle(.tap(b.centre), now: now)
-            var n = 0
-            repeat {
-                now += 1.0 / 60
-                session.advanceClock(now)
-                n += 1
-            } while !d.isAtRest && n < 3600
-        }
+        try session.tapDown(through: ["root", "finance", "financial-statements", "quarterly-results"], now: &now)
         let card = try #require(d.scene().bubbles.first { $0.id == "q1-2016" })
         _ = session.handle(.tap(card.centre), now: now)
         try run(1.0)
