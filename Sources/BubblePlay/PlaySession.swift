@@ -113,7 +113,7 @@ public final class PlaySession {
     /// The picture the page shows (nil: the next frame sends the whole picture), and the image
     /// the next frame is drawn into.
     /// Frames drawn only where the preview's scrolled pages changed (the rest moved or kept).
-    private(set) var partialFrames = 0
+    public private(set) var partialFrames = 0
     private(set) var shownImage: RenderedImage? { didSet { if shownImage == nil { shownScene = nil } } }
     private var spareImage: RenderedImage?
     /// The scene `shownImage` was drawn from: an equal scene is not drawn again.
@@ -385,16 +385,17 @@ public final class PlaySession {
             if let copy, let shown = shownImage { copy.apply(to: shown) }
             let image: RenderedImage
             var regions: [SceneRenderer.PixelRect]? = nil
-            if let copy, !arrived, let shown = shownImage, let old = shownScene, shown.width == w, shown.height == h,
+            if sendsChangedTiles, let shown = shownImage, let old = shownScene, shown.width == w, shown.height == h,
                Self.onlyPagesScrolled(old, scene), let preview = scene.preview {
-                // Only the pages moved: the moved picture, with only what the move cannot fill
-                // drawn again and compared. At fit width every page in view is copied from its
-                // picture scaled to its size (the same pixels at any whole-pixel place); a zoomed
-                // page is drawn in tiles, so its whole viewport is drawn again.
+                // Only the pages moved or were drawn: the (moved) picture, with only what the
+                // move cannot fill drawn again and compared. At fit width every page in view is
+                // copied from its picture scaled to its size (the same pixels at any whole-pixel
+                // place); a zoomed page is drawn in tiles, and a page drawn since may be anywhere
+                // in view, so then the whole viewport is drawn again.
                 let base = try spareImage.flatMap { $0.width == w && $0.height == h ? $0 : nil } ?? RenderedImage(width: w, height: h)
                 Self.copyPixels(from: shown, to: base)
                 let viewport = Self.viewport(of: preview, scale: scale, width: w, height: h)
-                let damage = preview.zoom == 1 ? Self.damage(of: copy, viewport: viewport) : [viewport]
+                let damage = if let copy, !arrived, preview.zoom == 1 { Self.damage(of: copy, viewport: viewport) } else { [viewport] }
                 try renderer.render(scene, over: base, inside: damage)
                 regions = damage
                 image = base

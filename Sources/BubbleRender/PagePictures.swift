@@ -78,6 +78,12 @@ public protocol PagePictures: AnyObject, Sendable {
     /// returns the nearest picture ready (any size) or nil, and has the page drawn off the
     /// caller's thread. Nil also when the page cannot be drawn.
     func page(report: String, page: Int, pixelWidth: Int, wait: Bool) -> PageRaster?
+    /// A picture of page `page` exactly `width` × `height` pixels (the page stretched to them), at
+    /// most `maxPageWidth` wide: the viewer at fit width asks for the pixels a page covers, so
+    /// that a frame copies the picture rather than resampling it. With and without `wait` as
+    /// `page(report:page:pixelWidth:wait:)` (without, the nearest picture ready may be of
+    /// another size).
+    func page(report: String, page: Int, width: Int, height: Int, wait: Bool) -> PageRaster?
     /// The widest picture of a whole page `page(report:page:pixelWidth:wait:)` gives (px); a page
     /// drawn wider (deep zoom) is drawn in tiles of `tileSize` pixels, only those in view.
     var maxPageWidth: Int { get }
@@ -108,17 +114,35 @@ struct ShownPageKey: Hashable {
 }
 
 extension SceneRenderer {
-    /// Paints page `page`'s `raster` into `rect` (pt; its corners on whole device pixels), from a
-    /// copy scaled once to the pixels it covers: drawn again at another whole-pixel place (a
-    /// scroll), the page has exactly the same pixels, and each frame copies instead of resampling.
-    func paintShownPage(_ raster: PageRaster, report: String, page: Int, into rect: SceneRect, _ f: Frame) {
-        let cr = f.cr
+    /// The device pixels `rect` (pt; its corners on whole device pixels) covers: its top left
+    /// corner and its size, nil when it is empty or wider or higher than 16 384.
+    func devicePixels(_ rect: SceneRect, _ cr: OpaquePointer) -> (x: Double, y: Double, width: Int, height: Int)? {
         var x = rect.x, y = rect.y
         cairo_user_to_device(cr, &x, &y)
         var x1 = rect.x + rect.width, y1 = rect.y + rect.height
         cairo_user_to_device(cr, &x1, &y1)
         let w = Int((x1 - x).rounded()), h = Int((y1 - y).rounded())
-        guard w > 0, h > 0, w <= 16_384, h <= 16_384 else { return paint(raster, into: rect, f) }
+        guard w > 0, h > 0, w <= 16_384, h <= 16_384 else { return nil }
+        return (x.rounded(), y.rounded(), w, h)
+    }
+
+    /// Paints page `page`'s `raster` into `rect` (pt; its corners on whole device pixels): copied
+    /// as it is when it has the pixels `rect` covers, else from a copy scaled once to them. Drawn
+    /// again at another whole-pixel place (a scroll), the page has exactly the same pixels, and
+    /// each frame copies instead of resampling.
+    func paintShownPage(_ raster: PageRaster, report: String, page: Int, into rect: SceneRect, _ f: Frame) {
+        let cr = f.cr
+        guard let (dx, dy, w, h) = devicePixels(rect, cr) else { return paint(raster, into: rect, f) }
+        if raster.width == w, raster.height == h, f.raster {
+            raster.pixels.withUnsafeBytes { buf in
+                let base = UnsafeMutablePointer(mutating: buf.bindMemory(to: UInt8.self).baseAddress!)
+                // Only read, while this frame paints it.
+                let source = cairo_image_surface_create_for_data(base, CAIRO_FORMAT_ARGB32, Int32(w), Int32(h), Int32(raster.stride))!
+                blit(source, x: dx, y: dy, width: w, height: h, cr)
+                cairo_surface_destroy(source)
+            }
+            return
+        }
         let key = ShownPageKey(report: report, page: page, sourceWidth: raster.width, sourceHeight: raster.height, width: w, height: h)
         let image: RenderedImage
         if let i = shownPages.firstIndex(where: { $0.key == key }) {
@@ -134,12 +158,16 @@ extension SceneRenderer {
             shownPages.append((key, made))
             if shownPages.count > Self.keptShownPages { shownPages.removeFirst(shownPages.count - Self.keptShownPages) }
         }
+        blit(image.surface, x: dx, y: dy, width: w, height: h, cr)
+    }
+
+    /// Copies `source` (`width` × `height` pixels) to device pixel (`x`, `y`), unfiltered.
+    private func blit(_ source: OpaquePointer, x: Double, y: Double, width: Int, height: Int, _ cr: OpaquePointer) {
         cairo_save(cr)
         cairo_identity_matrix(cr)
-        let dx = x.rounded(), dy = y.rounded()
-        cairo_rectangle(cr, dx, dy, Double(w), Double(h))
+        cairo_rectangle(cr, x, y, Double(width), Double(height))
         cairo_clip(cr)
-        cairo_set_source_surface(cr, image.surface, dx, dy)
+        cairo_set_source_surface(cr, source, x, y)
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
         cairo_paint(cr)
         cairo_restore(cr)

@@ -89,7 +89,7 @@ extension SceneRenderer {
     func drawViewerPages(_ report: SceneReport, _ p: ScenePreview, dx: Double, colour: RenderColour, _ f: Frame) {
         let cr = f.cr
         let v = p.geometry.pages
-        let radius = 10.0
+        let radius = Self.viewportRadius
         cairo_save(cr)
         roundedRectPath(cr, v.x + dx, v.y, v.width, v.height, radius)
         if f.raster {
@@ -132,7 +132,7 @@ extension SceneRenderer {
                 r.height = (page.frame.height * pixelScale).rounded() / pixelScale
             }
             let clipped = intersection(r, SceneRect(x: v.x + dx, y: v.y, width: v.width, height: v.height))
-            if !f.records { drawPage(report.id, page.page, in: r, visible: clipped, f) }
+            if !f.records { drawPage(report.id, page.page, in: r, visible: clipped, fitWidth: p.zoom == 1, f) }
             recordPicture(f, owner: "preview-page:\(page.page)", label: "page \(page.page)", frame: clipped)
         }
         cairo_restore(cr)
@@ -162,8 +162,8 @@ extension SceneRenderer {
 
     /// One page: a white sheet with a soft shadow, and the page's picture in it (vectors in a
     /// vector frame; otherwise the sharp raster, or while it is drawn the nearest one ready, the
-    /// thumbnail or faint lines).
-    func drawPage(_ report: String, _ page: Int, in r: SceneRect, visible: SceneRect, _ f: Frame) {
+    /// thumbnail or faint lines). At fit width the raster has exactly the pixels the page covers.
+    func drawPage(_ report: String, _ page: Int, in r: SceneRect, visible: SceneRect, fitWidth: Bool, _ f: Frame) {
         let cr = f.cr
         // A 1 pt shadow, on whole device pixels in a raster (as the page is).
         let o = f.raster && pixelScale > 0 ? max(1, pixelScale.rounded()) / pixelScale : 1
@@ -183,10 +183,16 @@ extension SceneRenderer {
             cairo_restore(cr)
             return
         }
-        let pixelWidth = Int((r.width * pixelScale).rounded(.up))
-        let step = pictures.step(for: pixelWidth)
-        if step > pictures.maxPageWidth, drawTiles(report, page, width: step, in: r, visible: visible, pictures, f) { return }
-        if let raster = pictures.page(report: report, page: page, pixelWidth: pixelWidth, wait: waitsForPages) {
+        let raster: PageRaster?
+        if fitWidth, let (_, _, w, h) = devicePixels(r, cr), w <= pictures.maxPageWidth {
+            raster = pictures.page(report: report, page: page, width: w, height: h, wait: waitsForPages)
+        } else {
+            let pixelWidth = Int((r.width * pixelScale).rounded(.up))
+            let step = pictures.step(for: pixelWidth)
+            if step > pictures.maxPageWidth, drawTiles(report, page, width: step, in: r, visible: visible, pictures, f) { return }
+            raster = pictures.page(report: report, page: page, pixelWidth: pixelWidth, wait: waitsForPages)
+        }
+        if let raster {
             paintShownPage(raster, report: report, page: page, into: r, f)
         } else if page == 1, case .picture(let thumb) = pictures.thumbnail(report: report) {
             paintShownPage(thumb, report: report, page: 0, into: r, f)
@@ -263,26 +269,70 @@ extension SceneRenderer {
     }
 
     /// "3 / 12" (or the page label) in a dark pill at the viewport's top, fading with the scroll.
+    /// The page indicator's pill (pt, before the swipe): centred 10 pt below the viewport's top,
+    /// 28 pt high, as wide as its text and 24 pt.
+    public func pageIndicatorRect(_ p: ScenePreview) -> SceneRect {
+        let v = p.geometry.pages
+        let line = fitter.singleLine(p.indicatorText, width: v.width - 40, font: Self.indicatorFont)
+        let w = line.width + 24
+        return SceneRect(x: v.x + (v.width - w) / 2, y: v.y + 10, width: w, height: 28)
+    }
+
+    static let indicatorFont = FontKey(bold: true, size: 13)
+
     func drawPageIndicator(_ p: ScenePreview, dx: Double, _ f: Frame) {
         let cr = f.cr
-        let v = p.geometry.pages
-        let font = FontKey(bold: true, size: 13)
+        let font = Self.indicatorFont
         let text = p.indicatorText
-        let line = fitter.singleLine(text, width: v.width - 40, font: font)
+        let line = fitter.singleLine(text, width: p.geometry.pages.width - 40, font: font)
         let (a, d) = engine.verticalMetrics(font)
-        let w = line.width + 24, h = 28.0
-        let x = v.x + dx + (v.width - w) / 2, y = v.y + 10
+        let pill = pageIndicatorRect(p)
+        let x = pill.x + dx, y = pill.y, w = pill.width, h = pill.height
         let fill = RenderColour(hex: 0x1F2937, alpha: 0.82 * p.indicatorOpacity)
         roundedRectPath(cr, x, y, w, h, h / 2)
         setColour(cr, fill)
         cairo_fill(cr)
         let textColour = SceneColour(red: 255, green: 255, blue: 255)
+        // The text faded as one: a group no larger than the pill (and a point around it).
+        cairo_save(cr)
+        cairo_rectangle(cr, x - 1, y - 1, w + 2, h + 2)
+        cairo_clip(cr)
         cairo_push_group(cr)
         textRun(f, line, x: x + 12, baseline: y + h / 2 + (a - d) / 2, colour: textColour,
                 background: SceneColour(red: 0x1F, green: 0x29, blue: 0x37), owner: "preview-page-indicator", role: .overlayText,
                 container: .roundedRect(x: x, y: y, width: w, height: h, cornerRadius: h / 2), label: text)
         cairo_pop_group_to_source(cr)
         cairo_paint_with_alpha(cr, p.indicatorOpacity)
+        cairo_restore(cr)
+    }
+
+    /// The pixels of the preview's page viewport that only the viewport's own drawing reaches
+    /// (its fill is opaque there): its rectangle on whole pixels (inwards, as its clip) less a
+    /// square of `corner` pixels at each rounded corner. Nil when anything may be drawn over
+    /// the viewport or show through it (no preview, the sheet fading, a notice, a vector frame).
+    public func viewportInterior(_ scene: Scene) -> (rect: PixelRect, corner: Int)? {
+        guard skipsWorkUnderCards, case .reportPreview = scene.overlay, scene.overlayOpacity >= 1, scene.notice == nil,
+              let p = scene.preview, p.geometry.isDrawable, pixelScale > 0 else { return nil }
+        let v = p.geometry.pages
+        let x0 = Int(((v.x + p.swipe) * pixelScale).rounded(.up)), x1 = Int(((v.x + p.swipe + v.width) * pixelScale).rounded(.down))
+        let y0 = Int((v.y * pixelScale).rounded(.up)), y1 = Int(((v.y + v.height) * pixelScale).rounded(.down))
+        guard x1 > x0, y1 > y0 else { return nil }
+        let corner = Int(((Self.viewportRadius + 1) * pixelScale).rounded(.up))
+        return (PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), corner)
+    }
+
+    /// The page viewport's corner radius (pt).
+    static let viewportRadius = 10.0
+
+    /// Draws only the preview's page viewport (in a frame clipped to its interior, see
+    /// `viewportInterior(_:)`, where nothing else shows), as `drawScene` would.
+    func drawViewportOnly(_ scene: Scene, _ f: Frame) {
+        guard case .reportPreview(let report) = scene.overlay, let p = scene.preview else { return }
+        let cr = f.cr
+        cairo_save(cr)
+        cairo_translate(cr, p.swipe, 0)
+        drawViewerPages(report, p, dx: 0, colour: RenderColour(report.colour ?? style.neutralBubbleColour), f)
+        cairo_restore(cr)
     }
 
     func drawViewerKeywords(_ report: SceneReport, _ area: SceneRect, dx: Double, colour: SceneColour, white: SceneColour,

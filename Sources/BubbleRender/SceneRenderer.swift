@@ -140,15 +140,38 @@ public final class SceneRenderer {
     }
 
     /// Draws `scene` into `image` at `pixelScale`, only inside `regions` (pixels) when given.
+    /// Regions inside the preview's page viewport (see `viewportInterior(_:)`) are drawn with the
+    /// viewport alone, everything under it being hidden there.
     private func draw(_ scene: Scene, into image: RenderedImage, inside regions: [PixelRect]?) throws {
         let cr = cairo_create(image.surface)!
         defer { cairo_destroy(cr) }
-        if let regions {
-            for r in regions { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
-            cairo_clip(cr)
+        func drawn(inside rects: [PixelRect]?, _ body: (Scene, Frame) -> Void) {
+            if let rects, rects.isEmpty { return }
+            cairo_save(cr)
+            if let rects {
+                for r in rects { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
+                cairo_clip(cr)
+            }
+            cairo_scale(cr, pixelScale, pixelScale)
+            body(scene, Frame(cr: cr, raster: true, records: false))
+            cairo_restore(cr)
         }
-        cairo_scale(cr, pixelScale, pixelScale)
-        drawScene(scene, Frame(cr: cr, raster: true, records: false))
+        if let regions, let (v, c) = viewportInterior(scene) {
+            // The interior: a middle band of full height, and the side bands between the corners.
+            let bands = [
+                PixelRect(x: v.x + c, y: v.y, width: v.width - 2 * c, height: v.height),
+                PixelRect(x: v.x, y: v.y + c, width: c, height: v.height - 2 * c),
+                PixelRect(x: v.x + v.width - c, y: v.y + c, width: c, height: v.height - 2 * c),
+            ]
+            let corners = [(v.x, v.y), (v.x + v.width - c, v.y), (v.x, v.y + v.height - c), (v.x + v.width - c, v.y + v.height - c)]
+                .map { PixelRect(x: $0.0, y: $0.1, width: c, height: c) }
+            let inner = regions.flatMap { r in bands.compactMap { r.intersection($0) } }
+            let outer = regions.flatMap { r in r.subtracting(v) + corners.compactMap { r.intersection($0) } }
+            drawn(inside: outer, drawScene)
+            drawn(inside: inner, drawViewportOnly)
+        } else {
+            drawn(inside: regions, drawScene)
+        }
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw RenderError.cairo(file: nil, status: String(cString: cairo_status_to_string(status)))
@@ -168,6 +191,24 @@ public final class SceneRenderer {
             self.y = y
             self.width = width
             self.height = height
+        }
+
+        /// The pixels in both; nil when none.
+        public func intersection(_ o: PixelRect) -> PixelRect? {
+            let x0 = max(x, o.x), y0 = max(y, o.y), x1 = min(x + width, o.x + o.width), y1 = min(y + height, o.y + o.height)
+            return x1 > x0 && y1 > y0 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
+        }
+
+        /// The pixels not in `o`, as up to four rectangles (the rows above and below it, then the
+        /// columns beside it).
+        public func subtracting(_ o: PixelRect) -> [PixelRect] {
+            guard let c = intersection(o) else { return width > 0 && height > 0 ? [self] : [] }
+            return [
+                PixelRect(x: x, y: y, width: width, height: c.y - y),
+                PixelRect(x: x, y: c.y + c.height, width: width, height: y + height - c.y - c.height),
+                PixelRect(x: x, y: c.y, width: c.x - x, height: c.height),
+                PixelRect(x: c.x + c.width, y: c.y, width: x + width - c.x - c.width, height: c.height),
+            ].filter { $0.width > 0 && $0.height > 0 }
         }
     }
 

@@ -18,7 +18,8 @@ import Synchronization
 ///   (on that queue) when it is in the cache, so a live host can draw the frame again.
 ///
 /// Thread-safe. A page is drawn at a size step: its width in pixels rounded up to the next of
-/// 256 · √2ⁿ (at most `maxPixelWidth`), so a zoom in progress does not draw every width.
+/// 256 · √2ⁿ (at most `maxPixelWidth`), so a zoom in progress does not draw every width; at
+/// fit width, the viewer asks for the pixels a page covers, and the page is drawn at exactly those.
 public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked Sendable {
     /// The widest page picture drawn (px; default 2 896): deeper zooms scale it up.
     public static let maxPixelWidth = 2_896
@@ -38,6 +39,8 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
         var report: String
         var page: Int
         var width: Int
+        /// The height the page is stretched to (px), or 0 for its own shape.
+        var height = 0
         /// A tile's column and row, or -1 for the whole page.
         var column = -1
         var row = -1
@@ -225,9 +228,28 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
         return state.withLock { $0.pages[key] != nil }
     }
 
+    /// True when the page's picture of exactly `width` × `height` pixels is ready (see
+    /// `page(report:page:width:height:wait:)`).
+    public func hasPicture(report: String, page: Int, width: Int, height: Int) -> Bool {
+        state.withLock { $0.pages[PageKey(report: report, page: page, width: width, height: height)] != nil }
+    }
+
     /// See `PagePictures.page(report:page:pixelWidth:wait:)`.
     public func page(report: String, page: Int, pixelWidth: Int, wait: Bool) -> PageRaster? {
-        let key = PageKey(report: report, page: page, width: Self.step(for: max(1, pixelWidth)))
+        picture(PageKey(report: report, page: page, width: Self.step(for: max(1, pixelWidth))), wait: wait)
+    }
+
+    /// See `PagePictures.page(report:page:width:height:wait:)`: widths up to `maxPixelWidth`,
+    /// heights up to four times that (else the size step's picture).
+    public func page(report: String, page: Int, width: Int, height: Int, wait: Bool) -> PageRaster? {
+        guard width >= 1, width <= Self.maxPixelWidth, height >= 1, height <= 4 * Self.maxPixelWidth else {
+            return self.page(report: report, page: page, pixelWidth: width, wait: wait)
+        }
+        return picture(PageKey(report: report, page: page, width: width, height: height), wait: wait)
+    }
+
+    /// The cached picture for `key`; else drawn now (`wait`), or scheduled and the nearest ready.
+    func picture(_ key: PageKey, wait: Bool) -> PageRaster? {
         if let hit = cached(key) { return hit }
         if wait { return draw(key) }
         schedule(key)
@@ -264,7 +286,7 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
                   let info = try? doc.pageInfo(key.page)  // its errors were told when the pages were listed
             else { return nil }
             let (w, h) = info.size
-            let height = max(1, Int((Double(key.width) * h / max(w, 1)).rounded()))
+            let height = key.height > 0 ? key.height : max(1, Int((Double(key.width) * h / max(w, 1)).rounded()))
             if key.column >= 0 { return drawTile(doc, key, height: height) }
             guard let image = try? doc.render(page: key.page, width: key.width, height: height) else { return nil }  // shown as a blank page
             return PageRaster(width: image.width, height: image.height, stride: image.stride, pixels: image.pixels)

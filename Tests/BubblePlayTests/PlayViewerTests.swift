@@ -24,14 +24,15 @@ struct PlayViewerTests {
         clock += 1.0 / 60
         #expect(try session.frame(now: clock) != nil)
         let first = try #require(d.scene().preview?.pages.first)
-        let width = Int(first.frame.width.rounded(.up))
+        // At fit width the page is drawn at exactly the pixels it covers (scale 1 here).
+        let width = Int(first.frame.width.rounded()), height = Int(first.frame.height.rounded())
         // Frames keep coming while the sheet opens; the page is drawn on the source's queue.
         let start = Date()
         var sharpFrame = false
         while !sharpFrame && Date().timeIntervalSince(start) < 20 {
             clock += 1.0 / 60
             _ = session.handle(.ready, now: clock)
-            let ready = pages.hasPicture(report: "q1-2016", page: first.page, pixelWidth: width)
+            let ready = pages.hasPicture(report: "q1-2016", page: first.page, width: width, height: height)
             if try session.frame(now: clock) != nil, ready { sharpFrame = true }
             Thread.sleep(forTimeInterval: 0.005)
         }

@@ -1,6 +1,7 @@
 @_spi(Testbed) import BubbleDashboard
 import BubbleRender
 import CCairo
+import Foundation
 import RenderFixtures
 import Testing
 
@@ -32,6 +33,10 @@ final class SolidPictures: PagePictures, @unchecked Sendable {
     func page(report: String, page: Int, pixelWidth: Int, wait: Bool) -> PageRaster? {
         pagesAsked += 1
         return ready || wait ? Self.raster(64, 82, argb: 0xFF20_C040) : nil
+    }
+    func page(report: String, page: Int, width: Int, height: Int, wait: Bool) -> PageRaster? {
+        pagesAsked += 1
+        return ready || wait ? Self.raster(width, height, argb: 0xFF20_C040) : nil
     }
     func tile(report: String, page: Int, width: Int, column: Int, row: Int, wait: Bool) -> PageRaster? {
         Self.raster(512, 512, argb: 0xFF20_C040)
@@ -85,6 +90,39 @@ struct PreviewPagesTests {
         let c = Self.pixel(image, page.x + page.width / 2, page.y + page.height / 2, scale: 1)
         #expect(abs(c.r - 0x20) <= 2 && abs(c.g - 0xC0) <= 2 && abs(c.b - 0x40) <= 2)
         #expect(pictures.pagesAsked >= 1)
+    }
+
+    /// Drawn again only inside rectangles over the page viewport (its corners, its edges, its
+    /// inside, where the viewport alone is drawn), a frame has the pixels of the frame drawn whole.
+    @Test(arguments: [1.0, 1.5, 2.0]) func drawingInsideTheViewportGivesTheWholeFramesPixels(scale: Double) throws {
+        let r = SceneRenderer(pixelScale: scale)
+        r.pictures = SolidPictures()
+        let before = Self.scene(indicator: 0), after = Self.scene(indicator: 0.7)
+        let v = try #require(after.preview?.geometry.pages)
+        let px = { (x: Double) in Int((x * scale).rounded(.down)) }
+        let edge = SceneRenderer.PixelRect(x: px(v.x) - 1, y: px(v.y) - 1, width: px(v.width) + 3, height: px(v.height) + 3)
+        let regionSets: [[SceneRenderer.PixelRect]] = [
+            [edge],
+            [SceneRenderer.PixelRect(x: px(v.x) - 3, y: px(v.y) - 3, width: px(40), height: px(60)),
+             SceneRenderer.PixelRect(x: px(v.x + 30), y: px(v.y + 5), width: px(v.width - 60), height: px(50)),
+             SceneRenderer.PixelRect(x: px(v.x + 100), y: px(v.y + 200), width: px(120), height: px(90))],
+        ]
+        let whole = try r.render(after)
+        for regions in regionSets {
+            let image = try r.render(before)
+            try r.render(after, over: image, inside: regions)
+            #expect(Self.samePixels(image, whole), "regions \(regions)")
+        }
+    }
+
+    static func samePixels(_ a: RenderedImage, _ b: RenderedImage) -> Bool {
+        guard a.width == b.width, a.height == b.height else { return false }
+        return a.withPixels { (pa: UnsafeMutablePointer<UInt8>, sa: Int) -> Bool in
+            b.withPixels { (pb: UnsafeMutablePointer<UInt8>, sb: Int) -> Bool in
+                for y in 0..<a.height where memcmp(pa + y * sa, pb + y * sb, a.width * 4) != 0 { return false }
+                return true
+            }
+        }
     }
 
     @Test func vectorFramesDrawThePagesAsVectors() throws {

@@ -98,7 +98,8 @@ enum ViewerBench {
                 let t = tick(&clock) + offset
                 _ = session.handle(.ready, now: t)
                 let ready = d.scene().preview?.pages.first.map {
-                    pages.hasPicture(report: id, page: $0.page, pixelWidth: Int(($0.frame.width * scale).rounded(.up)))
+                    pages.hasPicture(report: id, page: $0.page, width: Int(($0.frame.width * scale).rounded()),
+                                     height: Int(($0.frame.height * scale).rounded()))
                 } ?? false
                 if try session.frame(now: t) != nil, ready { sharp = now() - t0 }
             }
@@ -190,8 +191,11 @@ enum ViewerBench {
             }
             _ = session.handle(.ready, now: t)
             let s = now()
+            let pf = session.partialFrames
+            let gen = pages.generation
             if let frame = try session.frame(now: t) {
                 times.append((now() - s) * 1000)
+                if ProcessInfo.processInfo.environment["VB_DEBUG"] != nil { FileHandle.standardError.write("F \(scale) \(String(format: "%.2f", (now() - s) * 1000)) partial=\(session.partialFrames - pf) gen=\(gen) draw=\(String(format: "%.2f", frame.drawSeconds*1000)) enc=\(String(format: "%.2f", frame.encodeSeconds*1000)) bytes=\(frame.png.count) tiles=\(frame.tiles?.count ?? -1)\n".data(using: .utf8)!) }
                 draws.append(frame.drawSeconds * 1000)
                 encodes.append(frame.encodeSeconds * 1000)
             }
