@@ -380,33 +380,34 @@ public final class PlaySession {
             picture = PlayPicture(png: [], tiles: [], columns: 0, tileSize: patcher.tileSize)
         } else {
             let (w, h) = renderer.pixelSize(of: scene)
-            let copy = sendsChangedTiles ? Self.scrollCopy(from: shownScene, to: scene, scale: scale, width: w, height: h) : nil
+            let copy = sendsChangedTiles ? scrollCopy(from: shownScene, to: scene) : nil
             // The page will move its picture by `copy` first: so does the server's copy of it.
             if let copy, let shown = shownImage { copy.apply(to: shown) }
-            let image: RenderedImage
-            var regions: [SceneRenderer.PixelRect]? = nil
             if sendsChangedTiles, let shown = shownImage, let old = shownScene, shown.width == w, shown.height == h,
                Self.onlyPagesScrolled(old, scene), let preview = scene.preview {
-                // Only the pages moved or were drawn: the (moved) picture, with only what the
-                // move cannot fill drawn again and compared. At fit width every page in view is
-                // copied from its picture scaled to its size (the same pixels at any whole-pixel
-                // place); a zoomed page is drawn in tiles, and a page drawn since may be anywhere
-                // in view, so then the whole viewport is drawn again.
-                let base = try spareImage.flatMap { $0.width == w && $0.height == h ? $0 : nil } ?? RenderedImage(width: w, height: h)
-                Self.copyPixels(from: shown, to: base)
+                // Only the pages moved or were drawn: the (moved) picture is drawn again in place
+                // where it can differ, and only there compared with what it showed (kept aside
+                // first). At fit width every page in view is copied from its picture of the
+                // pixels it covers (the same pixels at any whole-pixel place), so after a move
+                // only the exposed rows and the viewport's fixed parts are drawn; a zoomed page
+                // is drawn in tiles, and a page drawn since may be anywhere in view, so then the
+                // whole viewport is drawn again.
                 let viewport = Self.viewport(of: preview, scale: scale, width: w, height: h)
-                let damage = if let copy, !arrived, preview.zoom == 1 { Self.damage(of: copy, viewport: viewport) } else { [viewport] }
-                try renderer.render(scene, over: base, inside: damage)
-                regions = damage
-                image = base
+                let damage = if let copy, !arrived, preview.zoom == 1 { damage(of: copy, viewport: viewport, from: old, to: scene) } else { [viewport] }
+                let before = try spareImage.flatMap { $0.width == w && $0.height == h ? $0 : nil } ?? RenderedImage(width: w, height: h)
+                patcher.keepTiles(of: shown, into: before, meeting: damage)
+                try renderer.render(scene, over: shown, inside: damage)
                 partialFrames += 1
+                t1 = MonotonicClock.seconds()
+                picture = try patcher.picture(shown, shown: before, encoder: encoder, copy: copy, regions: damage)
+                spareImage = before
             } else {
-                image = try renderer.render(scene, reusing: spareImage)
+                let image = try renderer.render(scene, reusing: spareImage)
+                t1 = MonotonicClock.seconds()
+                picture = try patcher.picture(image, shown: sendsChangedTiles ? shownImage : nil, encoder: encoder, copy: copy)
+                spareImage = shownImage
+                shownImage = image
             }
-            t1 = MonotonicClock.seconds()
-            picture = try patcher.picture(image, shown: sendsChangedTiles ? shownImage : nil, encoder: encoder, copy: copy, regions: regions)
-            spareImage = shownImage
-            shownImage = image
             shownScene = scene
         }
         let png = picture.png
@@ -432,30 +433,17 @@ public final class PlaySession {
     }
 
     /// The move of the preview's pages between the picture the page shows (of `old`) and the
-    /// next (of `new`), in pixels of `image`: when only the scroll changed, the pages' viewport
-    /// (less its rounded corners) moves by the whole pixels the renderer moved them. Nil otherwise.
-    static func scrollCopy(from old: Scene?, to new: Scene, scale: Double, width: Int, height: Int) -> PictureCopy? {
-        guard let old, let a = old.preview, let b = new.preview, old.overlayOpacity >= 1, new.overlayOpacity >= 1,
-              a.reportID == b.reportID, a.geometry == b.geometry, a.zoom == b.zoom, a.swipe == b.swipe, a.scrollX == b.scrollX,
-              a.scrollY != b.scrollY else { return nil }
+    /// next (of `new`), in pixels: when only the scroll changed, the inside of the pages' viewport
+    /// (on whole pixels, `SceneRenderer.viewportInterior(_:)`) moves by the whole pixels the
+    /// renderer moved the pages. Nil otherwise.
+    func scrollCopy(from old: Scene?, to new: Scene) -> PictureCopy? {
+        guard let old, let a = old.preview, let b = new.preview, a.reportID == b.reportID, a.geometry == b.geometry, a.zoom == b.zoom,
+              a.swipe == b.swipe, a.scrollX == b.scrollX, a.scrollY != b.scrollY,
+              let (v, _) = renderer.viewportInterior(old), renderer.viewportInterior(new)?.rect == v else { return nil }
         let dy = Int((a.scrollY * scale).rounded()) - Int((b.scrollY * scale).rounded())
-        let v = b.geometry.pages
-        let x0 = max(0, Int(((v.x + b.swipe + copySideInset) * scale).rounded(.up)))
-        let x1 = min(width, Int(((v.x + b.swipe + v.width - copySideInset) * scale).rounded(.down)))
-        let y0 = max(0, Int(((v.y + copyTopInset) * scale).rounded(.up)))
-        let y1 = min(height, Int(((v.y + v.height - copyBottomInset) * scale).rounded(.down)))
-        guard dy != 0, x1 > x0, y1 > y0, abs(dy) < y1 - y0 else { return nil }
-        return PictureCopy(x: x0, y: y0, width: x1 - x0, height: y1 - y0, dy: dy)
+        guard dy != 0, abs(dy) < v.height else { return nil }
+        return PictureCopy(x: v.x, y: v.y, width: v.width, height: v.height, dy: dy)
     }
-
-    /// The viewport's top band left out of a copy: its rounded corners and the page indicator
-    /// (10 pt down, 28 pt high), pt.
-    static let copyTopInset = 40.0
-    /// The viewport's bottom band left out of a copy: its rounded corners (10 pt) and the pixel
-    /// their edge may touch, pt.
-    static let copyBottomInset = 12.0
-    /// The viewport's side columns left out of a copy (the edge of its rounded outline), pt.
-    static let copySideInset = 1.0
 
     /// Whether two scenes differ only in where the preview's pages are (the scroll, the pages in
     /// view, the current page and its label, the indicator's opacity).
@@ -481,36 +469,38 @@ public final class PlaySession {
         return SceneRenderer.PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
-    /// What a copy leaves to draw again in the viewport, in pixels: the rows and columns outside
-    /// the copy's rectangle (the rounded corners, the indicator's band), and the rows inside it
-    /// that the move exposed.
-    static func damage(of copy: PictureCopy, viewport v: SceneRenderer.PixelRect) -> [SceneRenderer.PixelRect] {
-        let cx1 = copy.x + copy.width, cy1 = copy.y + copy.height
-        var out = [
-            SceneRenderer.PixelRect(x: v.x, y: v.y, width: v.width, height: copy.y - v.y),
-            SceneRenderer.PixelRect(x: v.x, y: cy1, width: v.width, height: v.y + v.height - cy1),
-            SceneRenderer.PixelRect(x: v.x, y: copy.y, width: copy.x - v.x, height: copy.height),
-            SceneRenderer.PixelRect(x: cx1, y: copy.y, width: v.x + v.width - cx1, height: copy.height),
-        ]
-        if copy.dy < 0 {
-            out.append(SceneRenderer.PixelRect(x: copy.x, y: cy1 + copy.dy, width: copy.width, height: -copy.dy))
-        } else {
+    /// What a copy leaves to draw again in the viewport (`v`, pixels, rounded outwards): the
+    /// viewport's edges outside the copy's rectangle, the rows the move exposed, and the parts
+    /// that do not move with the pages (the rounded corners and the page indicator) where they
+    /// were moved to and where they are.
+    func damage(of copy: PictureCopy, viewport v: SceneRenderer.PixelRect, from old: Scene, to new: Scene) -> [SceneRenderer.PixelRect] {
+        let moved = SceneRenderer.PixelRect(x: copy.x, y: copy.y, width: copy.width, height: copy.height)
+        var out = v.subtracting(moved)
+        if copy.dy > 0 {
             out.append(SceneRenderer.PixelRect(x: copy.x, y: copy.y, width: copy.width, height: copy.dy))
+        } else {
+            out.append(SceneRenderer.PixelRect(x: copy.x, y: copy.y + copy.height + copy.dy, width: copy.width, height: -copy.dy))
         }
-        return out.filter { $0.width > 0 && $0.height > 0 }
+        for fixed in fixedParts(old) {
+            if let r = SceneRenderer.PixelRect(x: fixed.x, y: fixed.y + copy.dy, width: fixed.width, height: fixed.height).intersection(moved) { out.append(r) }
+        }
+        out += fixedParts(new).compactMap { $0.intersection(v) }
+        return out
     }
 
-    /// `source`'s pixels into `target` (of one size).
-    static func copyPixels(from source: RenderedImage, to target: RenderedImage) {
-        source.withPixels { src, srcStride in
-            target.withPixels { dst, dstStride in
-                if srcStride == dstStride {
-                    memcpy(dst, src, srcStride * source.height)
-                } else {
-                    for y in 0..<source.height { memcpy(dst + y * dstStride, src + y * srcStride, source.width * 4) }
-                }
-            }
+    /// The pixels of the viewport that stay where they are while its pages scroll: its corner
+    /// squares, and the page indicator's pill (with a pixel around it) when it shows.
+    func fixedParts(_ scene: Scene) -> [SceneRenderer.PixelRect] {
+        guard let p = scene.preview, let (v, c) = renderer.viewportInterior(scene) else { return [] }
+        var parts = [(v.x, v.y), (v.x + v.width - c, v.y), (v.x, v.y + v.height - c), (v.x + v.width - c, v.y + v.height - c)]
+            .map { SceneRenderer.PixelRect(x: $0.0, y: $0.1, width: c, height: c) }
+        if p.indicatorOpacity > 0, p.pageCount > 0 {
+            let pill = renderer.pageIndicatorRect(p)
+            let x0 = Int(((pill.x + p.swipe) * scale).rounded(.down)) - 1, x1 = Int(((pill.x + p.swipe + pill.width) * scale).rounded(.up)) + 1
+            let y0 = Int((pill.y * scale).rounded(.down)) - 1, y1 = Int(((pill.y + pill.height) * scale).rounded(.up)) + 1
+            parts.append(SceneRenderer.PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
         }
+        return parts
     }
 
     // MARK: - Memory

@@ -116,13 +116,7 @@ final class TilePatcher {
         let t = tileSize
         var changed: [Int] = []
         var bandChanged = [Bool](repeating: false, count: gridColumns)
-        // The tiles to compare: every one, or those that meet a region.
-        var candidate = [Bool](repeating: regions == nil, count: gridColumns * gridRows)
-        for r in regions ?? [] where r.width > 0 && r.height > 0 {
-            for ty in max(0, r.y / t)..<min(gridRows, max(0, (r.y + r.height + t - 1) / t)) {
-                for tx in max(0, r.x / t)..<min(gridColumns, max(0, (r.x + r.width + t - 1) / t)) { candidate[ty * gridColumns + tx] = true }
-            }
-        }
+        let candidate = tiles(meeting: regions, gridColumns: gridColumns, gridRows: gridRows)
         a.withPixels { pa, strideA in
             b.withPixels { pb, strideB in
                 for ty in 0..<gridRows {
@@ -149,5 +143,47 @@ final class TilePatcher {
             }
         }
         return changed
+    }
+
+    /// For each tile of the grid, whether it meets one of `regions` (pixels; nil: every tile).
+    func tiles(meeting regions: [SceneRenderer.PixelRect]?, gridColumns: Int, gridRows: Int) -> [Bool] {
+        let t = tileSize
+        var meets = [Bool](repeating: regions == nil, count: gridColumns * gridRows)
+        for r in regions ?? [] where r.width > 0 && r.height > 0 {
+            for ty in max(0, r.y / t)..<min(gridRows, max(0, (r.y + r.height + t - 1) / t)) {
+                for tx in max(0, r.x / t)..<min(gridColumns, max(0, (r.x + r.width + t - 1) / t)) { meets[ty * gridColumns + tx] = true }
+            }
+        }
+        return meets
+    }
+
+    /// Copies the tiles of `image` that meet `regions` into `copy` (of its size): what
+    /// `picture(_:shown:encoder:copy:regions:)` compares with after `image` is drawn again there.
+    func keepTiles(of image: RenderedImage, into copy: RenderedImage, meeting regions: [SceneRenderer.PixelRect]) {
+        guard image.width == copy.width, image.height == copy.height else { return }
+        let t = tileSize
+        let gridColumns = (image.width + t - 1) / t, gridRows = (image.height + t - 1) / t
+        let meets = tiles(meeting: regions, gridColumns: gridColumns, gridRows: gridRows)
+        image.withPixels { src, srcStride in
+            copy.withPixels { dst, dstStride in
+                for ty in 0..<gridRows {
+                    // Runs of tiles in the row: one copy of each of their pixel rows.
+                    var tx = 0
+                    while tx < gridColumns {
+                        guard meets[ty * gridColumns + tx] else {
+                            tx += 1
+                            continue
+                        }
+                        var end = tx
+                        while end < gridColumns && meets[ty * gridColumns + end] { end += 1 }
+                        let x0 = tx * t, x1 = min(image.width, end * t)
+                        for y in (ty * t)..<min(image.height, (ty + 1) * t) {
+                            memcpy(dst + y * dstStride + x0 * 4, src + y * srcStride + x0 * 4, (x1 - x0) * 4)
+                        }
+                        tx = end
+                    }
+                }
+            }
+        }
     }
 }
