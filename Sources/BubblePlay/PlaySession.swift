@@ -110,10 +110,10 @@ public final class PlaySession {
     public private(set) var framesSent = 0
     private var renderer: SceneRenderer
     private let measurer = PangoTextMeasurer()
+    /// Frames drawn only where the preview's pages changed (the rest moved or kept).
+    public private(set) var partialFrames = 0
     /// The picture the page shows (nil: the next frame sends the whole picture), and the image
     /// the next frame is drawn into.
-    /// Frames drawn only where the preview's scrolled pages changed (the rest moved or kept).
-    public private(set) var partialFrames = 0
     private(set) var shownImage: RenderedImage? { didSet { if shownImage == nil { shownScene = nil } } }
     private var spareImage: RenderedImage?
     /// The scene `shownImage` was drawn from: an equal scene is not drawn again.

@@ -21,7 +21,7 @@ enum ViewerBench {
         var firstFrameParts: [(tap: Double, draw: Double, encode: Double)] = []
         var sharpMs: [Double] = []
         var reports = 0
-        var scroll: [(scale: Double, frameMs: [Double], drawMs: [Double], encodeMs: [Double], pagesDrawn: UInt64, pages: Int)] = []
+        var scroll: [(scale: Double, frameMs: [Double], drawMs: [Double], encodeMs: [Double], pagesDrawn: UInt64, pages: Int, partialFrames: Int)] = []
     }
 
     static func now() -> Double { MonotonicClock.seconds() }
@@ -174,7 +174,7 @@ enum ViewerBench {
         // The root, then the report's card, by taps through the session on a virtual clock.
         guard tapThrough(session, ["root", "long"], clock: &virtual) else { throw BenchError("the long report's card was not on screen") }
         let count = d.scene().preview?.pageCount ?? 0
-        let generation = pages.generation
+        let generation = pages.generation, partial = session.partialFrames
         var times: [Double] = [], draws: [Double] = [], encodes: [Double] = []
         let t0 = now()
         var lastScroll = -1.0
@@ -191,16 +191,13 @@ enum ViewerBench {
             }
             _ = session.handle(.ready, now: t)
             let s = now()
-            let pf = session.partialFrames
-            let gen = pages.generation
             if let frame = try session.frame(now: t) {
                 times.append((now() - s) * 1000)
-                if ProcessInfo.processInfo.environment["VB_DEBUG"] != nil { FileHandle.standardError.write("F \(scale) \(String(format: "%.2f", (now() - s) * 1000)) partial=\(session.partialFrames - pf) gen=\(gen) draw=\(String(format: "%.2f", frame.drawSeconds*1000)) enc=\(String(format: "%.2f", frame.encodeSeconds*1000)) bytes=\(frame.png.count) tiles=\(frame.tiles?.count ?? -1)\n".data(using: .utf8)!) }
                 draws.append(frame.drawSeconds * 1000)
                 encodes.append(frame.encodeSeconds * 1000)
             }
         }
-        f.scroll.append((scale, times, draws, encodes, pages.generation - generation, count))
+        f.scroll.append((scale, times, draws, encodes, pages.generation - generation, count, session.partialFrames - partial))
     }
 
     static func run(data: String, pdf: String?, reports: Int, into f: inout Figures) throws {

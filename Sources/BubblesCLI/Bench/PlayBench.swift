@@ -197,7 +197,7 @@ enum PlayBench {
             + viewer.scroll.map { s in
                 "{\"scale\": \(f(s.scale)), \"pages\": \(s.pages), \"frames\": \(s.frameMs.count), \"frame_median_ms\": \(f(BenchStatistics.median(s.frameMs))), "
                     + "\"frame_p95_ms\": \(f(BenchStatistics.percentile(s.frameMs, 0.95))), \"draw_median_ms\": \(f(BenchStatistics.median(s.drawMs))), "
-                    + "\"png_median_ms\": \(f(BenchStatistics.median(s.encodeMs))), \"pages_drawn_off_frame\": \(s.pagesDrawn)}"
+                    + "\"png_median_ms\": \(f(BenchStatistics.median(s.encodeMs))), \"pages_drawn_off_frame\": \(s.pagesDrawn), \"frames_drawn_in_part\": \(s.partialFrames)}"
             }.joined(separator: ", ") + "]}"
         guard let figures else {
             if json {
@@ -256,7 +256,7 @@ enum PlayBench {
         for s in viewer.scroll {
             print("  scrolling a \(s.pages)-page report at 60 Hz, scale \(f(s.scale)): frame median \(f(BenchStatistics.median(s.frameMs))) ms, "
                 + "p95 \(f(BenchStatistics.percentile(s.frameMs, 0.95))) ms (draw \(f(BenchStatistics.median(s.drawMs))), "
-                + "tiles and PNG \(f(BenchStatistics.median(s.encodeMs))); \(s.frameMs.count) frames; \(s.pagesDrawn) pages drawn off the frame path)")
+                + "tiles and PNG \(f(BenchStatistics.median(s.encodeMs))); \(s.frameMs.count) frames, \(s.partialFrames) drawn only where the pages changed; \(s.pagesDrawn) pages drawn off the frame path)")
         }
     }
 }
