@@ -57,21 +57,21 @@ final class SolidPictures: PagePictures, @unchecked Sendable {
 @Suite("Preview pages")
 struct PreviewPagesTests {
     /// A preview scene whose viewer shows two pages of 612 × 792 pt at fit width.
-    static func scene(unavailable: String? = nil, standIn: Bool = false, indicator: Double = 0) -> Scene {
+    static func scene(unavailable: String? = nil, standIn: Bool = false, indicator: Double = 0, zoom: Double = 1) -> Scene {
         var scene = SampleScenes.level(categories: 6, reports: 6, seed: 1, overlay: .reportPreview(SampleScenes.report(index: 2, keywordCount: 5)))
         let g = PreviewGeometry(canvasWidth: scene.canvasWidth, canvasHeight: scene.canvasHeight)
         let column = PreviewPageColumn(pages: Array(repeating: ReportPage(width: 612, height: 792), count: 2), viewportWidth: g.pages.width,
                                        viewportHeight: g.pages.height)
         var pages: [ScenePreviewPage] = []
         if unavailable == nil && !standIn {
-            for i in column.visible(zoom: 1, scrollX: 0, scrollY: 0) {
-                let f = column.frame(of: i, zoom: 1, scrollX: 0, scrollY: 0)
+            for i in column.visible(zoom: zoom, scrollX: 0, scrollY: 0) {
+                let f = column.frame(of: i, zoom: zoom, scrollX: 0, scrollY: 0)
                 pages.append(ScenePreviewPage(page: i + 1, frame: SceneRect(x: g.pages.x + f.x, y: g.pages.y + f.y, width: f.width, height: f.height),
                                               size: SceneSize(width: 612, height: 792)))
             }
         }
         scene.preview = ScenePreview(reportID: "r", geometry: g, pages: pages, page: pages.isEmpty ? 0 : 1, pageCount: pages.isEmpty ? 0 : 2,
-                                     pageLabel: nil, zoom: 1, swipe: 0, indicatorOpacity: indicator, unavailable: unavailable, standIn: standIn)
+                                     pageLabel: nil, zoom: zoom, swipe: 0, indicatorOpacity: indicator, unavailable: unavailable, standIn: standIn)
         return scene
     }
 
@@ -94,10 +94,11 @@ struct PreviewPagesTests {
 
     /// Drawn again only inside rectangles over the page viewport (its corners, its edges, its
     /// inside, where the viewport alone is drawn), a frame has the pixels of the frame drawn whole.
-    @Test(arguments: [1.0, 1.5, 2.0]) func drawingInsideTheViewportGivesTheWholeFramesPixels(scale: Double) throws {
+    @Test(arguments: [(1.0, 1.0), (1.5, 1.0), (2.0, 1.0), (1.5, 2.5)])
+    func drawingInsideTheViewportGivesTheWholeFramesPixels(scale: Double, zoom: Double) throws {
         let r = SceneRenderer(pixelScale: scale)
         r.pictures = SolidPictures()
-        let before = Self.scene(indicator: 0), after = Self.scene(indicator: 0.7)
+        let before = Self.scene(indicator: 0, zoom: zoom), after = Self.scene(indicator: 0.7, zoom: zoom)
         let v = try #require(after.preview?.geometry.pages)
         let px = { (x: Double) in Int((x * scale).rounded(.down)) }
         let edge = SceneRenderer.PixelRect(x: px(v.x) - 1, y: px(v.y) - 1, width: px(v.width) + 3, height: px(v.height) + 3)
