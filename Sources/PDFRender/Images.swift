@@ -240,6 +240,14 @@ struct ImageDecoder {
                     for i in 0 ..< count { o[i] = i < available ? data[start + i] : 0 }
                 case 16:
                     for i in 0 ..< count { o[i] = 2 * i < available ? data[start + 2 * i] : 0 }
+                case 1:
+                    // Whole bytes eight samples at a time (scans are mostly 1-bit and large).
+                    let whole = min(count >> 3, available)
+                    for b in 0 ..< whole {
+                        let v = data[start + b], at = b << 3
+                        for k in 0 ..< 8 { o[at + k] = (v << UInt8(k)) & 0x80 != 0 ? 255 : 0 }
+                    }
+                    for i in (whole << 3) ..< count { o[i] = i >> 3 < available && (data[start + i >> 3] << UInt8(i & 7)) & 0x80 != 0 ? 255 : 0 }
                 default:
                     let bpc = s.bpc, mask = (1 << bpc) - 1, scale = 255 / mask
                     for i in 0 ..< count {

@@ -43,6 +43,29 @@ struct ImageReductionTests {
         }
     }
 
+    @Test("a one-bit image averaged down draws as the same image with eight-bit samples (rows of 1 203 pixels: whole bytes and a remainder)")
+    func oneBitLikeEightBit() throws {
+        let width = 1_203, height = 400
+        // White (1) where x < 601 + y / 4, black elsewhere.
+        func white(_ x: Int, _ y: Int) -> Bool { x < 601 + y / 4 }
+        let bits: [[UInt8]] = (0 ..< height).map { y in
+            (0 ..< (width + 7) / 8).map { b in
+                var v: UInt8 = 0
+                for k in 0 ..< 8 where b * 8 + k < width && white(b * 8 + k, y) { v |= 0x80 >> UInt8(k) }
+                return v
+            }
+        }
+        let bytes: [[UInt8]] = (0 ..< height).map { y in (0 ..< width).map { white($0, y) ? 255 : 0 } }
+        func drawn(_ keys: String, _ rows: [[UInt8]]) throws -> [Double] {
+            let pdf = minimalPDF(content: "q 100 0 0 100 50 50 cm /Im Do Q", page: "/Resources << /XObject << /Im 5 0 R >> >>",
+                                 objects: [Self.image("/Width \(width) /Height \(height) /ColorSpace /DeviceGray " + keys, rows: rows)])
+            return grey(try Self.draw(pdf))
+        }
+        let one = try drawn("/BitsPerComponent 1", bits), eight = try drawn("/BitsPerComponent 8", bytes)
+        #expect(one == eight)
+        #expect(one[100 * 300 + 60] > 225 && one[100 * 300 + 140] < 30, "white on the left, black on the right")
+    }
+
     @Test("a 2 × 2 black image under a 400 × 400 soft mask with an opaque middle band draws the band only")
     func fineSoftMask() throws {
         let mask: [[UInt8]] = (0 ..< 400).map { y in [UInt8](repeating: (150 ..< 250).contains(y) ? 0xFF : 0x00, count: 50) }
