@@ -89,6 +89,13 @@ struct PaintState {
 struct ImageTarget {
     var width: Double
     var height: Double
+
+    /// Whether `width` × `height` samples divided by `k` on each axis still give the pixels drawn:
+    /// on each axis against `target` (a raster), else by their geometric mean against `scale` (px).
+    static func keepsPixels(width: Int, height: Int, dividedBy k: Int, target: ImageTarget?, scale: Double) -> Bool {
+        if let t = target { return Double(width) / Double(k) >= t.width && Double(height) / Double(k) >= t.height }
+        return (Double(width) * Double(height)).squareRoot() / Double(k) >= scale
+    }
 }
 
 final class DecodedImage {

@@ -74,7 +74,7 @@ struct ImageDecoder {
         var s = Samples(data: raw.data, width: w, height: h, bpc: bpc, comps: isMask ? 1 : cs.components, cs: cs,
                         decodeArray: r.numbers(d["Decode"]))
         if let codec = raw.codec {
-            guard decodeFilter(codec, &s, dict: d, parms: raw.parms, targetScale: targetScale, object: object) else { return nil }
+            guard decodeFilter(codec, &s, dict: d, parms: raw.parms, targetScale: targetScale, target: target, object: object) else { return nil }
         }
         guard [1, 2, 4, 8, 16].contains(s.bpc) else {
             r.warn(.image, "image has \(s.bpc) bits per component", object: object)
@@ -97,10 +97,11 @@ struct ImageDecoder {
 
     /// Decodes the data of an image's image filter (DCT, JPX, CCITT fax or JBIG2) into samples;
     /// false (with a warning) when it does not decode.
-    func decodeFilter(_ codec: String, _ s: inout Samples, dict d: PDFDict, parms: PDFDict?, targetScale: Double, object: Int?) -> Bool {
+    func decodeFilter(_ codec: String, _ s: inout Samples, dict d: PDFDict, parms: PDFDict?, targetScale: Double, target: ImageTarget?,
+                      object: Int?) -> Bool {
         switch codec {
         case "DCTDecode":
-            guard let j = decodeJPEG(s.data, targetScale: targetScale, object: object) else { return false }
+            guard let j = decodeJPEG(s.data, targetScale: targetScale, target: target, object: object) else { return false }
             s.data = j.bytes; s.width = j.width; s.height = j.height; s.bpc = 8
             if j.components != s.comps {
                 s.comps = j.components
@@ -108,7 +109,7 @@ struct ImageDecoder {
             }
             if s.comps == 4 && j.adobeInverted && s.decodeArray == nil { s.decodeArray = [1, 0, 1, 0, 1, 0, 1, 0] }
         case "JPXDecode":
-            guard let j = JPXDecoder.decode(s.data, targetScale: targetScale, maxPixels: RenderContext.maxImagePixels) else {
+            guard let j = JPXDecoder.decode(s.data, targetScale: targetScale, target: target, maxPixels: RenderContext.maxImagePixels) else {
                 r.warn(.image, "JPEG 2000 image does not decode", object: object)
                 return false
             }
@@ -493,8 +494,9 @@ struct ImageDecoder {
         }
     }
 
-    /// Decodes a JPEG at the smallest of 1, 1/2, 1/4, 1/8 scale that still gives the pixels drawn.
-    func decodeJPEG(_ input: [UInt8], targetScale: Double, object: Int?)
+    /// Decodes a JPEG at the smallest of 1, 1/2, 1/4, 1/8 scale that still gives the pixels drawn
+    /// (see `ImageTarget.keepsPixels`).
+    func decodeJPEG(_ input: [UInt8], targetScale: Double, target: ImageTarget?, object: Int?)
         -> (bytes: [UInt8], width: Int, height: Int, components: Int, adobeInverted: Bool)? {
         // Bytes before the start-of-image marker (a stray line end) are skipped, as viewers do.
         var data = input
@@ -514,8 +516,9 @@ struct ImageDecoder {
             return nil
         }
         var denom: Int32 = 1
-        let full = (Double(w) * Double(h)).squareRoot()
-        while denom < 8 && full / Double(denom * 2) >= targetScale * 1.0 { denom *= 2 }
+        while denom < 8 && ImageTarget.keepsPixels(width: Int(w), height: Int(h), dividedBy: Int(denom * 2), target: target, scale: targetScale) {
+            denom *= 2
+        }
         let sw = (w + denom - 1) / denom, sh = (h + denom - 1) / denom
         let cmyk = space == Int32(TJCS_CMYK.rawValue) || space == Int32(TJCS_YCCK.rawValue)
         let gray = space == Int32(TJCS_GRAY.rawValue)

@@ -18,12 +18,12 @@ enum JPXDecoder {
         var components: Int
     }
 
-    static func decode(_ data: [UInt8], targetScale: Double, maxPixels: Int) -> Decoded? {
+    static func decode(_ data: [UInt8], targetScale: Double, target: ImageTarget? = nil, maxPixels: Int) -> Decoded? {
         let isJP2 = data.count > 12 && data[4] == 0x6A && data[5] == 0x50 && data[6] == 0x20 && data[7] == 0x20
         let isJ2K = data.count > 4 && data[0] == 0xFF && data[1] == 0x4F && data[2] == 0xFF && data[3] == 0x51
         guard isJP2 || isJ2K else { return nil }
         for reduce in [-1, 0] {
-            if let d = attempt(data, format: isJP2 ? OPJ_CODEC_JP2 : OPJ_CODEC_J2K, targetScale: targetScale,
+            if let d = attempt(data, format: isJP2 ? OPJ_CODEC_JP2 : OPJ_CODEC_J2K, targetScale: targetScale, target: target,
                                maxPixels: maxPixels, reduceOverride: reduce == 0 ? 0 : nil) {
                 return d
             }
@@ -31,7 +31,7 @@ enum JPXDecoder {
         return nil
     }
 
-    private static func attempt(_ data: [UInt8], format: OPJ_CODEC_FORMAT, targetScale: Double, maxPixels: Int,
+    private static func attempt(_ data: [UInt8], format: OPJ_CODEC_FORMAT, targetScale: Double, target: ImageTarget?, maxPixels: Int,
                                 reduceOverride: Int?) -> Decoded? {
         guard let codec = opj_create_decompress(format) else { return nil }
         defer { opj_destroy_codec(codec) }
@@ -77,8 +77,9 @@ enum JPXDecoder {
         guard fullW > 0, fullH > 0, image.pointee.numcomps > 0 else { return nil }
         var reduce = reduceOverride ?? 0
         if reduceOverride == nil {
-            let native = (Double(fullW) * Double(fullH)).squareRoot()
-            while reduce < 5 && native / Double(1 << (reduce + 1)) >= targetScale { reduce += 1 }
+            while reduce < 5 && ImageTarget.keepsPixels(width: fullW, height: fullH, dividedBy: 1 << (reduce + 1), target: target, scale: targetScale) {
+                reduce += 1
+            }
             if reduce == 0 { return nil } // the full-resolution attempt follows
         }
         if reduce > 0 && opj_set_decoded_resolution_factor(codec, OPJ_UINT32(reduce)) == 0 { return nil }

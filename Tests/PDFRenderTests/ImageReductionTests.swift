@@ -1,3 +1,4 @@
+import CTurboJPEG
 import Foundation
 import PDFRender
 import Testing
@@ -64,6 +65,34 @@ struct ImageReductionTests {
         let one = try drawn("/BitsPerComponent 1", bits), eight = try drawn("/BitsPerComponent 8", bytes)
         #expect(one == eight)
         #expect(one[100 * 300 + 60] > 225 && one[100 * 300 + 140] < 30, "white on the left, black on the right")
+    }
+
+    /// A grey baseline JPEG of `width` × `height` pixels, made by libjpeg-turbo.
+    static func jpeg(width: Int, height: Int, _ level: (Int, Int) -> UInt8) throws -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        for y in 0 ..< height { for x in 0 ..< width { pixels[y * width + x] = level(x, y) } }
+        let tj = try #require(tjInitCompress())
+        defer { tjDestroy(tj) }
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        let rc = tjCompress2(tj, pixels, Int32(width), 0, Int32(height), TJPF_GRAY.rawValue, &out, &size, Int32(TJSAMP_GRAY.rawValue), 95, 0)
+        defer { tjFree(out) }
+        try #require(rc == 0 && out != nil)
+        return Array(UnsafeBufferPointer(start: out, count: Int(size)))
+    }
+
+    @Test("a JPEG squeezed on one axis is decoded at the pixels its other axis needs (each axis, not their mean)")
+    func squeezedJPEG() throws {
+        // Vertical stripes two pixels wide, drawn 300 pixels wide and 20 high: the stripes need
+        // the JPEG's full width; a decode at a quarter of it (the mean of 300 and 20) is grey.
+        let data = try Self.jpeg(width: 400, height: 400) { x, _ in (x / 2) % 2 == 0 ? 0 : 255 }
+        let hex = data.map { String(format: "%02x", $0) }.joined() + ">"
+        let image = "<< /Type /XObject /Subtype /Image /Width 400 /Height 400 /ColorSpace /DeviceGray /BitsPerComponent 8 "
+            + "/Filter [/ASCIIHexDecode /DCTDecode] /Length \(hex.utf8.count) >>\nstream\n\(hex)\nendstream"
+        let pdf = minimalPDF(content: "q 300 0 0 20 0 90 cm /Im Do Q", page: "/Resources << /XObject << /Im 5 0 R >> >>", objects: [image])
+        let levels = grey(try Self.draw(pdf))
+        let row = (20 ..< 280).map { levels[100 * 300 + $0] }
+        #expect(row.max()! - row.min()! > 120, "the stripes are \(row.min()!)…\(row.max()!)")
     }
 
     @Test("a 2 × 2 black image under a 400 × 400 soft mask with an opaque middle band draws the band only")
