@@ -492,8 +492,7 @@ public final class PlaySession {
     /// squares, and the page indicator's pill (with a pixel around it) when it shows.
     func fixedParts(_ scene: Scene) -> [SceneRenderer.PixelRect] {
         guard let p = scene.preview, let (v, c) = renderer.viewportInterior(scene) else { return [] }
-        var parts = [(v.x, v.y), (v.x + v.width - c, v.y), (v.x, v.y + v.height - c), (v.x + v.width - c, v.y + v.height - c)]
-            .map { SceneRenderer.PixelRect(x: $0.0, y: $0.1, width: c, height: c) }
+        var parts = v.cornerSquares(side: c)
         if p.indicatorOpacity > 0, p.pageCount > 0 {
             let pill = renderer.pageIndicatorRect(p)
             let x0 = Int(((pill.x + p.swipe) * scale).rounded(.down)) - 1, x1 = Int(((pill.x + p.swipe + pill.width) * scale).rounded(.up)) + 1

@@ -163,8 +163,7 @@ public final class SceneRenderer {
                 PixelRect(x: v.x, y: v.y + c, width: c, height: v.height - 2 * c),
                 PixelRect(x: v.x + v.width - c, y: v.y + c, width: c, height: v.height - 2 * c),
             ]
-            let corners = [(v.x, v.y), (v.x + v.width - c, v.y), (v.x, v.y + v.height - c), (v.x + v.width - c, v.y + v.height - c)]
-                .map { PixelRect(x: $0.0, y: $0.1, width: c, height: c) }
+            let corners = v.cornerSquares(side: c)
             let inner = regions.flatMap { r in bands.compactMap { r.intersection($0) } }
             let outer = regions.flatMap { r in r.subtracting(v) + corners.compactMap { r.intersection($0) } }
             drawn(inside: outer, drawScene)
@@ -197,6 +196,11 @@ public final class SceneRenderer {
         public func intersection(_ o: PixelRect) -> PixelRect? {
             let x0 = max(x, o.x), y0 = max(y, o.y), x1 = min(x + width, o.x + o.width), y1 = min(y + height, o.y + o.height)
             return x1 > x0 && y1 > y0 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
+        }
+
+        /// The four `side` × `side` squares at its corners.
+        public func cornerSquares(side c: Int) -> [PixelRect] {
+            [(x, y), (x + width - c, y), (x, y + height - c), (x + width - c, y + height - c)].map { PixelRect(x: $0.0, y: $0.1, width: c, height: c) }
         }
 
         /// The pixels not in `o`, as up to four rectangles (the rows above and below it, then the
