@@ -35,6 +35,8 @@ struct PagePlayer {
     var phase = Phase.findBubble(asked: 0)
     var cycle = 0
     var bodies: [(Double, Double)] = [], fixed: [(Double, Double)] = []
+    /// The report cards among `bodies` (rounded rectangles in the debug view).
+    var reports: [(Double, Double)] = []
     var canvas = (768.0, 1024.0)
     /// The last frame's `preview` (the sheet's pages rectangle), nil when no preview is open.
     var previewPages: [Double]?
@@ -140,10 +142,13 @@ struct PagePlayer {
                 return (x, y)
             }
             let canvas = canvas
-            bodies = list.compactMap { b in
-                guard b["kinematic"] as? Bool == false, let x = PlaySoak.number(b["x"]), let y = PlaySoak.number(b["y"]),
-                    x > 20, y > 90, x < canvas.0 - 20, y < canvas.1 - 90
-                else { return nil }
+            let free = list.filter { b in
+                guard b["kinematic"] as? Bool == false, let x = PlaySoak.number(b["x"]), let y = PlaySoak.number(b["y"]) else { return false }
+                return x > 20 && y > 90 && x < canvas.0 - 20 && y < canvas.1 - 90
+            }
+            bodies = free.compactMap { b in PlaySoak.number(b["x"]).flatMap { x in PlaySoak.number(b["y"]).map { (x, $0) } } }
+            reports = free.compactMap { b in
+                guard b["w"] != nil, let x = PlaySoak.number(b["x"]), let y = PlaySoak.number(b["y"]) else { return nil }
                 return (x, y)
             }
         }
@@ -174,6 +179,14 @@ struct PagePlayer {
                 // The start screen (one fixed bubble): open it, then look again.
                 _ = send(#"{"type": "debug", "on": false}"#)
                 _ = send(#"{"type": "tap", "x": \#(f.0), "y": \#(f.1)}"#)
+                pendingInputAt = pendingInputAt ?? MonotonicClock.seconds()
+                phase = .pause(until: now + 1.2, pinch: false)
+            } else if options.viewer, !bodies.isEmpty {
+                // Straight to a report where the level has one, else a level down: a tap where
+                // the debug view has just put the bubble.
+                _ = send(#"{"type": "debug", "on": false}"#)
+                let b = reports.isEmpty ? bodies[random.below(bodies.count)] : reports[random.below(reports.count)]
+                _ = send(#"{"type": "tap", "x": \#(b.0), "y": \#(b.1)}"#)
                 pendingInputAt = pendingInputAt ?? MonotonicClock.seconds()
                 phase = .pause(until: now + 1.2, pinch: false)
             } else if !bodies.isEmpty || now - asked > 2 {
