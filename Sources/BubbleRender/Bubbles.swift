@@ -445,7 +445,7 @@ extension SceneRenderer {
         drawBubbleBody(b, c)
         cairo_destroy(c)
         let sprite = Sprite(image: image, originX: ox, originY: oy)
-        if spriteBytes + shadowBytes + w * h * 4 > spriteBudgetBytes {
+        if spriteBytes + shadowBytes + shownBytes + w * h * 4 > spriteBudgetBytes {
             bodySprites.removeAll()
             spriteBytes = 0
         }

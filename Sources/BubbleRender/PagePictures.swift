@@ -143,6 +143,9 @@ extension SceneRenderer {
             }
             return
         }
+        // A copy larger than a third of what the copies may hold (a zoomed page) is not made:
+        // that page is scaled into every frame.
+        guard w * h * 4 <= shownPagesBudget / 3 else { return paint(raster, into: rect, f) }
         let key = ShownPageKey(report: report, page: page, sourceWidth: raster.width, sourceHeight: raster.height, width: w, height: h)
         let image: RenderedImage
         if let i = shownPages.firstIndex(where: { $0.key == key }) {
@@ -156,9 +159,22 @@ extension SceneRenderer {
             cairo_destroy(c)
             image = made
             shownPages.append((key, made))
-            if shownPages.count > Self.keptShownPages { shownPages.removeFirst(shownPages.count - Self.keptShownPages) }
+            shownBytes += w * h * 4
+            trimShownPages()
         }
         blit(image.surface, x: dx, y: dy, width: w, height: h, cr)
+    }
+
+    /// The most bytes of page pictures kept scaled: half the sprite budget.
+    var shownPagesBudget: Int { spriteBudgetBytes / 2 }
+
+    /// Drops the oldest scaled page pictures past `keptShownPages` or `shownPagesBudget` (the
+    /// newest stays: the frame being drawn shows it).
+    func trimShownPages() {
+        while shownPages.count > 1 && (shownPages.count > Self.keptShownPages || shownBytes > shownPagesBudget) {
+            let old = shownPages.removeFirst().image
+            shownBytes -= old.width * old.height * 4
+        }
     }
 
     /// Copies `source` (`width` × `height` pixels) to device pixel (`x`, `y`), unfiltered.

@@ -28,14 +28,20 @@ public final class SceneRenderer {
     var spriteBytes = 0
     var shadowBytes = 0
     var bubbleTextBytes = 0
-    /// The most bytes the bubble and shadow sprites may hold together (default 96 MiB); past it
-    /// they are dropped and drawn again as needed. A host with several renderers (the play
-    /// server) splits one budget between them. Lowering it drops the sprites at once.
+    /// The most bytes the bubble and shadow sprites and the page pictures scaled for the viewer
+    /// may hold together (default 96 MiB; the pages at most half of it); past it the sprites are
+    /// dropped and drawn again as needed, and the oldest pages go. A host with several renderers
+    /// (the play server) splits one budget between them. Lowering it drops them at once.
     public var spriteBudgetBytes = 96 << 20 {
-        didSet { if spriteBytes + shadowBytes > spriteBudgetBytes { dropSprites() } }
+        didSet {
+            trimShownPages()
+            if spriteBytes + shadowBytes + shownBytes > spriteBudgetBytes { dropSprites() }
+        }
     }
     /// Page pictures scaled to the pixels they are shown at, most recent last (see `paintShownPage`).
     var shownPages: [(key: ShownPageKey, image: RenderedImage)] = []
+    /// The bytes of `shownPages`.
+    var shownBytes = 0
     /// The most page pictures kept scaled: 6 (the pages of a viewport and their neighbours).
     static let keptShownPages = 6
     var backgroundCache: (key: CanvasKey, image: RenderedImage)?
@@ -76,6 +82,8 @@ public final class SceneRenderer {
         paints.removeAll()
         focusCache.removeAll()
         dropSprites()
+        shownPages.removeAll()
+        shownBytes = 0
         backgroundCache = nil
         topBarCache = nil
         bottomBarCache = nil
@@ -88,14 +96,13 @@ public final class SceneRenderer {
         shadowBytes = 0
     }
 
-    /// The bytes of the raster caches (sprites, background, bars, blurred focus), in bytes of
+    /// The bytes of the raster caches (sprites, background, bars, blurred focus, scaled pages), in bytes of
     /// pixels; the text layouts are bounded by count (`TextEngine`) and not included.
     public var rasterCacheBytes: Int {
         func bytes(_ i: RenderedImage?) -> Int { i.map { $0.width * $0.height * 4 } ?? 0 }
         var n = spriteBytes + shadowBytes + bytes(backgroundCache?.image) + bytes(topBarCache?.image) + bytes(bottomBarCache?.image)
         for list in focusCache.values { for f in list { n += bytes(f.sprite.image) } }
-        for p in shownPages { n += bytes(p.image) }
-        return n
+        return n + shownBytes
     }
 
     /// Cached text entries (bubble labels and text layouts), for statistics.

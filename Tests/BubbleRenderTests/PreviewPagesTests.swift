@@ -116,6 +116,19 @@ struct PreviewPagesTests {
         }
     }
 
+    /// Pages scaled for the viewer (zoomed, from pictures of another size) are kept within half
+    /// the sprite budget: six copies of about 11 MB would be 66 MB.
+    @Test func scaledPagesStayWithinHalfTheSpriteBudget() throws {
+        let r = SceneRenderer(pixelScale: 2)
+        r.pictures = SolidPictures()
+        _ = try r.render(Self.scene(standIn: true))
+        let base = r.rasterCacheBytes
+        for zoom in [1.01, 1.03, 1.05, 1.07, 1.09] { _ = try r.render(Self.scene(zoom: zoom)) }
+        let pages = r.rasterCacheBytes - base
+        #expect(pages > 20 << 20, "copies were kept: \(pages) bytes")
+        #expect(pages <= r.spriteBudgetBytes / 2, "\(pages) bytes of scaled pages")
+    }
+
     static func samePixels(_ a: RenderedImage, _ b: RenderedImage) -> Bool {
         guard a.width == b.width, a.height == b.height else { return false }
         return a.withPixels { (pa: UnsafeMutablePointer<UInt8>, sa: Int) -> Bool in
