@@ -70,7 +70,7 @@ extension ReportIndex {
     /// recorded as failed), one per distinct content, in path order. PDFs the metadata reader
     /// could not read are left out. Reads the index only, never a PDF.
     public func thumbnailsToBuild(width: Int) throws(IndexError) -> [ThumbnailTask] {
-        if postgres != nil { return [] }  // not kept in PostgreSQL yet
+        if let postgres { return try postgres.thumbnailsToBuild(width: width, creatingTable: isWritable) }
         return try read { db in
             guard try db.tableExists("thumbnail") else { return [] }
             let rows = try Row.fetchAll(db, sql: """
@@ -89,7 +89,7 @@ extension ReportIndex {
     /// Stores `records` in one transaction (replacing rows of the same hash and width): either
     /// all of them are committed or none. Does nothing for an index opened to read only.
     public func storeThumbnails(_ records: [ThumbnailRecord]) throws(IndexError) {
-        if postgres != nil { return }
+        if let postgres { return isWritable ? try postgres.storeThumbnails(records) : () }
         guard !records.isEmpty else { return }
         try write(bumpGeneration: false) { db in
             let insert = try db.cachedStatement(sql: """
@@ -110,8 +110,8 @@ extension ReportIndex {
     /// returns how many rows went.
     @discardableResult
     public func pruneThumbnails() throws(IndexError) -> Int {
-        if postgres != nil { return 0 }
         guard isWritable else { return 0 }
+        if let postgres { return try postgres.pruneThumbnails() }
         let stale = try read { db -> Int in
             guard try db.tableExists("thumbnail") else { return 0 }
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM thumbnail WHERE sha256 NOT IN (SELECT sha256 FROM file)") ?? 0
@@ -125,7 +125,7 @@ extension ReportIndex {
 
     /// Counts of the thumbnail rows of `width`: drawn, and recorded as failed.
     public func thumbnailCounts(width: Int) throws(IndexError) -> (drawn: Int, failed: Int) {
-        if postgres != nil { return (0, 0) }
+        if let postgres { return try postgres.thumbnailCounts(width: width) }
         return try read { db in
             guard try db.tableExists("thumbnail") else { return (0, 0) }
             let row = try Row.fetchOne(db, sql: "SELECT count(png), count(*) - count(png) FROM thumbnail WHERE width = ?", arguments: [width])
@@ -141,7 +141,7 @@ extension ReportIndex {
 
     /// The thumbnails `width` pixels wide of the reports `ids` that have one, by report id.
     public func thumbnails(forReports ids: [String], width: Int) throws(IndexError) -> [String: IndexThumbnail] {
-        if postgres != nil { return [:] }
+        if let postgres { return try postgres.thumbnails(forReports: ids, width: width) }
         guard !ids.isEmpty else { return [:] }
         return try read { db in
             guard try db.tableExists("thumbnail") else { return [:] }
@@ -177,7 +177,7 @@ extension ReportIndex {
     /// The index's record of the PDF at `path` (as the datasource resolves it), or nil when the
     /// index holds none. The record may be stale: compare its size and time with the file's.
     public func storedFile(atPath path: String) throws(IndexError) -> PDFFileRecord? {
-        if postgres != nil { return nil }
+        if let postgres { return try postgres.storedFile(atPath: path) }
         return try read { db in
             guard let row = try Row.fetchOne(
                 db, sql: "SELECT path, size, mtime_ns, sha256, title, author, keywords, pages, warnings, error FROM file WHERE path = ?",

@@ -34,9 +34,17 @@ import Testing
     }
 
     @Test func aSecondRunDrawsNothingAndAChangedPDFGetsANewOne() throws {
-        let library = try TestLibrary(name: "thumbs")
+        try Self.buildsOnceAndFollowsThePDFs(.sqlite)
+    }
+
+    /// Thumbnails drawn, looked up, drawn again for a changed PDF and pruned, in `store`.
+    static func buildsOnceAndFollowsThePDFs(_ store: TestStore) throws {
+        let library = try TestLibrary(name: "thumbs", store: store)
         defer { library.remove() }
-        let index = try indexed(library)
+        let index = try ReportIndex.open(at: library.indexPath)
+        _ = try index.update(with: try library.tree())
+        let stored = try #require(try index.storedFile(atPath: library.folder + "/pdf/0.pdf"))
+        #expect(stored.contentHash.count == 32 && stored.size > 0)
         let builder = ThumbnailBuilder(jobs: 2, batchSize: 3)
         let first = try builder.update(index)
         #expect(first.drawn == TestLibrary.samplePDFs.count && first.failed == 0 && first.pruned == 0)
@@ -54,7 +62,7 @@ import Testing
 
         // Warm: nothing drawn, nothing read.
         let counter = Counter()
-        let warm = try builder.update(index, draw: counting(counter))
+        let warm = try builder.update(index, draw: Self().counting(counter))
         #expect(warm == ThumbnailUpdate())
         #expect(counter.drawn.isEmpty)
 
@@ -65,7 +73,7 @@ import Testing
         try handle.write(contentsOf: Data("%changed\n".utf8))
         try handle.close()
         _ = try index.update(with: try library.tree())
-        let again = try builder.update(index, draw: counting(counter))
+        let again = try builder.update(index, draw: Self().counting(counter))
         #expect(again.drawn == 1 && again.pruned == 1)
         #expect(counter.drawn == [changed])
         #expect(try index.thumbnail(forReport: "rev-2016", width: 128) != nil)
@@ -73,7 +81,7 @@ import Testing
         // Reports dropped: the thumbnails of the PDFs no report uses any more go.
         try library.write(TestLibrary.reports.filter { $0.3 != 7 && $0.3 != 6 })
         _ = try index.update(with: try library.tree())
-        let pruned = try builder.update(index, draw: counting(counter))
+        let pruned = try builder.update(index, draw: Self().counting(counter))
         #expect(pruned.pruned == 2 && pruned.drawn == 0)
         #expect(try index.thumbnailCounts(width: 128).drawn == TestLibrary.samplePDFs.count - 2)
     }
@@ -161,5 +169,14 @@ import Testing
         let update = try index.update(with: try library.tree())
         #expect(update.read == 0 && update.unchanged == TestLibrary.samplePDFs.count)
         #expect(try ThumbnailBuilder(jobs: 2).update(index).drawn == TestLibrary.samplePDFs.count)
+    }
+}
+
+/// The thumbnails in the PostgreSQL store: skipped unless `BUBBLES_TEST_POSTGRES_URL` names a
+/// server (scripts/test.sh starts a throw-away one).
+@Suite(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (set BUBBLES_TEST_POSTGRES_URL)"))
+struct PostgresThumbnailTests {
+    @Test func aSecondRunDrawsNothingAndAChangedPDFGetsANewOne() throws {
+        try ThumbnailTests.buildsOnceAndFollowsThePDFs(.postgres)
     }
 }

@@ -299,13 +299,17 @@ extension PostgresStore {
         try transaction(readOnly: true) { c in
             try wholeTables(c)
             var lines: [String] = []
-            let queries = [
+            var queries = [
                 "SELECT path, size::text, upper(encode(sha256, 'hex')), title, author, keywords, pages::text, warnings, error FROM file ORDER BY path",
                 "SELECT ord::text, id, title, end_ord::text, parent::text FROM category ORDER BY ord",
                 "SELECT ord::text, id, title, path, category_titles, datasource_keywords, keywords, file, sig::text FROM report ORDER BY ord",
                 "SELECT key, report::text, display FROM keyword ORDER BY key, report",
                 "SELECT ord::text, s_title, s_pdf_title, s_keywords, s_author, s_category FROM report ORDER BY ord",
             ]
+            if try hasThumbnailTable(c) {
+                queries.append("SELECT upper(encode(sha256, 'hex')), width::text, upper(encode(png, 'hex')), pixel_width::text, "
+                               + "pixel_height::text, page_width::text, page_height::text, error FROM thumbnail ORDER BY sha256, width")
+            }
             for sql in queries {
                 for row in try execute(c, sql) {
                     lines.append(try (0..<row.count).map { try row[$0].decode(String?.self) ?? "NULL" }.joined(separator: "|"))
