@@ -130,9 +130,12 @@ final class PostgresStore: @unchecked Sendable {
     /// row's vectors read and searched). No parallel workers: under a Gather the one-time filters
     /// that cut off a search's unwanted candidate groups ran their scans anyway (1.7 s instead of
     /// 0.3 s for a one-letter prefix of a million reports), and the workers compete with the
-    /// other searches for the cores. The figures are in Benchmarks/NOTES.md.
+    /// other searches for the cores. No JIT compilation: a search's statement holds scans that
+    /// its one-time filters skip, priced as if they ran, so the planner compiled and optimised it
+    /// with LLVM (about 0.5 s at 1 000 000 reports) to run in 2 ms. The figures are in
+    /// Benchmarks/NOTES.md.
     static func sessionSettings(schema quoted: String) -> [(String, String)] {
-        [("search_path", quoted), ("enable_seqscan", "off"), ("max_parallel_workers_per_gather", "0")]
+        [("search_path", quoted), ("enable_seqscan", "off"), ("max_parallel_workers_per_gather", "0"), ("jit", "off")]
     }
 
     /// What a failed connection means for the user, with what to do.
