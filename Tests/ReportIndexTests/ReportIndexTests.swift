@@ -1,5 +1,6 @@
 import Foundation
 import ReportLibrary
+import SampleLibrary
 import TestSupport
 import Testing
 
@@ -385,4 +386,52 @@ struct PostgresIndexTests {
     @Test func aReadOnlyIndexAnswersWithoutWriting() throws { try checks.aReadOnlyIndexAnswersWithoutWriting() }
     @Test func keywordsWithControlCharactersCanBeFiltered() throws { try checks.keywordsWithControlCharactersCanBeFiltered() }
     @Test func findsWordsInsideTokensOfLettersAndDigits() throws { try checks.findsWordsInsideTokensOfLettersAndDigits() }
+
+    /// Words being typed of one to five Unicode scalars (the prefix lexemes answer up to three,
+    /// `:*` beyond), in Latin, CJK, Thai, Arabic, Korean, Greek and Cyrillic, alone, after a whole
+    /// word, in a phrase, finished, in a subtree and under a keyword: the same ids, totals, spans
+    /// and facets as the SQLite file, on a generated library large enough that a one-letter
+    /// prefix matches more than ``ReportIndex/rankedGroupLimit`` reports (so the field groups
+    /// answer).
+    @Test func prefixesAnswerAsTheSQLiteFileDoes() throws {
+        let folder = NSTemporaryDirectory() + "bubbles-prefixes-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }  // scratch
+        let summary = try SampleLibrary.writeSearchLibrary(into: folder, reports: 3_000, pdfs: 26)
+        let tree = try LibraryLoader.load(summary.datasource, options: LibraryLoadOptions(checkFiles: false))
+        let sqlite = try ReportIndex.open(at: folder + "/library.index.sqlite")
+        _ = try sqlite.update(with: tree)
+        let library = try TestLibrary(name: "prefixes", store: .postgres)
+        defer { library.remove() }
+        let postgres = try ReportIndex.open(at: library.indexPath)
+        _ = try postgres.update(with: tree)
+        var texts: [String] = []
+        for word in ["revenue", "board", "umsatze", "报告书", "財務報告", "รายงาน", "التقرير", "매출", "εκθεση", "отчет"] {
+            var typed = ""
+            for character in word.prefix(5) {
+                typed.append(character)
+                texts += [typed, "report " + typed, "\"revenue " + typed, typed + " "]
+            }
+        }
+        var many = 0
+        for text in texts {
+            let query = SearchQuery(text)
+            #expect(try postgres.search(query, withFacets: true) == sqlite.search(query, withFacets: true), "\(text)")
+            #expect(try postgres.matchingIDs(query) == sqlite.matchingIDs(query), "\(text)")
+            for options in [SearchOptions(within: "lang-en", limit: 20), SearchOptions(keywords: ["forecast"], limit: 20), SearchOptions(limit: 0)] {
+                #expect(try postgres.search(query, options: options) == sqlite.search(query, options: options), "\(text) \(options)")
+            }
+            if try sqlite.search(query, options: SearchOptions(limit: 0)).total > ReportIndex.rankedGroupLimit { many += 1 }
+        }
+        #expect(many > 0, "some prefix matches more than the ranked limit")
+        #expect(try postgres.postgres?.prefixCountProblems() == [])
+        // An update that rewrites and removes reports keeps the prefixes' counts.
+        let fewer = try SampleLibrary.writeSearchLibrary(into: folder, reports: 2_500, pdfs: 26)
+        let smaller = try LibraryLoader.load(fewer.datasource, options: LibraryLoadOptions(checkFiles: false))
+        _ = try sqlite.update(with: smaller)
+        _ = try postgres.update(with: smaller)
+        #expect(try postgres.postgres?.prefixCountProblems() == [])
+        for text in ["r", "re", "rev", "报", "ร", "รา", "ال"] {
+            #expect(try postgres.search(SearchQuery(text), withFacets: true) == sqlite.search(SearchQuery(text), withFacets: true), "\(text)")
+        }
+    }
 }

@@ -92,6 +92,28 @@ extension PostgresStore {
         return clauses.isEmpty ? "true" : clauses.joined(separator: " AND ")
     }
 
+    /// The prefix whose row in `prefix_count` is the total of `query` under `filter`: one word
+    /// being typed, of at most ``countedPrefixLength`` Unicode scalars, unrestricted (a token
+    /// begins with its bytes exactly when the token's first scalars are they). Nil otherwise:
+    /// the matches are counted.
+    static func countedPrefix(_ query: SearchQuery, _ filter: ReportIndex.Restriction) -> String? {
+        guard query.terms.count == 1, let term = query.terms.first, term.isPrefix, term.tokens.count == 1,
+              term.tokens[0].unicodeScalars.count <= countedPrefixLength,
+              filter.range == nil, filter.keywordKeys.isEmpty, !filter.impossible
+        else { return nil }
+        return term.tokens[0]
+    }
+
+    /// The SQL of the number of reports that match `query` under `filter` (`all` is its
+    /// condition): the prefix's count when there is one (``countedPrefix(_:_:)``), else a count of
+    /// the matches.
+    func totalSQL(_ query: SearchQuery, _ filter: ReportIndex.Restriction, all: String, into c: inout Condition) -> String {
+        if let prefix = Self.countedPrefix(query, filter) {
+            return "SELECT coalesce((SELECT n FROM prefix_count WHERE prefix = \(c.bindText(prefix))), 0)::bigint AS n"
+        }
+        return "SELECT count(*) AS n FROM search WHERE \(all)"
+    }
+
     func categoryRange(_ id: String) throws(IndexError) -> ClosedRange<Int>? {
         guard !id.utf8.contains(0) else { return nil }
         return try withConnection { c in
@@ -112,8 +134,9 @@ extension PostgresStore {
                 total = found.total
                 ranked = try score(query, found.rows, limit: limit)
             } else {
-                let matching = condition(query, filter)
-                total = try execute(c, "SELECT count(*) FROM search WHERE \(matching.sql)", matching.binds).first?[0].decode(Int.self) ?? 0
+                var matching = condition(query, filter)
+                let sql = totalSQL(query, filter, all: matching.sql, into: &matching)
+                total = try execute(c, sql, matching.binds).first?[0].decode(Int.self) ?? 0
                 if limit > 0, total > 0 {
                     var first = condition(query, filter)
                     let limitParameter = first.bindInt(limit)
@@ -168,7 +191,7 @@ extension PostgresStore {
         let all = clause(query, filter, into: &b)
         let page = b.bindInt(limit)
         let most = b.bindInt(ReportIndex.rankedGroupLimit)
-        var ctes = ["total AS (SELECT count(*) AS n FROM search WHERE \(all))"]
+        var ctes = ["total AS (\(totalSQL(query, filter, all: all, into: &b)))"]
         var parts = ["SELECT ord FROM search WHERE \(all) AND (SELECT n FROM total) <= \(most)"]
         let head = b.bindInt(Self.headRows)
         for (k, field) in (SearchField.allCases.map(Optional.some) + [nil]).enumerated() {
@@ -294,6 +317,23 @@ extension PostgresStore {
         return made
     }
 
+    /// The prefixes whose count in `prefix_count` differs from the reports' vectors (with the
+    /// stored and the true count), in prefix order: none when the table is right.
+    func prefixCountProblems() throws(IndexError) -> [String] {
+        try transaction(readOnly: true) { c in
+            try wholeTables(c)
+            return try execute(c, """
+                WITH truth AS (SELECT prefix, count(*)::int AS n FROM (
+                                   SELECT DISTINCT search.ord, left(substr(l.lexeme, 2), k) AS prefix
+                                   FROM search, unnest(search.v) AS l, generate_series(1, \(Self.countedPrefixLength)) AS k) p
+                               GROUP BY 1)
+                SELECT coalesce(t.prefix, p.prefix) COLLATE "C", coalesce(p.n, 0), coalesce(t.n, 0)
+                FROM truth t FULL JOIN prefix_count p ON p.prefix = t.prefix
+                WHERE t.n IS DISTINCT FROM p.n ORDER BY 1
+                """).map { "\(try $0[0].decode(String.self)): \(try $0[1].decode(Int.self)) stored, \(try $0[2].decode(Int.self)) true" }
+        }
+    }
+
     /// Every row of every table, as text, in a fixed order (tests compare stores' states with it).
     func tableDump() throws(IndexError) -> [String] {
         try transaction(readOnly: true) { c in
@@ -305,6 +345,8 @@ extension PostgresStore {
                 "SELECT ord::text, id, title, path, category_titles, datasource_keywords, keywords, file, sig::text FROM report ORDER BY ord",
                 "SELECT key, report::text, display FROM keyword ORDER BY key, report",
                 "SELECT ord::text, s_title, s_pdf_title, s_keywords, s_author, s_category FROM report ORDER BY ord",
+                "SELECT ord::text, v::text FROM search ORDER BY ord",
+                "SELECT prefix, n::text FROM prefix_count ORDER BY prefix",
             ]
             if try hasThumbnailTable(c) {
                 queries.append("SELECT upper(encode(sha256, 'hex')), width::text, upper(encode(png, 'hex')), pixel_width::text, "

@@ -16,6 +16,10 @@ extension PostgresStore {
     /// one byte, so a lexeme splits into tag and token one way only.
     static let fieldTags = ["1", "2", "3", "4", "5"]
 
+    /// The longest prefix, in Unicode scalars, whose reports `prefix_count` counts: 3 (as the
+    /// SQLite file's FTS5 `prefix = '1 2 3'`).
+    static let countedPrefixLength = 3
+
     /// The longest token a lexeme can hold after its tag (PostgreSQL's lexemes hold at most
     /// 2 046 bytes); a longer one is left out of the vector, and a query for it matches nothing.
     static let longestToken = 2_045
@@ -24,10 +28,15 @@ extension PostgresStore {
     /// in ``SearchField`` order): each token tagged with its field, at its position in its
     /// column (the parts mark leaving a gap, so no phrase spans it, and no lexeme). Built here
     /// rather than by `to_tsvector`, so that PostgreSQL never tokenises the text again.
-    static func tsvector(_ columns: [String]) -> String {
+    static func tsvector(_ columns: [String]) -> String { vector(columns).literal }
+
+    /// ``tsvector(_:)`` and the report's prefixes for `prefix_count`: the first 1 to
+    /// ``countedPrefixLength`` Unicode scalars of every token in the vector, each once, sorted.
+    static func vector(_ columns: [String]) -> (literal: String, prefixes: [PackedPrefix]) {
         var out: [UInt8] = []
         out.reserveCapacity(columns.reduce(16) { $0 + $1.utf8.count + 16 })
         let mark = Array(SearchText.partsMark.utf8)
+        var prefixes: [PackedPrefix] = []
         for (field, indexed) in columns.enumerated() {
             let tag = fieldTags[field].utf8.first!
             var position = 0
@@ -46,9 +55,48 @@ extension PostgresStore {
                 out.append(0x27)
                 out.append(0x3A)  // :
                 out.append(contentsOf: String(min(position, 16_383)).utf8)
+                // The word's first 1, 2 and 3 scalars (a scalar ends where a byte that is no
+                // continuation byte begins the next).
+                var scalars = 0
+                var end = word.startIndex
+                while end != word.endIndex {
+                    end = word.index(after: end)
+                    if end == word.endIndex || word[end] & 0xC0 != 0x80 {
+                        scalars += 1
+                        prefixes.append(PackedPrefix(word[word.startIndex..<end]))
+                        if scalars == countedPrefixLength { break }
+                    }
+                }
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        prefixes.sort()
+        var unique: [PackedPrefix] = []
+        for prefix in prefixes where prefix != unique.last { unique.append(prefix) }
+        return (String(decoding: out, as: UTF8.self), unique)
+    }
+
+    /// A prefix of at most ``countedPrefixLength`` scalars (12 bytes) in two integers, so that a
+    /// report's prefixes are collected without an allocation each (NUL never occurs in the
+    /// normalised text, so the zeros after the prefix end it).
+    struct PackedPrefix: Hashable, Comparable, Sendable {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+
+        init(_ bytes: some Collection<UInt8>) {
+            var i = 0
+            for byte in bytes.prefix(16) {
+                if i < 8 { high |= UInt64(byte) << (56 - 8 * i) } else { low |= UInt64(byte) << (56 - 8 * (i - 8)) }
+                i += 1
+            }
+        }
+
+        static func < (a: PackedPrefix, b: PackedPrefix) -> Bool { (a.high, a.low) < (b.high, b.low) }
+
+        /// The prefix as text.
+        var text: String {
+            let bytes = (0..<16).lazy.map { i in UInt8(truncatingIfNeeded: i < 8 ? self.high >> (56 - 8 * i) : self.low >> (56 - 8 * (i - 8))) }
+            return String(decoding: Array(bytes.prefix { $0 != 0 }), as: UTF8.self)
+        }
     }
 
     /// A token inside a quoted lexeme: `'` doubled, `\\` doubled, byte by byte (a quote that a
@@ -118,9 +166,9 @@ extension PostgresStore {
     /// The datasource's structure: categories, and reports whose file is current.
     func writeStructure(plan: TreePlan, files: [String: PDFFileRecord], pending: Set<String>, stored: [Int: (id: String, sig: Int64)], categoriesChanged: Bool) throws(IndexError) {
         try transaction(readOnly: false) { c in
-            // A cold build: the GIN indexes go until the update's end (see `PostgresSchema.textIndexes`).
+            // A cold build: some indexes go until the update's end (see `PostgresSchema.deferredIndexes`).
             if stored.isEmpty, try execute(c, "SELECT NOT EXISTS (SELECT 1 FROM report)").first?[0].decode(Bool.self) == true {
-                for name in PostgresSchema.textIndexNames { _ = try execute(c, "DROP INDEX IF EXISTS \(name)") }
+                for name in PostgresSchema.deferredIndexNames { _ = try execute(c, "DROP INDEX IF EXISTS \(name)") }
             }
             try bumpGeneration(c)
             let count = try execute(c, "SELECT count(*) FROM category").first?[0].decode(Int.self) ?? 0
@@ -190,15 +238,15 @@ extension PostgresStore {
     func finish(unreferenced: [String], treeSig: Int64, sourceKey: String?) throws(IndexError) {
         try transaction(readOnly: false) { c in
             try bumpGeneration(c)
-            // The GIN indexes a cold build dropped (or a killed one left out), with the memory a
-            // sort of a million reports' lexemes wants; then fresh statistics for the planner.
+            // The indexes a cold build dropped (or a killed one left out), with the memory a sort
+            // of a million reports' lexemes wants; then fresh statistics for the planner.
             let missing = try execute(c, "SELECT count(*) FROM pg_indexes WHERE schemaname = $1 AND indexname = ANY($2::text[])",
-                                      { var b = PostgresBindings(); b.append(schema); b.append(PostgresSchema.textIndexNames); return b }())
-                .first?[0].decode(Int.self) ?? 0 < PostgresSchema.textIndexNames.count
+                                      { var b = PostgresBindings(); b.append(schema); b.append(PostgresSchema.deferredIndexNames); return b }())
+                .first?[0].decode(Int.self) ?? 0 < PostgresSchema.deferredIndexNames.count
             if missing {
                 _ = try execute(c, "SET LOCAL maintenance_work_mem = '256MB'")
-                for statement in PostgresSchema.textIndexes { _ = try execute(c, statement) }
-                for table in ["search", "report", "keyword"] { _ = try execute(c, "ANALYZE \(table)") }
+                for statement in PostgresSchema.deferredIndexes { _ = try execute(c, statement) }
+                for table in ["search", "report", "keyword", "prefix_count"] { _ = try execute(c, "ANALYZE \(table)") }
             }
             var binds = PostgresBindings()
             binds.append(unreferenced.map(Self.text))
@@ -230,7 +278,17 @@ extension PostgresStore {
         var binds = PostgresBindings()
         binds.append(ords.map { Int32($0) })
         _ = try execute(c, "DELETE FROM report WHERE ord = ANY($1::int[])", binds)
-        _ = try execute(c, "DELETE FROM search WHERE ord = ANY($1::int[])", binds)
+        // The prefixes of the reports that go, counted down from their vectors (each lexeme is a
+        // one-character tag and a token; `left` counts Unicode scalars, as the writer does); a
+        // prefix no report has any more goes.
+        _ = try execute(c, """
+            WITH gone AS (DELETE FROM search WHERE ord = ANY($1::int[]) RETURNING ord, v),
+            prefixes AS (SELECT DISTINCT gone.ord, left(substr(l.lexeme, 2), k) AS prefix
+                         FROM gone, unnest(gone.v) AS l, generate_series(1, \(Self.countedPrefixLength)) AS k),
+            counts AS (SELECT prefix, count(*)::int AS n FROM prefixes GROUP BY 1)
+            UPDATE prefix_count p SET n = p.n - counts.n FROM counts WHERE p.prefix = counts.prefix
+            """, binds)
+        _ = try execute(c, "DELETE FROM prefix_count WHERE n <= 0")
         _ = try execute(c, "DELETE FROM keyword WHERE report = ANY($1::int[])", binds)
     }
 
@@ -242,6 +300,7 @@ extension PostgresStore {
         var sig: Int64
         var columns: [String]
         var vector: String
+        var prefixes: [PackedPrefix]
         var keys: [(key: String, display: String)]
     }
 
@@ -263,6 +322,7 @@ extension PostgresStore {
                 if let old = stored[report.ord], old.sig == sig, old.id == report.id { continue }
                 let keywords = ReportIndex.mergeKeywords(record?.keywords ?? [], report.keywords)
                 let indexed = texts.columns(report, record, keywords)
+                let vector = vector(indexed)
                 var seen: Set<String> = []
                 var keys: [(key: String, display: String)] = []
                 for keyword in keywords {
@@ -274,7 +334,7 @@ extension PostgresStore {
                     ord: Int32(report.ord), id: text(report.id), title: text(report.title), path: text(StringList.encode(report.path)),
                     categoryTitles: text(StringList.encode(report.categoryTitles)), datasourceKeywords: text(StringList.encode(report.keywords)),
                     keywords: text(StringList.encode(keywords)), file: report.file.map(text), sig: sig, columns: indexed,
-                    vector: tsvector(indexed), keys: keys))
+                    vector: vector.literal, prefixes: vector.prefixes, keys: keys))
             }
             return out
         }.flatMap { $0 }
@@ -289,7 +349,9 @@ extension PostgresStore {
         var columns: [[String]] = Array(repeating: [], count: 5)
         var vectors: [String] = []
         var keyKeys: [String] = [], keyReports: [Int32] = [], keyDisplays: [String] = []
+        var prefixCounts: [PackedPrefix: Int32] = [:]
         for report in prepared {
+            for prefix in report.prefixes { prefixCounts[prefix, default: 0] += 1 }
             ords.append(report.ord)
             ids.append(report.id)
             titles.append(report.title)
@@ -336,6 +398,15 @@ extension PostgresStore {
         vectorBinds.append(ords)
         vectorBinds.append(vectors)
         _ = try execute(c, "INSERT INTO search(ord, v) SELECT o, v::tsvector FROM unnest($1::int[], $2::text[]) AS u(o, v)", vectorBinds)
+        // In key order (the dictionary's order is no order).
+        let prefixes = prefixCounts.keys.sorted()
+        var countBinds = PostgresBindings()
+        countBinds.append(prefixes.map(\.text))
+        countBinds.append(prefixes.map { prefixCounts[$0]! })
+        _ = try execute(c, """
+            INSERT INTO prefix_count(prefix, n) SELECT * FROM unnest($1::text[], $2::int[])
+            ON CONFLICT (prefix) DO UPDATE SET n = prefix_count.n + excluded.n
+            """, countBinds)
         if !keyKeys.isEmpty {
             var keyBinds = PostgresBindings()
             keyBinds.append(keyKeys)

@@ -14,8 +14,9 @@ import PostgresNIO
 final class PostgresStore: @unchecked Sendable {
     /// The version of the tables (its own numbering, from the SQLite file's 3 at which the store
     /// began); an index written by an older version is rebuilt (it is a cache), one written by a
-    /// newer version is refused. 4: the vectors in a narrow `search` table, one per report.
-    static let schemaVersion = 4
+    /// newer version is refused. 4: the vectors in a narrow `search` table, one per report. 5: the
+    /// table `prefix_count`.
+    static let schemaVersion = 5
     /// The first key of the advisory lock ("BBLX"); the second is the schema name's hash.
     static let lockClass: Int32 = 0x4242_4C58
 
@@ -129,9 +130,12 @@ final class PostgresStore: @unchecked Sendable {
     /// row's vectors read and searched). No parallel workers: under a Gather the one-time filters
     /// that cut off a search's unwanted candidate groups ran their scans anyway (1.7 s instead of
     /// 0.3 s for a one-letter prefix of a million reports), and the workers compete with the
-    /// other searches for the cores. The figures are in Benchmarks/NOTES.md.
+    /// other searches for the cores. No JIT compilation: a search's statement holds scans that
+    /// its one-time filters skip, priced as if they ran, so the planner compiled and optimised it
+    /// with LLVM (about 0.5 s at 1 000 000 reports) to run in 2 ms. The figures are in
+    /// Benchmarks/NOTES.md.
     static func sessionSettings(schema quoted: String) -> [(String, String)] {
-        [("search_path", quoted), ("enable_seqscan", "off"), ("max_parallel_workers_per_gather", "0")]
+        [("search_path", quoted), ("enable_seqscan", "off"), ("max_parallel_workers_per_gather", "0"), ("jit", "off")]
     }
 
     /// What a failed connection means for the user, with what to do.
@@ -310,7 +314,7 @@ final class PostgresStore: @unchecked Sendable {
             if let version {
                 if !rebuild { warn("\(path): datasource '\(location.datasource)' was written by schema version \(version), this program writes \(Self.schemaVersion); rebuilding it") }
                 for table in ["report_metadata"] { _ = try execute(c, "DROP VIEW IF EXISTS \(table)") }
-                for table in ["keyword", "search", "report", "category", "file", "meta", "thumbnail"] { _ = try execute(c, "DROP TABLE IF EXISTS \(table)") }
+                for table in ["keyword", "search", "prefix_count", "report", "category", "file", "meta", "thumbnail"] { _ = try execute(c, "DROP TABLE IF EXISTS \(table)") }
             }
             for statement in PostgresSchema.statements { _ = try execute(c, statement) }
             var binds = PostgresBindings()
@@ -326,13 +330,17 @@ final class PostgresStore: @unchecked Sendable {
 /// (``PostgresStore/fieldTags``), under one GIN index. A search reads the index and this table
 /// only (a few hundred bytes a report), not the wide report rows.
 enum PostgresSchema {
-    /// The GIN index over the vectors. A cold build drops it and makes it again at its end (one
-    /// sort rather than an insert per lexeme); every update's last transaction makes it when it is
-    /// missing, so a build killed in between leaves the next update to make it.
-    static let textIndexes = ["CREATE INDEX IF NOT EXISTS search_v ON search USING gin(v)"]
+    /// The indexes a cold build makes at its end rather than row by row: the GIN index over the
+    /// vectors (one sort rather than an insert per lexeme) and the keyword rows by report (only
+    /// deletions use it, and a cold build deletes nothing). Every update's last transaction makes
+    /// those missing, so a build killed in between leaves the next update to make them.
+    static let deferredIndexes = [
+        "CREATE INDEX IF NOT EXISTS search_v ON search USING gin(v)",
+        "CREATE INDEX IF NOT EXISTS keyword_by_report ON keyword(report, key)",
+    ]
 
-    /// The names of ``textIndexes``.
-    static let textIndexNames = ["search_v"]
+    /// The names of ``deferredIndexes``.
+    static let deferredIndexNames = ["search_v", "keyword_by_report"]
 
     static let statements = [
         "CREATE TABLE meta(key text COLLATE \"C\" PRIMARY KEY, value text NOT NULL)",
@@ -379,9 +387,11 @@ enum PostgresSchema {
         )
         """,
         "CREATE TABLE search(ord integer PRIMARY KEY, v tsvector NOT NULL)",
+        // How many reports hold a token that begins with each prefix of 1–3 Unicode scalars, in
+        // any field: the total of a one-word query being typed, without visiting its matches.
+        "CREATE TABLE prefix_count(prefix text COLLATE \"C\" PRIMARY KEY, n integer NOT NULL)",
         "CREATE INDEX report_by_id ON report(id)",
         "CREATE INDEX report_by_file ON report(file)",
-    ] + textIndexes + [
         """
         CREATE TABLE keyword(
             key text COLLATE "C" NOT NULL,
@@ -390,7 +400,6 @@ enum PostgresSchema {
             PRIMARY KEY(key, report)
         )
         """,
-        "CREATE INDEX keyword_by_report ON keyword(report, key)",
         """
         CREATE VIEW report_metadata AS
         SELECT report.id, report.title, report.path, report.keywords, report.file,
@@ -399,7 +408,7 @@ enum PostgresSchema {
                report.datasource_keywords
         FROM report LEFT JOIN file ON file.path = report.file
         """,
-    ]
+    ] + deferredIndexes
 }
 
 extension ReportIndex {
