@@ -93,9 +93,9 @@ extension SearchBench {
         let main = named("bench")
         // `--typing-only`: the index of an earlier run is kept (the "cold" run is then an update).
         if !quick { try ReportIndex.remove(at: main) }
-        let cold = try timeProcess(["index", datasource, "--index", main, "--json"] + nodeLimit(reports))
+        let cold = try timeProcess(["index", datasource, "--index", main, "--no-thumbnails", "--json"] + nodeLimit(reports))
         var warm: [Double] = []
-        for _ in 0..<3 { warm.append(try timeProcess(["index", datasource, "--index", main, "--json"] + nodeLimit(reports))) }
+        for _ in 0..<3 { warm.append(try timeProcess(["index", datasource, "--index", main, "--no-thumbnails", "--json"] + nodeLimit(reports))) }
         row += [("pg_cold_index_s", fmt(cold)), ("pg_cold_reports_per_s", fmt(Double(reports) / cold)),
                 ("pg_warm_index_s", fmt(BenchStatistics.median(warm)))]
         progress("  postgres index: cold \(fmt(cold)) s (\(fmt(Double(reports) / cold)) reports/s), warm \(fmt(BenchStatistics.median(warm))) s")
@@ -122,7 +122,7 @@ extension SearchBench {
         let pgOthers = [named("bench_load_1"), named("bench_load_2")]
         for (name, index, others) in [("sqlite", lite, sqliteOthers), ("pg", pg, pgOthers)] {
             for other in others { try ReportIndex.remove(at: other) }
-            let load = underLoad(index, indexers: others.map { ["index", datasource, "--index", $0, "--json"] + nodeLimit(reports) })
+            let load = underLoad(index, indexers: others.map { ["index", datasource, "--index", $0, "--no-thumbnails", "--json"] + nodeLimit(reports) })
             row += [("\(name)_load_searches", String(load.times.count)), ("\(name)_load_p50_ms", fmt(BenchStatistics.median(load.times))),
                     ("\(name)_load_p99_ms", fmt(BenchStatistics.percentile(load.times, 0.99))), ("\(name)_load_errors", String(load.errors)),
                     ("\(name)_load_index_s", fmt(load.indexerSeconds.max() ?? 0))]
