@@ -20,7 +20,7 @@ import Testing
         var drawn: [String] { lock.withLock { paths.sorted() } }
     }
 
-    func counting(_ counter: Counter) -> @Sendable (ThumbnailTask) throws -> ThumbnailRecord? {
+    static func counting(_ counter: Counter) -> @Sendable (ThumbnailTask) throws -> ThumbnailRecord? {
         { task in
             counter.add(task.path)
             return ThumbnailBuilder.draw(task)
@@ -62,7 +62,7 @@ import Testing
 
         // Warm: nothing drawn, nothing read.
         let counter = Counter()
-        let warm = try builder.update(index, draw: Self().counting(counter))
+        let warm = try builder.update(index, draw: Self.counting(counter))
         #expect(warm == ThumbnailUpdate())
         #expect(counter.drawn.isEmpty)
 
@@ -73,7 +73,7 @@ import Testing
         try handle.write(contentsOf: Data("%changed\n".utf8))
         try handle.close()
         _ = try index.update(with: try library.tree())
-        let again = try builder.update(index, draw: Self().counting(counter))
+        let again = try builder.update(index, draw: Self.counting(counter))
         #expect(again.drawn == 1 && again.pruned == 1)
         #expect(counter.drawn == [changed])
         #expect(try index.thumbnail(forReport: "rev-2016", width: 128) != nil)
@@ -81,7 +81,7 @@ import Testing
         // Reports dropped: the thumbnails of the PDFs no report uses any more go.
         try library.write(TestLibrary.reports.filter { $0.3 != 7 && $0.3 != 6 })
         _ = try index.update(with: try library.tree())
-        let pruned = try builder.update(index, draw: Self().counting(counter))
+        let pruned = try builder.update(index, draw: Self.counting(counter))
         #expect(pruned.pruned == 2 && pruned.drawn == 0)
         #expect(try index.thumbnailCounts(width: 128).drawn == TestLibrary.samplePDFs.count - 2)
     }
@@ -107,7 +107,7 @@ import Testing
         #expect(try index.thumbnailCounts(width: 128).drawn == 4)
         #expect(try index.integrityProblems() == [])
         let counter = Counter()
-        let resumed = try builder.update(index, draw: counting(counter))
+        let resumed = try builder.update(index, draw: Self.counting(counter))
         #expect(resumed.drawn == TestLibrary.samplePDFs.count - 4)
         #expect(counter.drawn.count == TestLibrary.samplePDFs.count - 4)
         // The same rows as a pass that was never interrupted (the PNGs are the same bytes).
@@ -136,7 +136,7 @@ import Testing
         let error = try index.read { db in try String.fetchOne(db, sql: "SELECT error FROM thumbnail WHERE png IS NULL") }
         #expect(error?.contains("no readable page") == true, "\(error ?? "nil")")
         let counter = Counter()
-        #expect(try builder.update(index, draw: counting(counter)) == ThumbnailUpdate())
+        #expect(try builder.update(index, draw: Self.counting(counter)) == ThumbnailUpdate())
         #expect(counter.drawn.isEmpty)
         // A PDF that changed after the index read it is left for the next update.
         let task = ThumbnailTask(sha256: [UInt8](repeating: 0, count: 32), path: library.folder + "/pdf/0.pdf", width: 128)
