@@ -265,14 +265,14 @@ public final class ReportPageSource: ReportDocuments, PagePictures, @unchecked S
         }
     }
 
-    /// The picture of the same page ready at the size nearest the one asked for.
+    /// The whole picture of the same page ready at the width nearest the one asked for (at a
+    /// size step or at the pixels the viewer showed it at; ties to the narrower, then the lower).
     func nearest(_ key: PageKey) -> PageRaster? {
         state.withLock { s in
-            var best: (raster: PageRaster, distance: Int)? = nil
-            for step in Self.sizeSteps {
-                guard let e = s.pages[PageKey(report: key.report, page: key.page, width: step)] else { continue }
-                let d = abs(step - key.width)
-                if best == nil || d < best!.distance { best = (e.raster, d) }
+            var best: (key: PageKey, raster: PageRaster)? = nil
+            func rank(_ k: PageKey) -> (Int, Int, Int) { (abs(k.width - key.width), k.width, k.height) }
+            for (k, e) in s.pages where k.report == key.report && k.page == key.page && k.column < 0 {
+                if best == nil || rank(k) < rank(best!.key) { best = (k, e.raster) }
             }
             return best?.raster
         }

@@ -39,4 +39,13 @@ struct PlayViewerTests {
         #expect(sharpFrame, "no frame showed the sharp page")
         #expect(pages.cachedBytes > 0 && pages.cachedBytes <= pages.budgetBytes)
     }
+
+    /// A zoom from fit width asks for a size step not drawn yet: the page's picture at the pixels
+    /// it was shown at stands in meanwhile (never the thumbnail or blank lines).
+    @Test func aZoomStartsFromThePictureDrawnAtFitWidth() throws {
+        let pages = try #require(try viewerSource().pages)
+        let shown = try #require(pages.page(report: "q1-2016", page: 1, width: 700, height: 906, wait: true))
+        let meanwhile = pages.page(report: "q1-2016", page: 1, pixelWidth: 1_800, wait: false)
+        #expect(meanwhile?.width == shown.width && meanwhile?.height == shown.height)
+    }
 }
