@@ -209,10 +209,11 @@ struct TilePatchTests {
         _ = session.handle(.tap(card.centre), now: now)
         try run(1.0)
         #expect(d.scene().preview?.pageCount == 2)
-        // Both pages drawn (off the frame path) before the scroll, so that a frame drawn whole
-        // later shows the same pictures.
-        let width = Int(try #require(d.scene().preview?.pages.first).frame.width * 1.5)
-        for n in 1...2 { _ = pages.page(report: "q1-2016", page: n, pixelWidth: width, wait: true) }
+        // Both pages drawn at the pixels they are shown at (as the frames ask for them) before the
+        // scroll, so that a frame drawn whole later shows the same pictures.
+        let frame = try #require(d.scene().preview?.pages.first).frame
+        let (width, height) = (Int((frame.width * 1.5).rounded()), Int((frame.height * 1.5).rounded()))
+        for n in 1...2 { _ = pages.page(report: "q1-2016", page: n, width: width, height: height, wait: true) }
         try run(0.3)
         checksTruth = true
         for distance in [420.0, -300.0] {
