@@ -19,12 +19,7 @@ final class FakePage {
 
     /// Shows frames for `seconds`: a `ready` and a frame request every 1/60 s.
     func run(_ seconds: Double) throws {
-        let end = now + seconds
-        while now < end {
-            now += 1.0 / 60
-            _ = session.handle(.ready, now: now)
-            if try session.frame(now: now) != nil { frames += 1 }
-        }
+        try session.showFrames(for: seconds, now: &now) { _ in frames += 1 }
     }
 
     func send(_ m: PlayMessage) {

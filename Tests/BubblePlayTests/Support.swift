@@ -27,6 +27,17 @@ func viewerSource() throws -> PlaySource {
 }
 
 extension PlaySession {
+    /// Draws frames as a page at 60 Hz would for `seconds` from `now`, which it advances: every
+    /// 1/60 s a `ready`, then a frame; `body` sees each frame drawn.
+    func showFrames(for seconds: Double, now: inout Double, _ body: (PlayFrame) throws -> Void = { _ in }) throws {
+        let end = now + seconds
+        while now < end {
+            now += 1.0 / 60
+            _ = handle(.ready, now: now)
+            if let frame = try frame(now: now) { try body(frame) }
+        }
+    }
+
     /// Taps the bubbles `ids` in turn, each once the one before has come to rest, stepping the
     /// session's clock (`now`) by display frames without drawing any (at most a minute each).
     func tapDown(through ids: [String], now: inout Double) throws {

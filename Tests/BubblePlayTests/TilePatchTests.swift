@@ -174,11 +174,7 @@ struct TilePatchTests {
         var page = PictureOnPage()
         var copyFrames = 0, copyTiles = 0, gridTiles = 0
         func run(_ seconds: Double) throws {
-            let end = now + seconds
-            while now < end {
-                now += 1.0 / 60
-                _ = session.handle(.ready, now: now)
-                guard let frame = try session.frame(now: now) else { continue }
+            try session.showFrames(for: seconds, now: &now) { frame in
                 try page.apply(frame)
                 let shown = try #require(session.shownImage)
                 let same = page.pixels == PictureOnPage.rgb(shown)
@@ -235,11 +231,7 @@ struct TilePatchTests {
         var now = 0.0
         var mismatches: [Int] = []
         func run(_ seconds: Double) throws {
-            let end = now + seconds
-            while now < end {
-                now += 1.0 / 60
-                _ = session.handle(.ready, now: now)
-                guard let frame = try session.frame(now: now) else { continue }
+            try session.showFrames(for: seconds, now: &now) { frame in
                 try page.apply(frame)
                 let time = try #require(object(frame.header)["time"] as? Double)
                 let truth = try renderer.render(session.dashboard.scene(at: time))
