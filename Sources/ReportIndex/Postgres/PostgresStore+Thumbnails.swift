@@ -31,8 +31,11 @@ extension PostgresStore {
     /// See `ReportIndex.thumbnailsToBuild(width:)`; makes the table first for a writer.
     func thumbnailsToBuild(width: Int, creatingTable: Bool) throws(IndexError) -> [ThumbnailTask] {
         try transaction(readOnly: !creatingTable) { c in
-            if creatingTable { _ = try execute(c, Self.thumbnailTable) }
-            guard try hasThumbnailTable(c) else { return [] }
+            if creatingTable {
+                _ = try execute(c, Self.thumbnailTable)
+            } else if try !hasThumbnailTable(c) {
+                return []
+            }
             var binds = PostgresBindings()
             binds.append(Int32(clamping: width))
             // Paths in byte order, as SQLite's `min` and `ORDER BY` compare them.
