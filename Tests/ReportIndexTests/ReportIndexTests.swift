@@ -369,6 +369,29 @@ final class Locked: @unchecked Sendable {
     }
 }
 
+/// The keys a report adds to the PostgreSQL store's `prefix_count`, without a server.
+@Suite struct PostgresCountedKeysTests {
+    @Test("every prefix of up to 16 bytes, and each whole token of up to 15 and a space")
+    func prefixesAndWholeTokens() {
+        let keys = PostgresStore.vector(["revenue q3", "", "квартальный", "", ""]).prefixes.map(\.text)
+        for key in ["r", "revenu", "revenue", "revenue ", "q", "q3", "q3 ", "к", "кварталь"] {
+            #expect(keys.contains(key), "\(key)")
+        }
+        // 9 Cyrillic letters are 18 bytes: beyond the counted length, and so is the whole word.
+        #expect(!keys.contains("квартальн") && !keys.contains("квартальный ") && !keys.contains("rev "))
+        #expect(keys == keys.sorted() && Set(keys).count == keys.count)
+    }
+
+    @Test("a prefix that ends with a space (a token holds one before a mark) is no key: it would read as a whole token")
+    func noPrefixEndsWithASpace() {
+        let token = "ab \u{0E31}c"  // a space that a Thai vowel mark follows is one grapheme: one token
+        #expect(ReportIndex.words(token).count == 1)
+        let keys = PostgresStore.vector([token, "", "", "", ""]).prefixes.map(\.text)
+        #expect(keys.contains("ab") && keys.contains("ab \u{0E31}") && keys.contains(token + " "))
+        #expect(!keys.contains("ab "))
+    }
+}
+
 /// The same tests on PostgreSQL: skipped unless `BUBBLES_TEST_POSTGRES_URL` names a server
 /// (scripts/test.sh starts a throw-away one).
 @Suite(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (set BUBBLES_TEST_POSTGRES_URL)"))
@@ -387,12 +410,12 @@ struct PostgresIndexTests {
     @Test func keywordsWithControlCharactersCanBeFiltered() throws { try checks.keywordsWithControlCharactersCanBeFiltered() }
     @Test func findsWordsInsideTokensOfLettersAndDigits() throws { try checks.findsWordsInsideTokensOfLettersAndDigits() }
 
-    /// Words being typed of one to five Unicode scalars (the prefix lexemes answer up to three,
-    /// `:*` beyond), in Latin, CJK, Thai, Arabic, Korean, Greek and Cyrillic, alone, after a whole
-    /// word, in a phrase, finished, in a subtree and under a keyword: the same ids, totals, spans
-    /// and facets as the SQLite file, on a generated library large enough that a one-letter
-    /// prefix matches more than ``ReportIndex/rankedGroupLimit`` reports (so the field groups
-    /// answer).
+    /// Words being typed, every prefix (`prefix_count` holds the total of those of up to 16
+    /// bytes; the longer ones, as `квартальный` and `προυπολογισμος`, are counted), in Latin, CJK,
+    /// Thai, Arabic, Korean, Greek and Cyrillic, alone, after a whole word, in a phrase, finished,
+    /// in a subtree and under a keyword: the same ids, totals, spans and facets as the SQLite
+    /// file, on a generated library large enough that a one-letter prefix matches more than
+    /// ``ReportIndex/rankedGroupLimit`` reports (so the field groups answer).
     @Test func prefixesAnswerAsTheSQLiteFileDoes() throws {
         let folder = NSTemporaryDirectory() + "bubbles-prefixes-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }  // scratch
@@ -405,9 +428,10 @@ struct PostgresIndexTests {
         let postgres = try ReportIndex.open(at: library.indexPath)
         _ = try postgres.update(with: tree)
         var texts: [String] = []
-        for word in ["revenue", "board", "umsatze", "报告书", "財務報告", "รายงาน", "التقرير", "매출", "εκθεση", "отчет"] {
+        for word in ["revenue", "board", "umsatze", "geschaftsbericht", "报告书", "財務報告", "รายงาน", "التقرير", "매출", "εκθεση",
+                     "προυπολογισμος", "отчет", "квартальный"] {
             var typed = ""
-            for character in word.prefix(5) {
+            for character in word {
                 typed.append(character)
                 texts += [typed, "report " + typed, "\"revenue " + typed, typed + " "]
             }

@@ -92,16 +92,18 @@ extension PostgresStore {
         return clauses.isEmpty ? "true" : clauses.joined(separator: " AND ")
     }
 
-    /// The prefix whose row in `prefix_count` is the total of `query` under `filter`: one word
-    /// being typed, of at most ``countedPrefixLength`` Unicode scalars, unrestricted (a token
-    /// begins with its bytes exactly when the token's first scalars are they). Nil otherwise:
-    /// the matches are counted.
+    /// The key whose row in `prefix_count` is the total of `query` under `filter`: one word,
+    /// unrestricted, being typed (its token, of at most ``countedPrefixBytes`` bytes: a token
+    /// begins with its bytes exactly when the token's first scalars are they) or whole (its token
+    /// and a space, of at most as many). Nil otherwise: the matches are counted.
     static func countedPrefix(_ query: SearchQuery, _ filter: ReportIndex.Restriction) -> String? {
-        guard query.terms.count == 1, let term = query.terms.first, term.isPrefix, term.tokens.count == 1,
-              term.tokens[0].unicodeScalars.count <= countedPrefixLength,
+        guard query.terms.count == 1, let term = query.terms.first, term.tokens.count == 1,
               filter.range == nil, filter.keywordKeys.isEmpty, !filter.impossible
         else { return nil }
-        return term.tokens[0]
+        let token = term.tokens[0]
+        if term.isPrefix, token.utf8.last == 0x20 { return nil }  // no such key: it would be a whole token's
+        let key = term.isPrefix ? token : token + " "
+        return key.utf8.count <= countedPrefixBytes ? key : nil
     }
 
     /// The SQL of the number of reports that match `query` under `filter` (`all` is its
@@ -323,10 +325,7 @@ extension PostgresStore {
         try transaction(readOnly: true) { c in
             try wholeTables(c)
             return try execute(c, """
-                WITH truth AS (SELECT prefix, count(*)::int AS n FROM (
-                                   SELECT DISTINCT search.ord, left(substr(l.lexeme, 2), k) AS prefix
-                                   FROM search, unnest(search.v) AS l, generate_series(1, \(Self.countedPrefixLength)) AS k) p
-                               GROUP BY 1)
+                WITH truth AS (SELECT prefix, count(*)::int AS n FROM (\(Self.countedPrefixes(in: "search"))) p GROUP BY 1)
                 SELECT coalesce(t.prefix, p.prefix) COLLATE "C", coalesce(p.n, 0), coalesce(t.n, 0)
                 FROM truth t FULL JOIN prefix_count p ON p.prefix = t.prefix
                 WHERE t.n IS DISTINCT FROM p.n ORDER BY 1

@@ -5,6 +5,22 @@ import PostgresNIO
 // The writes of an update, as the SQLite store makes them (see `Writer`), in PostgreSQL: each
 // batch of reports in one statement per table (arrays unnested), the signature written last.
 extension PostgresStore {
+    /// The SQL of each report's counted keys, each once: `(ord, prefix)` over `relation`, which
+    /// has the reports' numbers `ord` and vectors `v`. Each lexeme is a one-byte tag and a token;
+    /// `left` counts Unicode scalars. As the writer counts them (``vector(_:)``): every prefix of
+    /// a token of at most ``countedPrefixBytes`` bytes that does not end with a space, and the
+    /// token and a space when those fit.
+    static func countedPrefixes(in relation: String) -> String {
+        """
+        SELECT DISTINCT \(relation).ord, p.prefix
+        FROM \(relation), unnest(\(relation).v) AS l, LATERAL (
+            SELECT left(substr(l.lexeme, 2), k) FROM generate_series(1, least(\(countedPrefixBytes), length(l.lexeme) - 1)) AS k
+            WHERE octet_length(left(substr(l.lexeme, 2), k)) <= \(countedPrefixBytes) AND right(left(substr(l.lexeme, 2), k), 1) <> ' '
+            UNION ALL
+            SELECT substr(l.lexeme, 2) || ' ' WHERE octet_length(l.lexeme) <= \(countedPrefixBytes)) AS p(prefix)
+        """
+    }
+
     /// PostgreSQL's text cannot hold NUL: it is stored as U+FFFD.
     static func text(_ s: String) -> String {
         s.utf8.contains(0) ? s.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : s
@@ -16,9 +32,13 @@ extension PostgresStore {
     /// one byte, so a lexeme splits into tag and token one way only.
     static let fieldTags = ["1", "2", "3", "4", "5"]
 
-    /// The longest prefix, in Unicode scalars, whose reports `prefix_count` counts: 3 (as the
-    /// SQLite file's FTS5 `prefix = '1 2 3'`).
-    static let countedPrefixLength = 3
+    /// The longest key, in UTF-8 bytes, whose reports `prefix_count` counts: 16 (a word of up to
+    /// 16 Latin letters, 8 Cyrillic or Greek, 5 CJK or Thai). Its keys are every prefix of a token
+    /// that ends where a Unicode scalar ends and is no longer (the reports with a token that
+    /// begins with it) and does not end with a space, and a whole token followed by a space when
+    /// that is no longer (the reports with that token), so the total of a one-word query is one
+    /// lookup at any length they hold.
+    static let countedPrefixBytes = 16
 
     /// The longest token a lexeme can hold after its tag (PostgreSQL's lexemes hold at most
     /// 2 046 bytes); a longer one is left out of the vector, and a query for it matches nothing.
@@ -30,8 +50,9 @@ extension PostgresStore {
     /// rather than by `to_tsvector`, so that PostgreSQL never tokenises the text again.
     static func tsvector(_ columns: [String]) -> String { vector(columns).literal }
 
-    /// ``tsvector(_:)`` and the report's prefixes for `prefix_count`: the first 1 to
-    /// ``countedPrefixLength`` Unicode scalars of every token in the vector, each once, sorted.
+    /// ``tsvector(_:)`` and the report's keys for `prefix_count` (``countedPrefixBytes``): every
+    /// prefix of every token in the vector that ends with a Unicode scalar and holds at most
+    /// that many bytes, and every token followed by a space that does, each once, sorted.
     static func vector(_ columns: [String]) -> (literal: String, prefixes: [PackedPrefix]) {
         var out: [UInt8] = []
         out.reserveCapacity(columns.reduce(16) { $0 + $1.utf8.count + 16 })
@@ -55,18 +76,20 @@ extension PostgresStore {
                 out.append(0x27)
                 out.append(0x3A)  // :
                 out.append(contentsOf: String(min(position, 16_383)).utf8)
-                // The word's first 1, 2 and 3 scalars (a scalar ends where a byte that is no
-                // continuation byte begins the next).
-                var scalars = 0
+                // The word's prefixes of whole scalars up to the counted length (a scalar ends
+                // where a byte that is no continuation byte begins the next).
+                var length = 0
                 var end = word.startIndex
-                while end != word.endIndex {
+                while end != word.endIndex, length < countedPrefixBytes {
                     end = word.index(after: end)
-                    if end == word.endIndex || word[end] & 0xC0 != 0x80 {
-                        scalars += 1
+                    length += 1
+                    // A prefix that ends with a space (a token holds one before a mark) would
+                    // read as a whole token's key.
+                    if end == word.endIndex || word[end] & 0xC0 != 0x80, word[word.index(end, offsetBy: -1)] != 0x20 {
                         prefixes.append(PackedPrefix(word[word.startIndex..<end]))
-                        if scalars == countedPrefixLength { break }
                     }
                 }
+                if word.count < countedPrefixBytes { prefixes.append(PackedPrefix(word, then: 0x20)) }
             }
         }
         prefixes.sort()
@@ -75,18 +98,21 @@ extension PostgresStore {
         return (String(decoding: out, as: UTF8.self), unique)
     }
 
-    /// A prefix of at most ``countedPrefixLength`` scalars (12 bytes) in two integers, so that a
-    /// report's prefixes are collected without an allocation each (NUL never occurs in the
-    /// normalised text, so the zeros after the prefix end it).
+    /// A prefix of at most ``countedPrefixBytes`` bytes in two integers, so that a report's
+    /// prefixes are collected without an allocation each (NUL never occurs in the normalised
+    /// text, so the zeros after the prefix end it).
     struct PackedPrefix: Hashable, Comparable, Sendable {
         var high: UInt64 = 0
         var low: UInt64 = 0
 
-        init(_ bytes: some Collection<UInt8>) {
+        init(_ bytes: some Collection<UInt8>, then last: UInt8? = nil) {
             var i = 0
             for byte in bytes.prefix(16) {
                 if i < 8 { high |= UInt64(byte) << (56 - 8 * i) } else { low |= UInt64(byte) << (56 - 8 * (i - 8)) }
                 i += 1
+            }
+            if let last, i < 16 {
+                if i < 8 { high |= UInt64(last) << (56 - 8 * i) } else { low |= UInt64(last) << (56 - 8 * (i - 8)) }
             }
         }
 
@@ -279,12 +305,10 @@ extension PostgresStore {
         binds.append(ords.map { Int32($0) })
         _ = try execute(c, "DELETE FROM report WHERE ord = ANY($1::int[])", binds)
         // The prefixes of the reports that go, counted down from their vectors (each lexeme is a
-        // one-character tag and a token; `left` counts Unicode scalars, as the writer does); a
-        // prefix no report has any more goes.
+        // one-character tag and a token); a prefix no report has any more goes.
         _ = try execute(c, """
             WITH gone AS (DELETE FROM search WHERE ord = ANY($1::int[]) RETURNING ord, v),
-            prefixes AS (SELECT DISTINCT gone.ord, left(substr(l.lexeme, 2), k) AS prefix
-                         FROM gone, unnest(gone.v) AS l, generate_series(1, \(Self.countedPrefixLength)) AS k),
+            prefixes AS (\(Self.countedPrefixes(in: "gone"))),
             counts AS (SELECT prefix, count(*)::int AS n FROM prefixes GROUP BY 1)
             UPDATE prefix_count p SET n = p.n - counts.n FROM counts WHERE p.prefix = counts.prefix
             """, binds)
@@ -300,19 +324,22 @@ extension PostgresStore {
         var sig: Int64
         var columns: [String]
         var vector: String
-        var prefixes: [PackedPrefix]
         var keys: [(key: String, display: String)]
     }
 
     /// The rows of the reports at `indices` whose signature differs from the stored one, made on
     /// every core (each worker a run of the reports with its own cache of normalised texts; the
-    /// rows do not depend on the cache), in the order of `indices`.
-    static func prepare(plan: TreePlan, indices: [Int], files: [String: PDFFileRecord], stored: [Int: (id: String, sig: Int64)]) -> [PreparedReport] {
+    /// rows do not depend on the cache), in the order of `indices`; and how many of them add each
+    /// key to `prefix_count`.
+    static func prepare(plan: TreePlan, indices: [Int], files: [String: PDFFileRecord], stored: [Int: (id: String, sig: Int64)])
+        -> (reports: [PreparedReport], prefixCounts: [PackedPrefix: Int32])
+    {
         let jobs = max(1, min(ProcessInfo.processInfo.activeProcessorCount, indices.count / 256))
         let size = (indices.count + jobs - 1) / max(1, jobs)
         let runs = stride(from: 0, to: indices.count, by: max(1, size)).map { Array(indices[$0..<min($0 + size, indices.count)]) }
-        return parallelMap(runs, jobs: jobs) { run -> [PreparedReport] in
+        let made = parallelMap(runs, jobs: jobs) { run -> (reports: [PreparedReport], prefixCounts: [PackedPrefix: Int32]) in
             var texts = FieldTexts()
+            var counts: [PackedPrefix: Int32] = [:]
             var out: [PreparedReport] = []
             out.reserveCapacity(run.count)
             for i in run {
@@ -323,6 +350,7 @@ extension PostgresStore {
                 let keywords = ReportIndex.mergeKeywords(record?.keywords ?? [], report.keywords)
                 let indexed = texts.columns(report, record, keywords)
                 let vector = vector(indexed)
+                for prefix in vector.prefixes { counts[prefix, default: 0] += 1 }
                 var seen: Set<String> = []
                 var keys: [(key: String, display: String)] = []
                 for keyword in keywords {
@@ -334,24 +362,25 @@ extension PostgresStore {
                     ord: Int32(report.ord), id: text(report.id), title: text(report.title), path: text(StringList.encode(report.path)),
                     categoryTitles: text(StringList.encode(report.categoryTitles)), datasourceKeywords: text(StringList.encode(report.keywords)),
                     keywords: text(StringList.encode(keywords)), file: report.file.map(text), sig: sig, columns: indexed,
-                    vector: vector.literal, prefixes: vector.prefixes, keys: keys))
+                    vector: vector.literal, keys: keys))
             }
-            return out
-        }.flatMap { $0 }
+            return (out, counts)
+        }
+        var counts: [PackedPrefix: Int32] = [:]
+        for run in made { counts.merge(run.prefixCounts, uniquingKeysWith: +) }
+        return (made.flatMap(\.reports), counts)
     }
 
     /// The reports at `indices` of the plan whose signature differs from the stored one, in one
     /// statement per table.
     func rewriteReports(_ c: PostgresConnection, plan: TreePlan, indices: [Int], files: [String: PDFFileRecord], stored: [Int: (id: String, sig: Int64)]) throws {
-        let prepared = Self.prepare(plan: plan, indices: indices, files: files, stored: stored)
+        let (prepared, prefixCounts) = Self.prepare(plan: plan, indices: indices, files: files, stored: stored)
         var ords: [Int32] = [], ids: [String] = [], titles: [String] = [], paths: [String] = [], categoryTitles: [String] = []
         var datasourceKeywords: [String] = [], keywordLists: [String] = [], fileNames: [String] = [], fileNull: [Bool] = [], sigs: [Int64] = []
         var columns: [[String]] = Array(repeating: [], count: 5)
         var vectors: [String] = []
         var keyKeys: [String] = [], keyReports: [Int32] = [], keyDisplays: [String] = []
-        var prefixCounts: [PackedPrefix: Int32] = [:]
         for report in prepared {
-            for prefix in report.prefixes { prefixCounts[prefix, default: 0] += 1 }
             ords.append(report.ord)
             ids.append(report.id)
             titles.append(report.title)
