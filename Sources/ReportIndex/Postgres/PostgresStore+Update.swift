@@ -371,10 +371,53 @@ extension PostgresStore {
         return (made.flatMap(\.reports), counts)
     }
 
-    /// The reports at `indices` of the plan whose signature differs from the stored one, in one
-    /// statement per table.
+    /// Reports prepared and written at a time by ``rewriteReports(_:plan:indices:files:stored:)``.
+    static let writeChunk = 4_096
+
+    /// The reports at `indices` of the plan whose signature differs from the stored one, in runs
+    /// of ``writeChunk``, each in one statement per table; the next run is prepared on other
+    /// threads while the server writes the last (the statements and their rows are those of one
+    /// run after another).
     func rewriteReports(_ c: PostgresConnection, plan: TreePlan, indices: [Int], files: [String: PDFFileRecord], stored: [Int: (id: String, sig: Int64)]) throws {
-        let (prepared, prefixCounts) = Self.prepare(plan: plan, indices: indices, files: files, stored: stored)
+        let runs = stride(from: 0, to: indices.count, by: Self.writeChunk).map { Array(indices[$0..<min($0 + Self.writeChunk, indices.count)]) }
+        func preparing(_ run: [Int]) -> Prepared<(reports: [PreparedReport], prefixCounts: [PackedPrefix: Int32])> {
+            Prepared { Self.prepare(plan: plan, indices: run, files: files, stored: stored) }
+        }
+        var next = runs.first.map(preparing)
+        for k in runs.indices {
+            let (prepared, prefixCounts) = next!.wait()
+            next = k + 1 < runs.count ? preparing(runs[k + 1]) : nil
+            do {
+                try write(c, prepared, prefixCounts, stored: stored)
+            } catch {
+                _ = next?.wait()  // nothing outlives the update
+                throw error
+            }
+        }
+    }
+
+    /// Work started on another thread, its result taken with ``wait()``.
+    final class Prepared<R: Sendable>: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private var result: R?
+
+        init(_ work: @escaping @Sendable () -> R) {
+            DispatchQueue.global().async {
+                self.result = work()
+                self.done.signal()
+            }
+        }
+
+        /// The result, once the work has finished (the semaphore orders its write before this read).
+        func wait() -> R {
+            done.wait()
+            done.signal()
+            return result!
+        }
+    }
+
+    /// One run of prepared reports, in one statement per table.
+    private func write(_ c: PostgresConnection, _ prepared: [PreparedReport], _ prefixCounts: [PackedPrefix: Int32], stored: [Int: (id: String, sig: Int64)]) throws {
         var ords: [Int32] = [], ids: [String] = [], titles: [String] = [], paths: [String] = [], categoryTitles: [String] = []
         var datasourceKeywords: [String] = [], keywordLists: [String] = [], fileNames: [String] = [], fileNull: [Bool] = [], sigs: [Int64] = []
         var columns: [[String]] = Array(repeating: [], count: 5)
