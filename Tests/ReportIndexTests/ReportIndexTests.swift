@@ -382,6 +382,16 @@ final class Locked: @unchecked Sendable {
         #expect(keys == keys.sorted() && Set(keys).count == keys.count)
     }
 
+    @Test("two neighbouring characters of an unspaced script are a pair lexeme and key; words of other scripts are not")
+    func pairsOfUnspacedCharacters() {
+        let columns = ["报 告 书", "", "revenue forecast", "", "ร า \(SearchText.partsMark) ย"]
+        let (literal, prefixes) = PostgresStore.vector(columns)
+        let keys = prefixes.map(\.text)
+        #expect(literal.contains("'A报\u{1}告'") && literal.contains("'A告\u{1}书'") && literal.contains("'Eร\u{1}า'"))
+        #expect(!literal.contains("\u{1}revenue") && !literal.contains("\u{1}forecast") && !literal.contains("า\u{1}ย"))
+        #expect(keys.contains("报\u{1}告") && keys.contains("报\u{1}告 ") && keys.contains("ร\u{1}า"))
+    }
+
     @Test("a prefix that ends with a space (a token holds one before a mark) is no key: it would read as a whole token")
     func noPrefixEndsWithASpace() {
         let token = "ab \u{0E31}c"  // a space that a Thai vowel mark follows is one grapheme: one token

@@ -46,6 +46,21 @@ extension PostgresStore {
         return parts.joined(separator: " <-> ")
     }
 
+    /// Whether `term` is a phrase of two tokens of scripts written without spaces, matched as one
+    /// pair lexeme (see ``PostgresStore/vector(_:)``) rather than as a phrase.
+    static func isPair(_ term: SearchQuery.Term) -> Bool {
+        term.tokens.count == 2 && term.tokens.allSatisfy { $0.unicodeScalars.first.map(SearchText.isUnitScript) ?? false }
+            && term.tokens[0].utf8.count + 1 + term.tokens[1].utf8.count <= longestToken
+    }
+
+    /// A term's `tsquery` literal in the field at `field` (in ``SearchField`` order): its pair
+    /// lexeme when it is a pair (``isPair(_:)``), else ``tsquery(_:tag:)``.
+    static func termQuery(_ term: SearchQuery.Term, field: Int) -> String? {
+        guard isPair(term) else { return tsquery(term, tag: fieldTags[field]) }
+        let pair = escapeLexeme(Substring(term.tokens[0])) + String(UnicodeScalar(pairSeparator)) + escapeLexeme(Substring(term.tokens[1]))
+        return "'" + String(UnicodeScalar(pairTags[field])) + pair + "'" + (term.isPrefix ? ":*" : "")
+    }
+
     /// The condition of `query` restricted by `filter`; `field` keeps every term to that field.
     func condition(_ query: SearchQuery, _ filter: ReportIndex.Restriction, field: SearchField? = nil) -> Condition {
         var c = Condition()
@@ -65,8 +80,8 @@ extension PostgresStore {
             clauses.append("ord IN (SELECT report FROM keyword WHERE key = \(c.bindText(Self.text(key))))")
         }
         if let field {
-            let tag = Self.fieldTags[SearchField.allCases.firstIndex(of: field)!]
-            let all = query.terms.map { Self.tsquery($0, tag: tag).map { "(" + $0 + ")" } }
+            let index = SearchField.allCases.firstIndex(of: field)!
+            let all = query.terms.map { Self.termQuery($0, field: index).map { "(" + $0 + ")" } }
             if all.contains(where: { $0 == nil }) {
                 clauses.append("false")
             } else if !all.isEmpty {
@@ -78,8 +93,8 @@ extension PostgresStore {
                     clauses.append("false")
                     continue
                 }
-                let forms = Self.fieldTags.map { Self.tsquery(term, tag: $0)! }
-                if term.tokens.count == 1 {
+                let forms = Self.fieldTags.indices.map { Self.termQuery(term, field: $0)! }
+                if term.tokens.count == 1 || Self.isPair(term) {
                     clauses.append("v @@ \(c.bind(forms.map { "(" + $0 + ")" }.joined(separator: " | ")))")
                 } else {
                     // A phrase's forms apart: GIN pairs each item of one tsquery with every other
@@ -92,15 +107,16 @@ extension PostgresStore {
         return clauses.isEmpty ? "true" : clauses.joined(separator: " AND ")
     }
 
-    /// The key whose row in `prefix_count` is the total of `query` under `filter`: one word,
-    /// unrestricted, being typed (its token, of at most ``countedPrefixBytes`` bytes: a token
-    /// begins with its bytes exactly when the token's first scalars are they) or whole (its token
-    /// and a space, of at most as many). Nil otherwise: the matches are counted.
+    /// The key whose row in `prefix_count` is the total of `query` under `filter`: one word or
+    /// pair (``isPair(_:)``), unrestricted, being typed (its token, of at most
+    /// ``countedPrefixBytes`` bytes: a token begins with its bytes exactly when the token's first
+    /// scalars are they) or whole (its token and a space, of at most as many). Nil otherwise: the
+    /// matches are counted.
     static func countedPrefix(_ query: SearchQuery, _ filter: ReportIndex.Restriction) -> String? {
-        guard query.terms.count == 1, let term = query.terms.first, term.tokens.count == 1,
+        guard query.terms.count == 1, let term = query.terms.first, term.tokens.count == 1 || isPair(term),
               filter.range == nil, filter.keywordKeys.isEmpty, !filter.impossible
         else { return nil }
-        let token = term.tokens[0]
+        let token = term.tokens.joined(separator: String(UnicodeScalar(pairSeparator)))
         if term.isPrefix, token.utf8.last == 0x20 { return nil }  // no such key: it would be a whole token's
         let key = term.isPrefix ? token : token + " "
         return key.utf8.count <= countedPrefixBytes ? key : nil

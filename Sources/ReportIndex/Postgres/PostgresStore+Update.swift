@@ -32,6 +32,13 @@ extension PostgresStore {
     /// one byte, so a lexeme splits into tag and token one way only.
     static let fieldTags = ["1", "2", "3", "4", "5"]
 
+    /// The tags of the lexemes that pair two neighbouring tokens of scripts written without
+    /// spaces, in ``SearchField`` order (see ``vector(_:)``).
+    static let pairTags: [UInt8] = Array("ABCDE".utf8)
+
+    /// What joins a pair's two tokens in its lexeme: U+0001, which no token holds.
+    static let pairSeparator: UInt8 = 0x01
+
     /// The longest key, in UTF-8 bytes, whose reports `prefix_count` counts: 16 (a word of up to
     /// 16 Latin letters, 8 Cyrillic or Greek, 5 CJK or Thai). Its keys are every prefix of a token
     /// that ends where a Unicode scalar ends and is no longer (the reports with a token that
@@ -53,43 +60,66 @@ extension PostgresStore {
     /// ``tsvector(_:)`` and the report's keys for `prefix_count` (``countedPrefixBytes``): every
     /// prefix of every token in the vector that ends with a Unicode scalar and holds at most
     /// that many bytes, and every token followed by a space that does, each once, sorted.
+    ///
+    /// Two tokens of scripts written without spaces (``SearchText/isUnitScript(_:)``) at
+    /// neighbouring positions of a field are also one lexeme without a position: the field's
+    /// ``pairTags`` tag, the first token, U+0001 and the second (``pairSeparator``), so that a
+    /// phrase of two such characters being typed is one lexeme (`'A売\u{1}上':*`) rather than a
+    /// phrase whose positions are checked in every report that has both.
     static func vector(_ columns: [String]) -> (literal: String, prefixes: [PackedPrefix]) {
         var out: [UInt8] = []
         out.reserveCapacity(columns.reduce(16) { $0 + $1.utf8.count + 16 })
         let mark = Array(SearchText.partsMark.utf8)
         var prefixes: [PackedPrefix] = []
+        var token: [UInt8] = []
+        func lexeme(_ tag: UInt8, _ first: Substring.UTF8View, _ second: Substring.UTF8View? = nil, position: Int?) {
+            if !out.isEmpty { out.append(0x20) }
+            out.append(0x27)  // '
+            out.append(tag)
+            token.removeAll(keepingCapacity: true)
+            token.append(contentsOf: first)
+            if let second {
+                token.append(pairSeparator)
+                token.append(contentsOf: second)
+            }
+            for byte in token {
+                if byte == 0x27 || byte == 0x5C { out.append(byte) }  // '' and \\
+                out.append(byte)
+            }
+            out.append(0x27)
+            if let position {
+                out.append(0x3A)  // :
+                out.append(contentsOf: String(min(position, 16_383)).utf8)
+            }
+            // The token's prefixes of whole scalars up to the counted length (a scalar ends
+            // where a byte that is no continuation byte begins the next).
+            var length = 0
+            while length < token.count, length < countedPrefixBytes {
+                length += 1
+                // A prefix that ends with a space (a token holds one before a mark) would read as
+                // a whole token's key.
+                if length == token.count || token[length] & 0xC0 != 0x80, token[length - 1] != 0x20 {
+                    prefixes.append(PackedPrefix(token[0..<length]))
+                }
+            }
+            if token.count < countedPrefixBytes { prefixes.append(PackedPrefix(token, then: 0x20)) }
+        }
         for (field, indexed) in columns.enumerated() {
             let tag = fieldTags[field].utf8.first!
             var position = 0
+            var previousUnit: Substring.UTF8View?
             // Words as the scoring cuts them (a space that begins a grapheme with a mark is no cut).
-            for word in ReportIndex.words(indexed).lazy.map(\.utf8) {
+            for word in ReportIndex.words(indexed) {
                 position += 1
-                if word.elementsEqual(mark) { continue }
-                guard word.count <= longestToken else { continue }
-                if !out.isEmpty { out.append(0x20) }
-                out.append(0x27)  // '
-                out.append(tag)
-                for byte in word {
-                    if byte == 0x27 || byte == 0x5C { out.append(byte == 0x27 ? 0x27 : 0x5C) }  // '' and \\
-                    out.append(byte)
+                let bytes = word.utf8
+                let unit = word.unicodeScalars.first.map(SearchText.isUnitScript) ?? false
+                defer { previousUnit = unit ? bytes : nil }
+                if bytes.elementsEqual(mark) { continue }
+                guard bytes.count <= longestToken else { continue }
+                lexeme(tag, bytes, position: position)
+                if unit, let previousUnit, previousUnit.count + 1 + bytes.count <= longestToken {
+                    lexeme(pairTags[field], previousUnit, bytes, position: nil)
                 }
-                out.append(0x27)
-                out.append(0x3A)  // :
-                out.append(contentsOf: String(min(position, 16_383)).utf8)
-                // The word's prefixes of whole scalars up to the counted length (a scalar ends
-                // where a byte that is no continuation byte begins the next).
-                var length = 0
-                var end = word.startIndex
-                while end != word.endIndex, length < countedPrefixBytes {
-                    end = word.index(after: end)
-                    length += 1
-                    // A prefix that ends with a space (a token holds one before a mark) would
-                    // read as a whole token's key.
-                    if end == word.endIndex || word[end] & 0xC0 != 0x80, word[word.index(end, offsetBy: -1)] != 0x20 {
-                        prefixes.append(PackedPrefix(word[word.startIndex..<end]))
-                    }
-                }
-                if word.count < countedPrefixBytes { prefixes.append(PackedPrefix(word, then: 0x20)) }
             }
         }
         prefixes.sort()

@@ -15,7 +15,9 @@ final class PostgresStore: @unchecked Sendable {
     /// The version of the tables (its own numbering, from the SQLite file's 3 at which the store
     /// began); an index written by an older version is rebuilt (it is a cache), one written by a
     /// newer version is refused. 4: the vectors in a narrow `search` table, one per report. 5: the
-    /// table `prefix_count`. 6: `prefix_count` holds prefixes of up to 16 bytes (3 scalars before).
+    /// table `prefix_count`. 6: `prefix_count` holds prefixes of up to 16 bytes (3 scalars before)
+    /// and whole tokens; two neighbouring characters of scripts written without spaces are a pair
+    /// lexeme too.
     static let schemaVersion = 6
     /// The first key of the advisory lock ("BBLX"); the second is the schema name's hash.
     static let lockClass: Int32 = 0x4242_4C58
