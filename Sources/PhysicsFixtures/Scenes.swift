@@ -1,11 +1,13 @@
 import BubblePhysics
 
-/// Small, fixed scenes shared by the tests (seeded, so always the same).
-enum Scenes {
-    static let spring = Spring(frequency: 1, dampingRatio: 1)
+/// Small, fixed scenes shared by the tests and the pinned determinism results (seeded, so always
+/// the same).
+public enum Scenes {
+    /// The spring every body of these scenes has: 1 Hz, critically damped.
+    public static let spring = Spring(frequency: 1, dampingRatio: 1)
 
     /// `n` circles of radius 10...24 scattered in a 200 pt square, all springing to the origin.
-    static func circles(_ n: Int, seed: UInt64 = 7, settings: WorldSettings = WorldSettings()) throws -> World {
+    public static func circles(_ n: Int, seed: UInt64 = 7, settings: WorldSettings = WorldSettings()) throws -> World {
         let w = try World(settings: settings)
         var rng = SplitMix64(seed: seed)
         for _ in 0..<n {
@@ -18,7 +20,7 @@ enum Scenes {
     }
 
     /// Circles and rounded rectangles mixed, half and half.
-    static func mixed(_ n: Int, seed: UInt64 = 11) throws -> World {
+    public static func mixed(_ n: Int, seed: UInt64 = 11) throws -> World {
         let w = try World()
         var rng = SplitMix64(seed: seed)
         for i in 0..<n {
@@ -34,7 +36,7 @@ enum Scenes {
     }
 
     /// One 150 pt circle at the centre (kept there by a stiff spring) among `n` 10 pt bubbles.
-    static func hugeAmongSmall(_ n: Int, seed: UInt64 = 13) throws -> World {
+    public static func hugeAmongSmall(_ n: Int, seed: UInt64 = 13) throws -> World {
         let w = try World()
         _ = try w.createBody(BodyDefinition(
             shape: .circle(radius: 150), position: .zero, target: .zero,
