@@ -22,6 +22,8 @@
 //   SampleLibrary  – the deterministic generator of the shipped sample data (Cairo's PDF surface)
 //   BubblePlay     – the live server of `bubbles play` (Hummingbird HTTP + WebSocket)
 //   BubblesCLI     – the `bubbles` command-line tool
+//   DeterminismPins – the pinned state hashes and pixels and the code that computes them, checked by
+//                    the debug tests and by `determinism-check` in release (scripts/test.sh)
 //
 // Benchmarks live in their own package under Benchmarks/ and in `bubbles bench`
 // (Sources/BubblesCLI/Bench/), so that users of these libraries never build benchmark tooling; their
@@ -45,6 +47,9 @@ let package = Package(
         .library(name: "PhysicsFixtures", targets: ["PhysicsFixtures"]),
         .executable(name: "bubbles", targets: ["BubblesCLI"]),
         .executable(name: "make-sample-library", targets: ["SampleLibraryTool"]),
+        // The pinned state hashes and pixels checked in the configuration it is built in:
+        // scripts/test.sh builds it in release beside `bubbles` (not part of the engine or the CLI).
+        .executable(name: "determinism-check", targets: ["DeterminismCheck"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -163,6 +168,16 @@ let package = Package(
         // with the render pipeline's timer (used by `bubbles bench render` and the tests).
         .target(name: "PhysicsFixtures", dependencies: ["BubblePhysics", "BubbleSupport"]),
         .target(name: "RenderFixtures", dependencies: ["BubbleRender", "BubbleDashboard"]),
+        // The pinned results that must be the same bits in debug and release builds (physics
+        // scenes, the shipped scenarios, the page renderer's golden pixels) and the code that
+        // computes them, in one place: the debug tests check them, and so does
+        // `determinism-check` built in release.
+        .target(
+            name: "DeterminismPins",
+            dependencies: [
+                "BubblePhysics", "BubbleThreads", "BubbleSupport", "PhysicsFixtures", "BubbleDashboard", "BubbleScenario",
+                "DashboardLibrary", "ReportLibrary", "PDFRender",
+            ]),
 
         // The load-testing client of the play server (loopback pages and misbehaving clients, and
         // the raw WebSocket client the tests use): `bubbles play-client`, scripts/soak-play.sh and
@@ -178,6 +193,7 @@ let package = Package(
                 "PhysicsFixtures", "RenderFixtures", "PlayLoadClient", "CCairo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        .executableTarget(name: "DeterminismCheck", dependencies: ["DeterminismPins"]),
         .executableTarget(
             name: "SampleLibraryTool",
             dependencies: [
@@ -193,7 +209,7 @@ let package = Package(
         .testTarget(
             name: "BubblePhysicsTests",
             dependencies: [
-                "BubblePhysics", "BubbleThreads", "PhysicsFixtures", "TestSupport",
+                "BubblePhysics", "BubbleThreads", "PhysicsFixtures", "DeterminismPins", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "ReportLibraryTests", dependencies: ["ReportLibrary", "SampleLibrary", "TestSupport"]),
@@ -204,12 +220,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(name: "PDFMetadataTests", dependencies: ["PDFCore", "PDFMetadata", "CZlib", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "PDFRenderTests", dependencies: ["PDFRender", "PDFCore", "PDFMetadata", "TestSupport", "CTurboJPEG"], exclude: ["Fixtures"]),
+        .testTarget(name: "PDFRenderTests", dependencies: ["PDFRender", "PDFCore", "PDFMetadata", "DeterminismPins", "TestSupport", "CTurboJPEG"], exclude: ["Fixtures"]),
         .testTarget(name: "BubbleRenderTests", dependencies: ["BubbleRender", "RenderFixtures", "TestSupport"], exclude: ["References"]),
         .testTarget(
             name: "BubbleDashboardTests",
             dependencies: [
-                "BubbleDashboard", "BubblePhysics", "BubbleScenario", "DashboardLibrary", "ReportIndex", "ReportLibrary", "TestSupport",
+                "BubbleDashboard", "BubblePhysics", "BubbleScenario", "DashboardLibrary", "DeterminismPins", "ReportIndex", "ReportLibrary", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "CLITests", dependencies: ["BubblesCLI", "BubblePhysics", "ReportIndex", "TestSupport"]),

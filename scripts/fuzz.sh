@@ -7,7 +7,8 @@
 # SECONDS 0 builds the target and runs nothing (scripts/test.sh builds them all first, then runs
 # two at a time).
 #
-# Build folder and working corpus: .build-fuzz-TARGET/ (ignored by git). A crash, timeout or
+# Build folder: .build-fuzz/ (the one package Fuzz/, all five targets); working corpus, log and
+# findings: .build-fuzz-TARGET/ (both ignored by git). A crash, timeout or
 # out-of-memory input is left as .build-fuzz-TARGET/crash-* (timeout-*, oom-*); commit it as a
 # regression input (Fuzz/Regressions/TARGET/) with a test in the normal suite.
 set -euo pipefail
@@ -24,7 +25,7 @@ shift 2
 
 case "$target" in
 pdf)
-    package=Fuzz/PDFReaderFuzz product=PDFReaderFuzz max_len=65536
+    product=PDFReaderFuzz max_len=65536
     seeds=(Tests/PDFMetadataTests/Fixtures/*.pdf)
     # Inputs of any length up to max_len from the start: libFuzzer otherwise grows them slowly and
     # in a run of minutes never passes 16 KiB, where the reader keeps a file in windows of blocks
@@ -32,23 +33,23 @@ pdf)
     flags=(-len_control=0)
     ;;
 library)
-    package=Fuzz/LibraryFuzz product=LibraryFuzz max_len=65536
+    product=LibraryFuzz max_len=65536
     seeds=(Data/reports.json Fuzz/Seeds/library/*.json)
     ;;
 scenario)
-    package=Fuzz/ScenarioFuzz product=ScenarioFuzz max_len=8192
+    product=ScenarioFuzz max_len=8192
     seeds=(Data/scenarios/*.json Fuzz/Seeds/scenario/*.json)
     # The datasource the fuzzed scenarios run against (ids of the sample library).
     export BUBBLES_FUZZ_DATA="$root/Data/reports.json"
     ;;
 page)
-    package=Fuzz/PageRenderFuzz product=PageRenderFuzz max_len=65536
+    product=PageRenderFuzz max_len=65536
     seeds=(Tests/PDFRenderTests/Fixtures/*.pdf Tests/PDFMetadataTests/Fixtures/cairo-basic.pdf)
     # fontconfig's process-lifetime configuration reads as a leak to LeakSanitizer.
-    export LSAN_OPTIONS="suppressions=$root/Fuzz/PageRenderFuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+    export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan-page.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
     ;;
 play)
-    package=Fuzz/PlayMessageFuzz product=PlayMessageFuzz max_len=8192
+    product=PlayMessageFuzz max_len=8192
     seeds=(Fuzz/Seeds/play/*.json)
     ;;
 *) usage ;;
@@ -59,11 +60,15 @@ if [ -d "Fuzz/Regressions/$target" ]; then
     shopt -u nullglob
 fi
 
+# One package (Fuzz/) and one build folder for the five targets, so that a module several targets
+# use is compiled once; each target's corpus, log and findings have their own folder.
+build="$root/.build-fuzz"
 scratch="$root/.build-fuzz-$target"
-echo "== building $product (release, -sanitize=fuzzer,address) into .build-fuzz-$target"
-(cd "$package" && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
-    --scratch-path "$scratch" --product "$product")
+echo "== building $product (release, -sanitize=fuzzer,address) into .build-fuzz"
+(cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
+    --scratch-path "$build" --product "$product")
 [ "$seconds" -gt 0 ] || exit 0
+mkdir -p "$scratch"
 
 corpus="$scratch/corpus"
 mkdir -p "$corpus"
@@ -71,7 +76,7 @@ cp "${seeds[@]}" "$corpus/"
 echo "== running $product for $seconds s (${#seeds[@]} seeds, working corpus .build-fuzz-$target/corpus)"
 log="$scratch/fuzz.log"
 set +e
-"$scratch/release/$product" "$corpus" -max_total_time="$seconds" -max_len="$max_len" \
+"$build/release/$product" "$corpus" -max_total_time="$seconds" -max_len="$max_len" \
     -rss_limit_mb=2048 -timeout=5 -print_final_stats=1 -artifact_prefix="$scratch/" ${flags[@]+"${flags[@]}"} "$@" > "$log" 2>&1 &
 fuzzer=$!
 # Progress: libFuzzer's start, its pulses (at powers of two) and its end.

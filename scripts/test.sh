@@ -2,13 +2,15 @@
 # Quick start, command 2: the whole test suite. Installs missing Debian packages first.
 #
 # Starts a throw-away PostgreSQL cluster (scripts/postgres-cluster.sh) for the index's PostgreSQL
-# store, stopped at exit. Runs the determinism tests in a release build, then the release play server under a 30 s soak
+# store, stopped at exit. Builds the `bubbles` and `determinism-check` products in release (no test
+# targets, no testable imports) and runs `determinism-check`: the pinned state hashes and pixels
+# (Sources/DeterminismPins) in a release build. Then the release play server under a 30 s soak
 # (scripts/soak-play.sh: pages and misbehaving clients from a second process) and every fuzz
-# target for a few seconds (scripts/fuzz.sh: release, address sanitizer; two run at a time), then every test in a
-# debug build: the pinned state hashes must be the same bits in both configurations. Then builds
-# the DocC documentation of the libraries, failing on any warning (about 40 s on 2 cores once the
-# debug build exists). BUBBLES_FUZZ_SECONDS sets each fuzz target's run (default 10). Each step
-# ends with a line `== test.sh: STEP took N s`.
+# target for a few seconds (scripts/fuzz.sh: release, address sanitizer; two run at a time), then
+# every test in a debug build, the same pins among them: the pinned state hashes must be the same
+# bits in both configurations. Then builds the DocC documentation of the libraries, failing on any
+# warning (about 40 s on 2 cores once the debug build exists). BUBBLES_FUZZ_SECONDS sets each fuzz
+# target's run (default 10). Each step ends with a line `== test.sh: STEP took N s`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
@@ -40,15 +42,24 @@ fuzz_together() {
     return "$status"
 }
 
-step "release Determinism" swift test -c release --filter Determinism
+# Release builds of the products only: `swift test -c release` would build every test target and
+# module in release with testable imports (about ten minutes here) to run six tests. The second
+# build reuses the first one's modules; the soak runs that same `bubbles`.
+release_build() {
+    swift build -c release --product bubbles
+    swift build -c release --product determinism-check
+}
+step "release build" release_build
+release_bin=$(swift build -c release --show-bin-path)
+step "release Determinism" "$release_bin/determinism-check"
 # Release builds, beyond the pinned hashes: a crash that only a release build had (a Mutex unlocked
 # on another thread after an inlined thread-local read) was found by a soak, not by the suite.
-# `swift test` has just built `bubbles` in release too (with testable imports); the soak runs that
-# binary rather than compiling every module again without them.
-step "release soak" env BUBBLES="$(swift build -c release --show-bin-path)/bubbles" SOAK_DATA=Data/reports.json \
+step "release soak" env BUBBLES="$release_bin/bubbles" SOAK_DATA=Data/reports.json \
     scripts/soak-play.sh 0.5
-# The fuzz targets: built one after another (each build uses both cores), then run two at a time
-# (a libFuzzer run uses one core), which takes 30 s of the machine instead of 50.
+# The fuzz targets: the products of one package (Fuzz/) built one after another into one build
+# folder (each build uses both cores; a module that several targets use is compiled once, by the
+# first), then run two at a time (a libFuzzer run uses one core), which takes 30 s of the machine
+# instead of 50.
 for target in pdf page library scenario play; do
     step "fuzz build $target" scripts/fuzz.sh "$target" 0
 done

@@ -1,5 +1,6 @@
 @_spi(Testbed) import BubbleDashboard
 @_spi(Testbed) import BubbleScenario
+import DeterminismPins
 import Foundation
 import TestSupport
 import Testing
@@ -250,7 +251,7 @@ struct TableScrollTests {
 
     @Test func aScenarioScrollsTheTable() throws {
         let scenario = try Scenario.load(packageRoot + "/Data/scenarios/table-scroll.json")
-        let run = try ScenarioRun(scenario)
+        let run = try ScenarioRun(scenario, trackMotion: false)
         for f in run.fired {
             #expect(f.error == nil, "\(f.label) at step \(f.step): \(f.error.map { "\($0)" } ?? "")")
         }

@@ -1,4 +1,5 @@
 import BubblePhysics
+import PhysicsFixtures
 import Testing
 
 @Suite struct CollisionTests {

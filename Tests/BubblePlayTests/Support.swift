@@ -38,6 +38,16 @@ extension PlaySession {
         }
     }
 
+    /// Steps the session's clock as a page at 60 Hz would for `seconds` from `now`, which it
+    /// advances (`advanceClock`, what each frame request does first), without drawing frames.
+    func advanceClock(for seconds: Double, now: inout Double) {
+        let end = now + seconds
+        while now < end {
+            now += 1.0 / 60
+            advanceClock(now)
+        }
+    }
+
     /// Taps the bubbles `ids` in turn, each once the one before has come to rest, stepping the
     /// session's clock (`now`) by display frames without drawing any (at most a minute each).
     func tapDown(through ids: [String], now: inout Double) throws {

@@ -1,45 +1,25 @@
+import DeterminismPins
 import Foundation
 import PDFRender
 import Testing
 import TestSupport
 
-/// Golden renders: every fixture's pixels at 96 dpi, pinned by hash (with the pinned Debian fonts
-/// and libraries). The suite's name holds "Determinism", so `scripts/test.sh` runs it in the release
-/// build as well as the debug one: both must give these same bits.
+/// Golden renders: every fixture's pixels at 96 dpi, pinned by hash (`PageRenderPins` in
+/// DeterminismPins, with the pinned Debian fonts and libraries). This suite checks them in the
+/// debug build; `scripts/test.sh` checks the same pins with `determinism-check` built in release.
 @Suite("PageRenderDeterminism")
 struct PageRenderDeterminismTests {
-    static let goldenPath = pageFixtures + "/golden.json"
-    static let files: [String] = pageFixtureNames.map { pageFixtures + "/\($0).pdf" } + embeddedFontFiles
-
     @Test("every fixture draws the pinned pixels (PDFRENDER_RECORD=1 re-pins)")
     func golden() throws {
-        var hashes: [String: String] = [:]
-        for f in Self.files {
-            let img = try renderFirstPage(f)
-            hashes[URL(fileURLWithPath: f).lastPathComponent] = pixelHash(img)
-        }
-        if ProcessInfo.processInfo.environment["PDFRENDER_RECORD"] == "1" {
-            let enc = JSONEncoder()
-            enc.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try enc.encode(hashes).write(to: URL(fileURLWithPath: Self.goldenPath))
-            return
-        }
-        let data = try Data(contentsOf: URL(fileURLWithPath: Self.goldenPath))
-        let pinned = try JSONDecoder().decode([String: String].self, from: data)
-        #expect(Set(pinned.keys) == Set(hashes.keys))
-        for (name, hash) in hashes.sorted(by: { $0.key < $1.key }) {
-            #expect(pinned[name] == hash, "\(name): drew \(hash), pinned \(pinned[name] ?? "nothing")")
+        for result in try PageRenderPins.checkGolden() {
+            #expect(result.matches, "\(result)")
         }
     }
 
     @Test("the same file and size give the same bits twice, and on two threads at once")
     func sameBitsTwice() async throws {
-        let f = pageFixtures + "/transparency.pdf"
-        let a = pixelHash(try renderFirstPage(f))
-        async let b = Task.detached { pixelHash(try renderFirstPage(f)) }.value
-        async let c = Task.detached { pixelHash(try renderFirstPage(pageFixtures + "/text-standard14.pdf")) }.value
-        #expect(try await b == a)
-        #expect(try await c == pixelHash(try renderFirstPage(pageFixtures + "/text-standard14.pdf")))
+        let result = try await PageRenderPins.checkSameBitsTwice()
+        #expect(result.matches, "\(result)")
     }
 }
 

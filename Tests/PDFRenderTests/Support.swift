@@ -1,34 +1,24 @@
+import DeterminismPins
 import Foundation
 import PDFRender
 import TestSupport
 
 /// The renderer's fixtures (written by scripts/make-page-fixtures.py).
-let pageFixtures = packageRoot + "/Tests/PDFRenderTests/Fixtures"
+let pageFixtures = PageRenderPins.fixtures
 
 /// Every fixture name, sorted.
-let pageFixtureNames: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: pageFixtures)) ?? [])
-    .filter { $0.hasSuffix(".pdf") }.map { String($0.dropLast(4)) }.sorted()
+let pageFixtureNames = PageRenderPins.fixtureNames
 
 /// Cairo-made PDFs with embedded TrueType fonts from elsewhere in the repository.
-let embeddedFontFiles = [
-    packageRoot + "/Tests/PDFMetadataTests/Fixtures/cairo-basic.pdf",
-    packageRoot + "/Data/reports/annual-report-2015.pdf",
-]
+let embeddedFontFiles = PageRenderPins.embeddedFontFiles
 
 /// Renders page 1 of a file at 96 dpi.
 func renderFirstPage(_ path: String, dpi: Double = 96, options: PDFRenderOptions = PDFRenderOptions()) throws -> PDFPageImage {
-    let doc = try PDFPageDocument(path: path, options: options)
-    let (w, h) = try doc.pixelSize(page: 1, dpi: dpi)
-    return try doc.render(page: 1, width: w, height: h)
+    try PageRenderPins.renderFirstPage(path, dpi: dpi, options: options)
 }
 
 /// FNV-1a 64 of the pixels, as 16 hex digits.
-func pixelHash(_ img: PDFPageImage) -> String {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in img.pixels { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-    let s = String(h, radix: 16)
-    return String(repeating: "0", count: 16 - s.count) + s
-}
+func pixelHash(_ img: PDFPageImage) -> String { PageRenderPins.pixelHash(img) }
 
 /// The RGB of a pixel (un-premultiplied on white).
 func pixel(_ img: PDFPageImage, _ x: Int, _ y: Int) -> (Int, Int, Int) {

@@ -1,1 +1,0 @@
-../../../../Sources/BubblePlay/PlayMessage.swift

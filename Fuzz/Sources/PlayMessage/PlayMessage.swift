@@ -1,0 +1,1 @@
+../../../Sources/BubblePlay/PlayMessage.swift
