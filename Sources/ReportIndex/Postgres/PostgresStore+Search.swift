@@ -57,8 +57,12 @@ extension PostgresStore {
     /// lexeme when it is a pair (``isPair(_:)``), else ``tsquery(_:tag:)``.
     static func termQuery(_ term: SearchQuery.Term, field: Int) -> String? {
         guard isPair(term) else { return tsquery(term, tag: fieldTags[field]) }
-        let pair = escapeLexeme(Substring(term.tokens[0])) + String(UnicodeScalar(pairSeparator)) + escapeLexeme(Substring(term.tokens[1]))
-        return "'" + String(UnicodeScalar(pairTags[field])) + pair + "'" + (term.isPrefix ? ":*" : "")
+        return "'" + String(UnicodeScalar(pairTags[field])) + escapeLexeme(Substring(pairToken(term))) + "'" + (term.isPrefix ? ":*" : "")
+    }
+
+    /// A pair's token in its lexeme (after the tag): its two tokens joined by ``pairSeparator``.
+    static func pairToken(_ term: SearchQuery.Term) -> String {
+        term.tokens.joined(separator: String(UnicodeScalar(pairSeparator)))
     }
 
     /// The condition of `query` restricted by `filter`; `field` keeps every term to that field.
@@ -116,7 +120,7 @@ extension PostgresStore {
         guard query.terms.count == 1, let term = query.terms.first, term.tokens.count == 1 || isPair(term),
               filter.range == nil, filter.keywordKeys.isEmpty, !filter.impossible
         else { return nil }
-        let token = term.tokens.joined(separator: String(UnicodeScalar(pairSeparator)))
+        let token = isPair(term) ? pairToken(term) : term.tokens[0]
         if term.isPrefix, token.utf8.last == 0x20 { return nil }  // no such key: it would be a whole token's
         let key = term.isPrefix ? token : token + " "
         return key.utf8.count <= countedPrefixBytes ? key : nil

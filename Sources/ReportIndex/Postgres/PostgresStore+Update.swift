@@ -137,13 +137,13 @@ extension PostgresStore {
 
         init(_ bytes: some Collection<UInt8>, then last: UInt8? = nil) {
             var i = 0
-            for byte in bytes.prefix(16) {
+            func put(_ byte: UInt8) {
+                guard i < 16 else { return }
                 if i < 8 { high |= UInt64(byte) << (56 - 8 * i) } else { low |= UInt64(byte) << (56 - 8 * (i - 8)) }
                 i += 1
             }
-            if let last, i < 16 {
-                if i < 8 { high |= UInt64(last) << (56 - 8 * i) } else { low |= UInt64(last) << (56 - 8 * (i - 8)) }
-            }
+            for byte in bytes.prefix(16) { put(byte) }
+            if let last { put(last) }
         }
 
         static func < (a: PackedPrefix, b: PackedPrefix) -> Bool { (a.high, a.low) < (b.high, b.low) }
@@ -366,8 +366,7 @@ extension PostgresStore {
     {
         let jobs = max(1, min(ProcessInfo.processInfo.activeProcessorCount, indices.count / 256))
         let size = (indices.count + jobs - 1) / max(1, jobs)
-        let runs = stride(from: 0, to: indices.count, by: max(1, size)).map { Array(indices[$0..<min($0 + size, indices.count)]) }
-        let made = parallelMap(runs, jobs: jobs) { run -> (reports: [PreparedReport], prefixCounts: [PackedPrefix: Int32]) in
+        let made = parallelMap(runs(of: indices, size: size), jobs: jobs) { run -> (reports: [PreparedReport], prefixCounts: [PackedPrefix: Int32]) in
             var texts = FieldTexts()
             var counts: [PackedPrefix: Int32] = [:]
             var out: [PreparedReport] = []
@@ -401,6 +400,11 @@ extension PostgresStore {
         return (made.flatMap(\.reports), counts)
     }
 
+    /// `indices` in order, cut into runs of `size` (the last may be shorter).
+    static func runs(of indices: [Int], size: Int) -> [[Int]] {
+        stride(from: 0, to: indices.count, by: max(1, size)).map { Array(indices[$0..<min($0 + size, indices.count)]) }
+    }
+
     /// Reports prepared and written at a time by ``rewriteReports(_:plan:indices:files:stored:)``.
     static let writeChunk = 4_096
 
@@ -409,7 +413,7 @@ extension PostgresStore {
     /// threads while the server writes the last (the statements and their rows are those of one
     /// run after another).
     func rewriteReports(_ c: PostgresConnection, plan: TreePlan, indices: [Int], files: [String: PDFFileRecord], stored: [Int: (id: String, sig: Int64)]) throws {
-        let runs = stride(from: 0, to: indices.count, by: Self.writeChunk).map { Array(indices[$0..<min($0 + Self.writeChunk, indices.count)]) }
+        let runs = Self.runs(of: indices, size: Self.writeChunk)
         func preparing(_ run: [Int]) -> Prepared<(reports: [PreparedReport], prefixCounts: [PackedPrefix: Int32])> {
             Prepared { Self.prepare(plan: plan, indices: run, files: files, stored: stored) }
         }
