@@ -313,7 +313,7 @@ enum Writer {
             var keys: Set<String> = []
             let insertKeyword = try db.cachedStatement(sql: "INSERT INTO keyword(key, report, display) VALUES (?, ?, ?)")
             for keyword in keywords {
-                let key = SearchText.keywordKey(keyword)
+                let key = texts.keywordKey(keyword)
                 guard !key.isEmpty, keys.insert(key).inserted else { continue }
                 try insertKeyword.execute(arguments: [key, report.ord, keyword])
             }
@@ -352,26 +352,101 @@ enum Writer {
     }
 }
 
-/// Normalised field texts, remembered (category titles, authors and PDF titles repeat).
+/// Normalised field texts and keyword keys, remembered. A text is cut at its spaces that are
+/// characters of their own (``SearchText/words(_:)``), and each piece between them is normalised
+/// once: titles are new texts of old words. The columns are those of
+/// ``SearchText/normalize(_:)`` and ``SearchText/indexed(_:)``, byte for byte.
 struct FieldTexts {
     private var folder = SearchText.Folder()
-    private var cache: [String: String] = [:]
+    private var pieces: [TextKey: Piece] = [:]
+    private var keys: [TextKey: String] = [:]
 
-    mutating func normalize(_ text: String) -> String {
-        if text.isEmpty { return "" }
-        if let known = cache[text] { return known }
-        let value = folder.tokens(text).map(\.text).joined(separator: " ")
-        if cache.count < 200_000 { cache[text] = value }
-        return value
+    /// The most pieces and keyword keys each remembered (a worker's memory stays bounded).
+    static let remembered = 200_000
+
+    /// Text compared and hashed by its UTF-8 bytes (a `String` key would hash its normalised form,
+    /// which costs more than the bytes; the normalised text is NFC, so bytes compare alike).
+    struct TextKey: Hashable {
+        var text: Substring
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(text.utf8.count)
+            if text.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
+                for byte in text.utf8 { hasher.combine(byte) }
+            }
+        }
+
+        static func == (a: TextKey, b: TextKey) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+    }
+
+    /// A piece of text between spaces, normalised.
+    struct Piece {
+        /// Its tokens joined by spaces.
+        var normalized: String
+        /// For each of its words with parts (``SearchText/parts(of:)``): a space, the parts mark, a
+        /// space and the parts joined by spaces, as ``SearchText/indexed(_:)`` appends them.
+        var parts: String
+        /// Whether it holds a scalar with a numeric type (a column gets its parts only then).
+        var numeric: Bool
+        /// Whether the column must be indexed whole: the piece begins or ends with a scalar that
+        /// makes one character with the space that joins it to the next, or holds the parts mark.
+        var indexWhole: Bool
+    }
+
+    private mutating func piece(_ raw: Substring) -> Piece {
+        let key = TextKey(text: raw)
+        if let known = pieces[key] { return known }
+        let normalized = folder.tokens(String(raw)).map(\.text).joined(separator: " ")
+        var parts = ""
+        for word in SearchText.words(normalized[...]) {
+            let split = SearchText.parts(of: word)
+            if !split.isEmpty { parts += " " + SearchText.partsMark + " " + split.joined(separator: " ") }
+        }
+        let scalars = normalized.unicodeScalars
+        let joins = scalars.first.map { SearchText.joinsSpace($0, after: true) } == true
+            || scalars.last.map { SearchText.joinsSpace($0, after: false) } == true
+        let piece = Piece(
+            normalized: normalized, parts: parts, numeric: scalars.contains { $0.properties.numericType != nil },
+            indexWhole: joins || scalars.contains("\u{FFFF}"))
+        if pieces.count < Self.remembered { pieces[TextKey(text: Substring(String(raw)))] = piece }
+        return piece
+    }
+
+    /// One full-text column from its texts: each normalised, joined by single spaces (an empty
+    /// one too), with the parts of its tokens of letters and digits (``SearchText/indexed(_:)``).
+    mutating func column(_ texts: [String]) -> String {
+        var normalized = "", parts = ""
+        var numeric = false, whole = false
+        for (k, text) in texts.enumerated() {
+            if k > 0 { normalized += " " }
+            var first = true
+            for raw in SearchText.words(text[...]) {
+                let piece = piece(raw)
+                guard !piece.normalized.isEmpty else { continue }
+                if !first { normalized += " " }
+                first = false
+                normalized += piece.normalized
+                parts += piece.parts
+                numeric = numeric || piece.numeric
+                whole = whole || piece.indexWhole
+            }
+        }
+        if whole { return SearchText.indexed(normalized) }
+        return numeric ? normalized + parts : normalized
+    }
+
+    /// ``SearchText/keywordKey(_:)``, remembered.
+    mutating func keywordKey(_ keyword: String) -> String {
+        if let known = keys[TextKey(text: keyword[...])] { return known }
+        let key = SearchText.keywordKey(keyword)
+        if keys.count < Self.remembered { keys[TextKey(text: keyword[...])] = key }
+        return key
     }
 
     /// A report's five full-text columns (title, PDF title, keywords, author, category titles),
     /// normalised, with the parts of tokens of letters and digits (``SearchText/indexed(_:)``).
     mutating func columns(_ report: TreePlan.Report, _ record: PDFFileRecord?, _ keywords: [String]) -> [String] {
-        [
-            normalize(report.title), normalize(record?.title ?? ""), keywords.map { normalize($0) }.joined(separator: " "),
-            normalize(record?.author ?? ""), report.categoryTitles.map { normalize($0) }.joined(separator: " "),
-        ].map(SearchText.indexed)
+        [column([report.title]), column([record?.title ?? ""]), column(keywords), column([record?.author ?? ""]), column(report.categoryTitles)]
     }
 }
 

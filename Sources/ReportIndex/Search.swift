@@ -260,26 +260,9 @@ extension ReportIndex {
     }
 
     /// A normalised column's words: its text split at spaces (a space that begins a grapheme
-    /// cluster with a following mark is not one, as in `split(separator: " ")`). ASCII text is cut
-    /// byte by byte; other text Character by Character, each compared with the space by its scalar
-    /// rather than by a normalising string comparison.
-    static func words(_ column: String) -> [Substring] {
-        var column = column
-        let ascii = column.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } }
-        guard ascii else { return column.split(omittingEmptySubsequences: true) { $0.asciiValue == 0x20 } }
-        var result: [Substring] = []
-        let utf8 = column.utf8
-        var start = utf8.startIndex, i = start
-        while i != utf8.endIndex {
-            if utf8[i] == 0x20 {
-                if start != i { result.append(column[start..<i]) }
-                start = utf8.index(after: i)
-            }
-            i = utf8.index(after: i)
-        }
-        if start != utf8.endIndex { result.append(column[start..<utf8.endIndex]) }
-        return result
-    }
+    /// cluster with a following mark is not one, as in `split(separator: " ")`), byte by byte
+    /// (``SearchText/words(_:)``).
+    static func words(_ column: String) -> [Substring] { SearchText.words(column[...]) }
 
     /// ``find(_:in:)`` over an indexed column's words (see ``SearchText/indexed(_:)``): over its
     /// whole tokens, else over the parts of its tokens, where a match counts as a prefix's (1).

@@ -97,11 +97,48 @@ public enum SearchText {
               !normalized.unicodeScalars.contains("\u{FFFF}")  // indexed already
         else { return normalized }
         var out = normalized
-        for word in normalized.split(separator: " ") {
+        for word in words(normalized[...]) {
             let parts = parts(of: word)
             if !parts.isEmpty { out += " " + partsMark + " " + parts.joined(separator: " ") }
         }
         return out
+    }
+
+    /// A normalised text's words: the text split at each space that is a character of its own,
+    /// empty pieces left out; the same pieces as `split(separator: " ")`, which compares
+    /// characters, found byte by byte. A space is a character of its own unless the scalar after
+    /// it extends it (a mark, a zero-width joiner) or the one before it is a prepended
+    /// concatenation mark; both are pairwise rules of grapheme clustering that no rule on a space
+    /// overrides, so each neighbour is tested alone (``joinsSpace(_:after:)``).
+    static func words(_ text: Substring) -> [Substring] {
+        let utf8 = text.utf8
+        var result: [Substring] = []
+        var start = utf8.startIndex, i = start
+        while i != utf8.endIndex {
+            guard utf8[i] == 0x20 else {
+                i = utf8.index(after: i)
+                continue
+            }
+            let next = utf8.index(after: i)
+            // A byte below 0x80 is an ASCII scalar of its own.
+            let alone = (i == utf8.startIndex || utf8[utf8.index(before: i)] < 0x80
+                || !joinsSpace(text.unicodeScalars[text.unicodeScalars.index(before: i)], after: false))
+                && (next == utf8.endIndex || utf8[next] < 0x80 || !joinsSpace(text.unicodeScalars[next], after: true))
+            if alone {
+                if start != i { result.append(text[start..<i]) }
+                start = next
+            }
+            i = next
+        }
+        if start != utf8.endIndex { result.append(text[start..<utf8.endIndex]) }
+        return result
+    }
+
+    /// Whether `scalar` makes one character with a space: after it (`after`, a mark or joiner that
+    /// extends the space) or before it (a prepended concatenation mark). No ASCII scalar does.
+    static func joinsSpace(_ scalar: Unicode.Scalar, after: Bool) -> Bool {
+        guard !scalar.isASCII else { return false }
+        return (after ? " " + String(scalar) : String(scalar) + " ").count == 1
     }
 
     /// The folded forms of the characters met so far in this process (shared by every folder).

@@ -380,11 +380,11 @@ extension PostgresStore {
                 let indexed = texts.columns(report, record, keywords)
                 let vector = vector(indexed)
                 for prefix in vector.prefixes { counts[prefix, default: 0] += 1 }
-                var seen: Set<String> = []
                 var keys: [(key: String, display: String)] = []
                 for keyword in keywords {
-                    let key = SearchText.keywordKey(keyword)
-                    guard !key.isEmpty, seen.insert(key).inserted else { continue }
+                    let key = texts.keywordKey(keyword)
+                    // Keys are NFC, so equal keys have equal bytes.
+                    guard !key.isEmpty, !keys.contains(where: { $0.key.utf8.elementsEqual(key.utf8) }) else { continue }
                     keys.append((key, text(keyword)))
                 }
                 out.append(PreparedReport(
