@@ -137,9 +137,17 @@ public enum SearchText {
     /// Whether `scalar` makes one character with a space: after it (`after`, a mark or joiner that
     /// extends the space) or before it (a prepended concatenation mark). No ASCII scalar does.
     static func joinsSpace(_ scalar: Unicode.Scalar, after: Bool) -> Bool {
-        guard !scalar.isASCII else { return false }
+        guard !scalarsNeverJoiningSpace.contains(where: { $0.contains(scalar.value) }) else { return false }
         return (after ? " " + String(scalar) : String(scalar) + " ").count == 1
     }
+
+    /// Ranges of scalars that make no character with a space on either side (tested against
+    /// grapheme clustering, scalar by scalar): ASCII, Latin, Greek, Cyrillic, Hebrew and Arabic
+    /// letters, Thai consonants, kana, Han and Hangul syllables.
+    static let scalarsNeverJoiningSpace: [ClosedRange<UInt32>] = [
+        0x0000...0x02FF, 0x0370...0x0482, 0x048A...0x0590, 0x05D0...0x05EA, 0x0620...0x064A, 0x0E01...0x0E30, 0x3041...0x3096,
+        0x30A1...0x30FA, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3,
+    ]
 
     /// The folded forms of the characters met so far in this process (shared by every folder).
     final class FoldCache: @unchecked Sendable {

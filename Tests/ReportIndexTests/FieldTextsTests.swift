@@ -38,6 +38,16 @@ import Testing
         }
     }
 
+    @Test func scalarsSaidNeverToJoinASpaceDoNot() {
+        for range in SearchText.scalarsNeverJoiningSpace {
+            for value in range {
+                guard let scalar = Unicode.Scalar(value) else { continue }
+                let alone = (" " + String(scalar)).count == 2 && (String(scalar) + " ").count == 2
+                if !alone { Issue.record("U+\(String(value, radix: 16)) makes one character with a space") }
+            }
+        }
+    }
+
     @Test func columnsAreTheNormalizedAndIndexedTexts() {
         var numbers = Numbers()
         var texts = FieldTexts()  // one for every text, so that pieces are remembered and met again

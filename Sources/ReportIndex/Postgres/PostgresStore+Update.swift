@@ -67,10 +67,20 @@ extension PostgresStore {
     /// phrase of two such characters being typed is one lexeme (`'A売\u{1}上':*`) rather than a
     /// phrase whose positions are checked in every report that has both.
     static func vector(_ columns: [String]) -> (literal: String, prefixes: [PackedPrefix]) {
+        var prefixes: [PackedPrefix] = []
+        let literal = vector(columns, keys: &prefixes)
+        prefixes.sort()
+        var unique: [PackedPrefix] = []
+        for prefix in prefixes where prefix != unique.last { unique.append(prefix) }
+        return (literal, unique)
+    }
+
+    /// ``vector(_:)``'s literal; its keys are appended to `prefixes` in the order met, a key as
+    /// often as a token has it.
+    static func vector(_ columns: [String], keys prefixes: inout [PackedPrefix]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(columns.reduce(16) { $0 + $1.utf8.count + 16 })
         let mark = Array(SearchText.partsMark.utf8)
-        var prefixes: [PackedPrefix] = []
         var token: [UInt8] = []
         func lexeme(_ tag: UInt8, _ first: Substring.UTF8View, _ second: Substring.UTF8View? = nil, position: Int?) {
             if !out.isEmpty { out.append(0x20) }
@@ -122,10 +132,7 @@ extension PostgresStore {
                 }
             }
         }
-        prefixes.sort()
-        var unique: [PackedPrefix] = []
-        for prefix in prefixes where prefix != unique.last { unique.append(prefix) }
-        return (String(decoding: out, as: UTF8.self), unique)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A prefix of at most ``countedPrefixBytes`` bytes in two integers, so that a report's
@@ -224,7 +231,7 @@ extension PostgresStore {
         try transaction(readOnly: false) { c in
             // A cold build: some indexes go until the update's end (see `PostgresSchema.deferredIndexes`).
             if stored.isEmpty, try execute(c, "SELECT NOT EXISTS (SELECT 1 FROM report)").first?[0].decode(Bool.self) == true {
-                for name in PostgresSchema.deferredIndexNames { _ = try execute(c, "DROP INDEX IF EXISTS \(name)") }
+                for index in PostgresSchema.deferredIndexes { _ = try execute(c, index.drop) }
             }
             try bumpGeneration(c)
             let count = try execute(c, "SELECT count(*) FROM category").first?[0].decode(Int.self) ?? 0
@@ -296,12 +303,15 @@ extension PostgresStore {
             try bumpGeneration(c)
             // The indexes a cold build dropped (or a killed one left out), with the memory a sort
             // of a million reports' lexemes wants; then fresh statistics for the planner.
-            let missing = try execute(c, "SELECT count(*) FROM pg_indexes WHERE schemaname = $1 AND indexname = ANY($2::text[])",
-                                      { var b = PostgresBindings(); b.append(schema); b.append(PostgresSchema.deferredIndexNames); return b }())
-                .first?[0].decode(Int.self) ?? 0 < PostgresSchema.deferredIndexNames.count
-            if missing {
+            var names = PostgresBindings()
+            names.append(schema)
+            names.append(PostgresSchema.deferredIndexes.map(\.name))
+            let present = try execute(c, "SELECT indexname::text FROM pg_indexes WHERE schemaname = $1 AND indexname = ANY($2::text[])", names)
+                .map { try $0[0].decode(String.self) }
+            let missing = PostgresSchema.deferredIndexes.filter { !present.contains($0.name) }
+            if !missing.isEmpty {
                 _ = try execute(c, "SET LOCAL maintenance_work_mem = '256MB'")
-                for statement in PostgresSchema.deferredIndexes { _ = try execute(c, statement) }
+                for index in missing { _ = try execute(c, index.create) }
                 for table in ["search", "report", "keyword", "prefix_count"] { _ = try execute(c, "ANALYZE \(table)") }
             }
             var binds = PostgresBindings()
@@ -368,7 +378,9 @@ extension PostgresStore {
         let size = (indices.count + jobs - 1) / max(1, jobs)
         let made = parallelMap(runs(of: indices, size: size), jobs: jobs) { run -> (reports: [PreparedReport], prefixCounts: [PackedPrefix: Int32]) in
             var texts = FieldTexts()
-            var counts: [PackedPrefix: Int32] = [:]
+            // Each key's count, and the last report that counted it (a report counts a key once).
+            var counts: [PackedPrefix: KeyCount] = [:]
+            var keysMet: [PackedPrefix] = []
             var out: [PreparedReport] = []
             out.reserveCapacity(run.count)
             for i in run {
@@ -378,8 +390,11 @@ extension PostgresStore {
                 if let old = stored[report.ord], old.sig == sig, old.id == report.id { continue }
                 let keywords = ReportIndex.mergeKeywords(record?.keywords ?? [], report.keywords)
                 let indexed = texts.columns(report, record, keywords)
-                let vector = vector(indexed)
-                for prefix in vector.prefixes { counts[prefix, default: 0] += 1 }
+                keysMet.removeAll(keepingCapacity: true)
+                let vector = vector(indexed, keys: &keysMet)
+                for prefix in keysMet {
+                    counts[prefix, default: KeyCount()].count(report: i)
+                }
                 var keys: [(key: String, display: String)] = []
                 for keyword in keywords {
                     let key = texts.keywordKey(keyword)
@@ -391,13 +406,25 @@ extension PostgresStore {
                     ord: Int32(report.ord), id: text(report.id), title: text(report.title), path: text(StringList.encode(report.path)),
                     categoryTitles: text(StringList.encode(report.categoryTitles)), datasourceKeywords: text(StringList.encode(report.keywords)),
                     keywords: text(StringList.encode(keywords)), file: report.file.map(text), sig: sig, columns: indexed,
-                    vector: vector.literal, keys: keys))
+                    vector: vector, keys: keys))
             }
-            return (out, counts)
+            return (out, counts.mapValues(\.n))
         }
         var counts: [PackedPrefix: Int32] = [:]
         for run in made { counts.merge(run.prefixCounts, uniquingKeysWith: +) }
         return (made.flatMap(\.reports), counts)
+    }
+
+    /// How many reports have a key, and the last that counted it (each counts it once).
+    struct KeyCount {
+        var n: Int32 = 0
+        var last = -1
+
+        mutating func count(report: Int) {
+            guard report != last else { return }
+            n += 1
+            last = report
+        }
     }
 
     /// `indices` in order, cut into runs of `size` (the last may be shorter).

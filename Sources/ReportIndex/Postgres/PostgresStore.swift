@@ -332,17 +332,32 @@ final class PostgresStore: @unchecked Sendable {
 /// (``PostgresStore/fieldTags``), under one GIN index. A search reads the index and this table
 /// only (a few hundred bytes a report), not the wide report rows.
 enum PostgresSchema {
-    /// The indexes a cold build makes at its end rather than row by row: the GIN index over the
-    /// vectors (one sort rather than an insert per lexeme) and the keyword rows by report (only
-    /// deletions use it, and a cold build deletes nothing). Every update's last transaction makes
-    /// those missing, so a build killed in between leaves the next update to make them.
-    static let deferredIndexes = [
-        "CREATE INDEX IF NOT EXISTS search_v ON search USING gin(v)",
-        "CREATE INDEX IF NOT EXISTS keyword_by_report ON keyword(report, key)",
-    ]
+    /// An index that a cold build makes at its end rather than row by row (one sort rather than
+    /// an insert per row): its name, and the statements that make it and drop it.
+    struct DeferredIndex {
+        /// Its name in `pg_indexes`.
+        let name: String
+        /// The statement that makes it.
+        let create: String
+        /// The statement that drops it, when it exists.
+        let drop: String
+    }
 
-    /// The names of ``deferredIndexes``.
-    static let deferredIndexNames = ["search_v", "keyword_by_report"]
+    /// The indexes a cold build makes at its end: the GIN index over the vectors, the reports by id
+    /// and by file, the keyword rows' primary key and their index by report (only deletions use
+    /// it, and a cold build deletes nothing); a reader meanwhile scans those tables. Every update's last transaction makes those missing, so a build killed in between
+    /// leaves the next update to make them.
+    static let deferredIndexes = [
+        DeferredIndex(name: "search_v", create: "CREATE INDEX search_v ON search USING gin(v)", drop: "DROP INDEX IF EXISTS search_v"),
+        DeferredIndex(
+            name: "keyword_pkey", create: "ALTER TABLE keyword ADD CONSTRAINT keyword_pkey PRIMARY KEY (key, report)",
+            drop: "ALTER TABLE keyword DROP CONSTRAINT IF EXISTS keyword_pkey"),
+        DeferredIndex(name: "report_by_id", create: "CREATE INDEX report_by_id ON report(id)", drop: "DROP INDEX IF EXISTS report_by_id"),
+        DeferredIndex(name: "report_by_file", create: "CREATE INDEX report_by_file ON report(file)", drop: "DROP INDEX IF EXISTS report_by_file"),
+        DeferredIndex(
+            name: "keyword_by_report", create: "CREATE INDEX keyword_by_report ON keyword(report, key)",
+            drop: "DROP INDEX IF EXISTS keyword_by_report"),
+    ]
 
     static let statements = [
         "CREATE TABLE meta(key text COLLATE \"C\" PRIMARY KEY, value text NOT NULL)",
@@ -389,17 +404,14 @@ enum PostgresSchema {
         )
         """,
         "CREATE TABLE search(ord integer PRIMARY KEY, v tsvector NOT NULL)",
-        // How many reports hold a token that begins with each prefix of 1–3 Unicode scalars, in
-        // any field: the total of a one-word query being typed, without visiting its matches.
+        // How many reports hold each key of `PostgresStore.countedPrefixBytes`: the total of a
+        // one-word query being typed or finished, without visiting its matches.
         "CREATE TABLE prefix_count(prefix text COLLATE \"C\" PRIMARY KEY, n integer NOT NULL)",
-        "CREATE INDEX report_by_id ON report(id)",
-        "CREATE INDEX report_by_file ON report(file)",
         """
         CREATE TABLE keyword(
             key text COLLATE "C" NOT NULL,
             report integer NOT NULL,
-            display text COLLATE "C" NOT NULL,
-            PRIMARY KEY(key, report)
+            display text COLLATE "C" NOT NULL
         )
         """,
         """
@@ -410,7 +422,7 @@ enum PostgresSchema {
                report.datasource_keywords
         FROM report LEFT JOIN file ON file.path = report.file
         """,
-    ] + deferredIndexes
+    ] + deferredIndexes.map(\.create)
 }
 
 extension ReportIndex {
