@@ -420,6 +420,54 @@ struct PostgresIndexTests {
     @Test func keywordsWithControlCharactersCanBeFiltered() throws { try checks.keywordsWithControlCharactersCanBeFiltered() }
     @Test func findsWordsInsideTokensOfLettersAndDigits() throws { try checks.findsWordsInsideTokensOfLettersAndDigits() }
 
+    /// The writer sends each report's vector in binary, sorted and merged as the server would
+    /// make it of a literal: what the server makes of the literal that lists every word where it
+    /// stands (as `tsvectorin` reads it), byte for byte, and what it stores of the binary one.
+    @Test func binaryVectorsAreWhatTheServerMakesOfTheLiteral() throws {
+        let library = try TestLibrary(name: "vectors", store: .postgres)
+        defer { library.remove() }
+        let index = try ReportIndex.open(at: library.indexPath)
+        let store = try #require(index.postgres)
+        let repeated = Array(repeating: "rev", count: 300).joined(separator: " ")  // more positions than a lexeme keeps
+        let far = Array(repeating: "x", count: 16_390).joined(separator: " ") + " far y far"  // beyond the last position
+        let columnSets = [
+            ["revenue q3 revenue", "o'brien back\\slash o'brien", "", "", ""],
+            [repeated, "", "", "", repeated],
+            [far, "", "", "", ""],
+            ["报 告 报 告", "", "", "", "ร า ร า \(SearchText.partsMark) ร"],
+            ["b a c a b ab a", "a", "a", "a", "a"],
+            ["", "", "", "", ""],
+        ]
+        for columns in columnSets {
+            var keys: [PostgresStore.PackedPrefix] = []
+            let binary = PostgresStore.vector(columns, keys: &keys)
+            let (parsed, stored) = try store.serverForms(literal: Self.everyWord(columns), binary: binary)
+            #expect(binary.bytes == parsed, "\(columns.map { $0.prefix(40) })")
+            #expect(binary.bytes == stored)
+        }
+    }
+
+    /// A literal that lists every lexeme where it stands, unsorted and repeated, as the writer
+    /// once sent it: each word of each column tagged with its field at its position (the last
+    /// 16 383), and each pair of neighbouring characters of an unspaced script.
+    static func everyWord(_ columns: [String]) -> String {
+        var out: [String] = []
+        for (field, column) in columns.enumerated() {
+            var position = 0
+            var previous: Substring?
+            for word in ReportIndex.words(column) {
+                position += 1
+                let unit = word.unicodeScalars.first.map(SearchText.isUnitScript) ?? false
+                defer { previous = unit ? word : nil }
+                if word == SearchText.partsMark { continue }
+                func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'" }
+                out.append(quoted(PostgresStore.fieldTags[field] + word) + ":\(min(position, 16_383))")
+                if unit, let previous { out.append(quoted(String(UnicodeScalar(PostgresStore.pairTags[field])) + previous + "\u{1}" + word)) }
+            }
+        }
+        return out.joined(separator: " ")
+    }
+
     /// Words being typed, every prefix (`prefix_count` holds the total of those of up to 16
     /// bytes; the longer ones, as `квартальный` and `προυπολογισμος`, are counted), in Latin, CJK,
     /// Thai, Arabic, Korean, Greek and Cyrillic, alone, after a whole word, in a phrase, finished,

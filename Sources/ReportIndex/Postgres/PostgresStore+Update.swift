@@ -54,7 +54,8 @@ extension PostgresStore {
     /// A report's `tsvector` literal from its five indexed columns (``SearchText/indexed(_:)``,
     /// in ``SearchField`` order): each token tagged with its field, at its position in its
     /// column (the parts mark leaving a gap, so no phrase spans it, and no lexeme). Built here
-    /// rather than by `to_tsvector`, so that PostgreSQL never tokenises the text again.
+    /// rather than by `to_tsvector`, so that PostgreSQL never tokenises the text again; the
+    /// writer sends the same value in binary (``vector(_:keys:)``).
     static func tsvector(_ columns: [String]) -> String { vector(columns).literal }
 
     /// ``tsvector(_:)`` and the report's keys for `prefix_count` (``countedPrefixBytes``): every
@@ -68,39 +69,31 @@ extension PostgresStore {
     /// phrase whose positions are checked in every report that has both.
     static func vector(_ columns: [String]) -> (literal: String, prefixes: [PackedPrefix]) {
         var prefixes: [PackedPrefix] = []
-        let literal = vector(columns, keys: &prefixes)
+        let binary = vector(columns, keys: &prefixes)
         prefixes.sort()
         var unique: [PackedPrefix] = []
         for prefix in prefixes where prefix != unique.last { unique.append(prefix) }
-        return (literal, unique)
+        return (literal(binary.bytes), unique)
     }
 
-    /// ``vector(_:)``'s literal; its keys are appended to `prefixes` in the order met, a key as
-    /// often as a token has it.
-    static func vector(_ columns: [String], keys prefixes: inout [PackedPrefix]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(columns.reduce(16) { $0 + $1.utf8.count + 16 })
+    /// ``vector(_:)``'s value in the binary form of `tsvector`; its keys are appended to
+    /// `prefixes` in the order met, a key as often as a token has it.
+    static func vector(_ columns: [String], keys prefixes: inout [PackedPrefix]) -> BinaryVector {
+        var lexemes: [UInt8] = []
+        lexemes.reserveCapacity(columns.reduce(16) { $0 + $1.utf8.count + 16 })
+        var entries: [VectorEntry] = []
         let mark = Array(SearchText.partsMark.utf8)
         var token: [UInt8] = []
         func lexeme(_ tag: UInt8, _ first: Substring.UTF8View, _ second: Substring.UTF8View? = nil, position: Int?) {
-            if !out.isEmpty { out.append(0x20) }
-            out.append(0x27)  // '
-            out.append(tag)
             token.removeAll(keepingCapacity: true)
             token.append(contentsOf: first)
             if let second {
                 token.append(pairSeparator)
                 token.append(contentsOf: second)
             }
-            for byte in token {
-                if byte == 0x27 || byte == 0x5C { out.append(byte) }  // '' and \\
-                out.append(byte)
-            }
-            out.append(0x27)
-            if let position {
-                out.append(0x3A)  // :
-                out.append(contentsOf: String(min(position, 16_383)).utf8)
-            }
+            entries.append(VectorEntry(start: Int32(lexemes.count), count: Int32(token.count + 1), position: Int32(position.map { min($0, 16_383) } ?? 0)))
+            lexemes.append(tag)
+            lexemes.append(contentsOf: token)
             // The token's prefixes of whole scalars up to the counted length (a scalar ends
             // where a byte that is no continuation byte begins the next).
             var length = 0
@@ -130,6 +123,114 @@ extension PostgresStore {
                 if unit, let previousUnit, previousUnit.count + 1 + bytes.count <= longestToken {
                     lexeme(pairTags[field], previousUnit, bytes, position: nil)
                 }
+            }
+        }
+        return BinaryVector(lexemes: lexemes, entries: entries)
+    }
+
+    /// One lexeme met in a report's columns: its bytes in the report's run of lexemes, and its
+    /// position (0 for none).
+    struct VectorEntry {
+        var start: Int32
+        var count: Int32
+        var position: Int32
+    }
+
+    /// A vector in PostgreSQL's binary form of `tsvector`, as `tsvectorrecv` reads it: the number
+    /// of lexemes, then each lexeme's bytes, a NUL, its number of positions and the positions,
+    /// all big-endian. The lexemes are in byte order, each once, with their positions in order,
+    /// each once and at most 256 of them, up to position 16 383: what `tsvectorin` makes of the
+    /// literal, so the server stores the same value without parsing text.
+    struct BinaryVector: PostgresNonThrowingEncodable, PostgresArrayEncodable {
+        /// The encoded value.
+        var bytes: [UInt8]
+
+        static var psqlType: PostgresDataType { .tsvector }
+        static var psqlFormat: PostgresFormat { .binary }
+        static var psqlArrayType: PostgresDataType { .tsvectorArray }
+
+        func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
+            byteBuffer.writeBytes(bytes)
+        }
+
+        /// The vector of `entries`, whose bytes are in `lexemes`.
+        init(lexemes: [UInt8], entries: [VectorEntry]) {
+            var out: [UInt8] = [0, 0, 0, 0]
+            out.reserveCapacity(lexemes.count + 5 * entries.count + 4)
+            func put16(_ value: Int) {
+                out.append(UInt8(truncatingIfNeeded: value >> 8))
+                out.append(UInt8(truncatingIfNeeded: value))
+            }
+            lexemes.withUnsafeBufferPointer { bytes in
+                let base = bytes.baseAddress!
+                func order(_ a: VectorEntry, _ b: VectorEntry) -> Int32 {
+                    let c = memcmp(base + Int(a.start), base + Int(b.start), Int(min(a.count, b.count)))
+                    if c != 0 { return c }
+                    return a.count - b.count
+                }
+                let sorted = entries.sorted { a, b in
+                    let c = order(a, b)
+                    return c != 0 ? c < 0 : a.position < b.position
+                }
+                var n = 0, i = 0
+                while i < sorted.count {
+                    var j = i + 1
+                    while j < sorted.count, order(sorted[i], sorted[j]) == 0 { j += 1 }
+                    out.append(contentsOf: bytes[Int(sorted[i].start)..<Int(sorted[i].start + sorted[i].count)])
+                    out.append(0)
+                    let countAt = out.count
+                    put16(0)
+                    var positions = 0, last: Int32 = 0
+                    for k in i..<j where sorted[k].position > 0 && sorted[k].position != last {
+                        last = sorted[k].position
+                        put16(Int(last))
+                        positions += 1
+                        if positions == 256 || last == 16_383 { break }
+                    }
+                    out[countAt] = UInt8(positions >> 8)
+                    out[countAt + 1] = UInt8(truncatingIfNeeded: positions)
+                    n += 1
+                    i = j
+                }
+                for k in 0..<4 { out[k] = UInt8(truncatingIfNeeded: n >> (24 - 8 * k)) }
+            }
+            bytes = out
+        }
+    }
+
+    /// What the server makes of a vector `literal` and stores of a `binary` vector, each as
+    /// `tsvectorsend` gives it back (a check of ``BinaryVector`` against `tsvectorin`).
+    func serverForms(literal: String, binary: BinaryVector) throws(IndexError) -> (parsed: [UInt8], stored: [UInt8]) {
+        try transaction(readOnly: false) { c in
+            _ = try execute(c, "CREATE TEMPORARY TABLE sent(v tsvector) ON COMMIT DROP")
+            var binds = PostgresBindings()
+            binds.append(literal)
+            binds.append(binary)
+            _ = try execute(c, "INSERT INTO sent VALUES ($2)", binds)
+            let row = try execute(c, "SELECT tsvectorsend($1::text::tsvector), (SELECT tsvectorsend(v) FROM sent), $2::tsvector IS NOT NULL", binds)[0]
+            return (Array(try row[0].decode(ByteBuffer.self).readableBytesView), Array(try row[1].decode(ByteBuffer.self).readableBytesView))
+        }
+    }
+
+    /// A binary vector (``BinaryVector``) as a `tsvector` literal: `'lexeme':1,2 'other'`.
+    static func literal(_ binary: [UInt8]) -> String {
+        var out: [UInt8] = []
+        var i = 4
+        while i < binary.count {
+            if !out.isEmpty { out.append(0x20) }
+            out.append(0x27)
+            while binary[i] != 0 {
+                if binary[i] == 0x27 || binary[i] == 0x5C { out.append(binary[i]) }  // '' and \\
+                out.append(binary[i])
+                i += 1
+            }
+            out.append(0x27)
+            let positions = Int(binary[i + 1]) << 8 | Int(binary[i + 2])
+            i += 3
+            for k in 0..<positions {
+                out.append(k == 0 ? 0x3A : 0x2C)  // : then ,
+                out.append(contentsOf: String(Int(binary[i]) << 8 | Int(binary[i + 1])).utf8)
+                i += 2
             }
         }
         return String(decoding: out, as: UTF8.self)
@@ -297,23 +398,12 @@ extension PostgresStore {
         }
     }
 
-    /// The end of an update: files no report uses go, then the datasource's signature.
+    /// The end of an update: the indexes a cold build dropped (or a killed one left out), then in
+    /// one transaction the files no report uses go and the datasource's signature is written.
     func finish(unreferenced: [String], treeSig: Int64, sourceKey: String?) throws(IndexError) {
+        try makeMissingIndexes()
         try transaction(readOnly: false) { c in
             try bumpGeneration(c)
-            // The indexes a cold build dropped (or a killed one left out), with the memory a sort
-            // of a million reports' lexemes wants; then fresh statistics for the planner.
-            var names = PostgresBindings()
-            names.append(schema)
-            names.append(PostgresSchema.deferredIndexes.map(\.name))
-            let present = try execute(c, "SELECT indexname::text FROM pg_indexes WHERE schemaname = $1 AND indexname = ANY($2::text[])", names)
-                .map { try $0[0].decode(String.self) }
-            let missing = PostgresSchema.deferredIndexes.filter { !present.contains($0.name) }
-            if !missing.isEmpty {
-                _ = try execute(c, "SET LOCAL maintenance_work_mem = '256MB'")
-                for index in missing { _ = try execute(c, index.create) }
-                for table in ["search", "report", "keyword", "prefix_count"] { _ = try execute(c, "ANALYZE \(table)") }
-            }
             var binds = PostgresBindings()
             binds.append(unreferenced.map(Self.text))
             _ = try execute(c, "DELETE FROM file WHERE path = ANY($1::text[])", binds)
@@ -328,6 +418,37 @@ extension PostgresStore {
                 _ = try execute(c, "DELETE FROM meta WHERE key = 'source'")
             }
         }
+    }
+
+    /// Makes the ``PostgresSchema/deferredIndexes`` that are missing, then fresh statistics for the
+    /// planner: the GIN index over the vectors on one connection while the others are made on a
+    /// second (each a transaction of its own; an index changes no answer, only its speed), with
+    /// the memory a sort of a million reports' rows wants.
+    func makeMissingIndexes() throws(IndexError) {
+        let present = try transaction(readOnly: true) { c in
+            var names = PostgresBindings()
+            names.append(schema)
+            names.append(PostgresSchema.deferredIndexes.map(\.name))
+            return try execute(c, "SELECT indexname::text FROM pg_indexes WHERE schemaname = $1 AND indexname = ANY($2::text[])", names)
+                .map { try $0[0].decode(String.self) }
+        }
+        let missing = PostgresSchema.deferredIndexes.filter { !present.contains($0.name) }
+        guard !missing.isEmpty else { return }
+        let vectors = missing.filter { $0.name == "search_v" }
+        let work = [(vectors, ["search"]), (missing.filter { $0.name != "search_v" }, ["report", "keyword", "prefix_count"])].filter { !$0.0.isEmpty }
+        let results = parallelMap(work, jobs: 2) { indexes, tables -> IndexError? in
+            do throws(IndexError) {
+                try transaction(readOnly: false) { c in
+                    _ = try execute(c, "SET LOCAL maintenance_work_mem = '256MB'")
+                    for index in indexes { _ = try execute(c, index.create) }
+                    for table in tables { _ = try execute(c, "ANALYZE \(table)") }
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let error = results.compactMap({ $0 }).first { throw error }
     }
 
     /// Moves the index's generation on, in the writing transaction: readers make their in-memory
@@ -363,7 +484,7 @@ extension PostgresStore {
         var file: String?
         var sig: Int64
         var columns: [String]
-        var vector: String
+        var vector: BinaryVector
         var keys: [(key: String, display: String)]
     }
 
@@ -482,7 +603,7 @@ extension PostgresStore {
         var ords: [Int32] = [], ids: [String] = [], titles: [String] = [], paths: [String] = [], categoryTitles: [String] = []
         var datasourceKeywords: [String] = [], keywordLists: [String] = [], fileNames: [String] = [], fileNull: [Bool] = [], sigs: [Int64] = []
         var columns: [[String]] = Array(repeating: [], count: 5)
-        var vectors: [String] = []
+        var vectors: [BinaryVector] = []
         var keyKeys: [String] = [], keyReports: [Int32] = [], keyDisplays: [String] = []
         for report in prepared {
             ords.append(report.ord)
@@ -530,7 +651,7 @@ extension PostgresStore {
         var vectorBinds = PostgresBindings()
         vectorBinds.append(ords)
         vectorBinds.append(vectors)
-        _ = try execute(c, "INSERT INTO search(ord, v) SELECT o, v::tsvector FROM unnest($1::int[], $2::text[]) AS u(o, v)", vectorBinds)
+        _ = try execute(c, "INSERT INTO search(ord, v) SELECT * FROM unnest($1::int[], $2::tsvector[])", vectorBinds)
         // In key order (the dictionary's order is no order).
         let prefixes = prefixCounts.keys.sorted()
         var countBinds = PostgresBindings()
