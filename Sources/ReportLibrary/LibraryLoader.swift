@@ -439,14 +439,23 @@ private func containsControlCharacter(_ text: String) -> Bool {
 }
 
 /// `text` without leading and trailing white space and line breaks (Foundation's
-/// `whitespacesAndNewlines`); skips Foundation when both ends are visible ASCII, as they usually are.
-private func trimmed(_ text: String) -> String {
+/// `whitespacesAndNewlines`); skips Foundation when neither end can be trimmed, as is usual.
+func trimmed(_ text: String) -> String {
     let scalars = text.unicodeScalars
-    if let first = scalars.first, let last = scalars.last,
-       (0x21...0x7E).contains(first.value), (0x21...0x7E).contains(last.value) {
+    if let first = scalars.first, let last = scalars.last, !mayBeTrimmed(first), !mayBeTrimmed(last) {
         return text
     }
     return text.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// Whether `scalar` may be white space or a line break: a control character, a space, line or
+/// paragraph separator (Unicode's `Zs`, `Zl`, `Zp`), or the zero-width space that Foundation
+/// counts among them.
+func mayBeTrimmed(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x20, 0x7F...0xA0, 0x1680, 0x2000...0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: return true
+    default: return false
+    }
 }
 
 private func realPath(_ path: String) -> String? {
