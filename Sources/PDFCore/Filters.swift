@@ -82,7 +82,9 @@ public enum PDFStreamDecoder {
             while true {
                 if used == out.count {
                     if out.count > limit { exceeded = true; return }
-                    out.append(contentsOf: repeatElement(0, count: min(out.count, limit &+ 1 &- out.count)))
+                    // Grown from an array (one copy), not from `repeatElement` (element by element
+                    // in a debug build: most of a debug test's time on a 9 MiB object stream).
+                    out.append(contentsOf: [UInt8](repeating: 0, count: min(out.count, limit &+ 1 &- out.count)))
                 }
                 let produced: Int = out.withUnsafeMutableBufferPointer { ob in
                     guard let base = ob.baseAddress else { return 0 }

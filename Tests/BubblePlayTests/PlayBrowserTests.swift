@@ -62,7 +62,10 @@ struct PlayPage {
     }
 }
 
-@Suite("Play page in a browser", .serialized)
+// Not serialized: each test has its own server, Chromium and profile folder, and they mostly wait
+// on the browser, so two at once end about when the longer one does (a parallel run's last
+// minute was the second of them, alone on an idle machine).
+@Suite("Play page in a browser")
 struct PlayBrowserTests {
     @Test(.enabled(if: Chromium.path != nil, "headless Chromium is not installed (Debian package 'chromium'); skipping the browser check"))
     func tapDragPinchReportAndTheRecordingExportsToTheSameHash() async throws {

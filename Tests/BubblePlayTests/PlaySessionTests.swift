@@ -167,13 +167,34 @@ struct PlaySessionTests {
         return page
     }
 
-    @Test func recordingReplaysBitForBit() throws {
-        let session = try PlaySession(source: sampleSource, scale: 1, now: 0)
-        let page = try playAScript(session)
-        #expect(page.errors.isEmpty, "\(page.errors)")
-        let text = session.recordingText()
-        let end = session.dashboard.stepCount
-        let scenario = try Scenario.parse(Array(text.utf8), file: "recording.json") { path throws(LibraryError) in
+    /// What one session recorded while `playAScript` drew its frames, for the two tests below:
+    /// the script is played (and its frames drawn) once per test run, not once per test. A task,
+    /// so that the second test awaits it instead of holding one of the pool's threads.
+    struct PlayedScript: Sendable {
+        var errors: [String]
+        /// `recordingText()`.
+        var recording: String
+        /// The file `recorder.write(to:endStep:)` wrote.
+        var written: [UInt8]
+        var endStep: Int
+        var stateHash: UInt64
+
+        static let shared = Task<PlayedScript, any Error> {
+            let session = try PlaySession(source: sampleSource, scale: 1, now: 0)
+            let page = try PlaySessionTests().playAScript(session)
+            let s = try Scratch()
+            defer { s.remove() }
+            try session.recorder.write(to: s.path + "/recording.json", endStep: session.dashboard.stepCount)
+            return PlayedScript(
+                errors: page.errors, recording: session.recordingText(), written: s.bytes(s.path + "/recording.json"),
+                endStep: session.dashboard.stepCount, stateHash: session.dashboard.stateHash)
+        }
+    }
+
+    @Test func recordingReplaysBitForBit() async throws {
+        let played = try await PlayedScript.shared.value
+        #expect(played.errors.isEmpty, "\(played.errors)")
+        let scenario = try Scenario.parse(Array(played.recording.utf8), file: "recording.json") { path throws(LibraryError) in
             (try LibraryLoader.load(path), [])
         }
         #expect(scenario.script.contains { $0.label.hasPrefix("press at") })
@@ -181,20 +202,20 @@ struct PlaySessionTests {
         let replay = try Dashboard(tree: sampleSource.tree, settings: scenario.dashboardSettings(width: 768, height: 1024), measurer: PangoTextMeasurer())
         let player = ScenarioPlayer(dashboard: replay, script: scenario.script)
         player.advance(to: scenario.duration)
-        #expect(replay.stepCount == end)
-        #expect(replay.stateHash == session.dashboard.stateHash)
+        #expect(replay.stepCount == played.endStep)
+        #expect(replay.stateHash == played.stateHash)
     }
 
-    @Test func recordingExportsToTheSameHash() throws {
+    @Test func recordingExportsToTheSameHash() async throws {
         let s = try Scratch()
         defer { s.remove() }
-        let session = try PlaySession(source: sampleSource, scale: 1, now: 0)
-        _ = try playAScript(session)
+        let played = try await PlayedScript.shared.value
         let file = s.path + "/recording.json"
-        try session.recorder.write(to: file, endStep: session.dashboard.stepCount)
+        #expect(!played.written.isEmpty)
+        try Data(played.written).write(to: URL(fileURLWithPath: file))
         let last = try #require(try lastExportedFrame(of: file, into: s.path + "/out"))
-        #expect(last["step"] as? Int == session.dashboard.stepCount)
-        #expect(last["state_hash"] as? String == String(format: "%016llx", session.dashboard.stateHash))
+        #expect(last["step"] as? Int == played.endStep)
+        #expect(last["state_hash"] as? String == String(format: "%016llx", played.stateHash))
     }
 }
 
