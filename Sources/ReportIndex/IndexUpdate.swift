@@ -310,11 +310,8 @@ enum Writer {
                 ])
             try db.cachedStatement(sql: "INSERT INTO search(rowid, title, pdf_title, keywords, author, category) VALUES (?, ?, ?, ?, ?, ?)")
                 .execute(arguments: StatementArguments([report.ord as any DatabaseValueConvertible] + texts.columns(report, record, keywords)))
-            var keys: Set<String> = []
             let insertKeyword = try db.cachedStatement(sql: "INSERT INTO keyword(key, report, display) VALUES (?, ?, ?)")
-            for keyword in keywords {
-                let key = texts.keywordKey(keyword)
-                guard !key.isEmpty, keys.insert(key).inserted else { continue }
+            for (key, keyword) in texts.keywordKeys(keywords) {
                 try insertKeyword.execute(arguments: [key, report.ord, keyword])
             }
         }
@@ -397,16 +394,11 @@ struct FieldTexts {
         let key = TextKey(text: raw)
         if let known = pieces[key] { return known }
         let normalized = folder.tokens(String(raw)).map(\.text).joined(separator: " ")
-        var parts = ""
-        for word in SearchText.words(normalized[...]) {
-            let split = SearchText.parts(of: word)
-            if !split.isEmpty { parts += " " + SearchText.partsMark + " " + split.joined(separator: " ") }
-        }
         let scalars = normalized.unicodeScalars
         let joins = scalars.first.map { SearchText.joinsSpace($0, after: true) } == true
             || scalars.last.map { SearchText.joinsSpace($0, after: false) } == true
         let piece = Piece(
-            normalized: normalized, parts: parts, numeric: scalars.contains { $0.properties.numericType != nil },
+            normalized: normalized, parts: SearchText.partsOfWords(normalized), numeric: SearchText.holdsNumber(normalized),
             indexWhole: joins || scalars.contains("\u{FFFF}"))
         if pieces.count < Self.remembered { pieces[TextKey(text: Substring(String(raw)))] = piece }
         return piece
@@ -433,6 +425,18 @@ struct FieldTexts {
         }
         if whole { return SearchText.indexed(normalized) }
         return numeric ? normalized + parts : normalized
+    }
+
+    /// The keys of a report's `keywords` (``keywordKey(_:)``), each once with its first keyword,
+    /// in order; an empty key is left out. Keys are NFC, so equal keys have equal bytes.
+    mutating func keywordKeys(_ keywords: [String]) -> [(key: String, keyword: String)] {
+        var keys: [(key: String, keyword: String)] = []
+        for keyword in keywords {
+            let key = keywordKey(keyword)
+            guard !key.isEmpty, !keys.contains(where: { $0.key.utf8.elementsEqual(key.utf8) }) else { continue }
+            keys.append((key, keyword))
+        }
+        return keys
     }
 
     /// ``SearchText/keywordKey(_:)``, remembered.

@@ -93,10 +93,20 @@ public enum SearchText {
     /// the token's parts, so that a word inside
     /// `paper1997corrected` is found while phrases of whole tokens stay as they were.
     public static func indexed(_ normalized: String) -> String {
-        guard normalized.unicodeScalars.contains(where: { $0.properties.numericType != nil }),
-              !normalized.unicodeScalars.contains("\u{FFFF}")  // indexed already
+        guard holdsNumber(normalized), !normalized.unicodeScalars.contains("\u{FFFF}")  // indexed already
         else { return normalized }
-        var out = normalized
+        return normalized + partsOfWords(normalized)
+    }
+
+    /// Whether `text` holds a scalar with a numeric type: ``indexed(_:)`` adds parts only then.
+    static func holdsNumber(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.properties.numericType != nil }
+    }
+
+    /// What ``indexed(_:)`` appends for `normalized`'s words (``words(_:)``) that have parts: for
+    /// each, a space, the parts mark, a space and its parts joined by spaces.
+    static func partsOfWords(_ normalized: String) -> String {
+        var out = ""
         for word in words(normalized[...]) {
             let parts = parts(of: word)
             if !parts.isEmpty { out += " " + partsMark + " " + parts.joined(separator: " ") }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ReportIndex
@@ -55,7 +56,10 @@ import Testing
             let pieces = (0..<1 + numbers.next(3)).map { _ in Self.text(&numbers) }
             let expected = SearchText.indexed(pieces.map(SearchText.normalize).joined(separator: " "))
             #expect(texts.column(pieces) == expected, "\(pieces.debugDescription)")
-            #expect(texts.keywordKey(pieces[0]) == SearchText.keywordKey(pieces[0]))
+            let key = texts.keywordKey(pieces[0])
+            #expect(key == SearchText.keywordKey(pieces[0]))
+            // Keys are NFC, so the writers compare keys by their bytes (`FieldTexts.keywordKeys`).
+            #expect(Array(key.utf8) == Array(key.precomposedStringWithCanonicalMapping.utf8), "\(pieces[0].debugDescription)")
         }
     }
 }

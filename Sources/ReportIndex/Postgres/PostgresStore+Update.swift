@@ -203,37 +203,32 @@ extension PostgresStore {
     func serverForms(literal: String, binary: BinaryVector) throws(IndexError) -> (parsed: [UInt8], stored: [UInt8]) {
         try transaction(readOnly: false) { c in
             _ = try execute(c, "CREATE TEMPORARY TABLE sent(v tsvector) ON COMMIT DROP")
-            var binds = PostgresBindings()
-            binds.append(literal)
-            binds.append(binary)
-            _ = try execute(c, "INSERT INTO sent VALUES ($2)", binds)
-            let row = try execute(c, "SELECT tsvectorsend($1::text::tsvector), (SELECT tsvectorsend(v) FROM sent), $2::tsvector IS NOT NULL", binds)[0]
+            var sent = PostgresBindings()
+            sent.append(binary)
+            _ = try execute(c, "INSERT INTO sent VALUES ($1)", sent)
+            var parsed = PostgresBindings()
+            parsed.append(literal)
+            let row = try execute(c, "SELECT tsvectorsend($1::text::tsvector), (SELECT tsvectorsend(v) FROM sent)", parsed)[0]
             return (Array(try row[0].decode(ByteBuffer.self).readableBytesView), Array(try row[1].decode(ByteBuffer.self).readableBytesView))
         }
     }
 
     /// A binary vector (``BinaryVector``) as a `tsvector` literal: `'lexeme':1,2 'other'`.
     static func literal(_ binary: [UInt8]) -> String {
-        var out: [UInt8] = []
+        var lexemes: [String] = []
         var i = 4
         while i < binary.count {
-            if !out.isEmpty { out.append(0x20) }
-            out.append(0x27)
-            while binary[i] != 0 {
-                if binary[i] == 0x27 || binary[i] == 0x5C { out.append(binary[i]) }  // '' and \\
-                out.append(binary[i])
-                i += 1
-            }
-            out.append(0x27)
-            let positions = Int(binary[i + 1]) << 8 | Int(binary[i + 2])
-            i += 3
+            let end = binary[i...].firstIndex(of: 0)!
+            var lexeme = "'" + escapeLexeme(String(decoding: binary[i..<end], as: UTF8.self)[...]) + "'"
+            let positions = Int(binary[end + 1]) << 8 | Int(binary[end + 2])
+            i = end + 3
             for k in 0..<positions {
-                out.append(k == 0 ? 0x3A : 0x2C)  // : then ,
-                out.append(contentsOf: String(Int(binary[i]) << 8 | Int(binary[i + 1])).utf8)
+                lexeme += (k == 0 ? ":" : ",") + String(Int(binary[i]) << 8 | Int(binary[i + 1]))
                 i += 2
             }
+            lexemes.append(lexeme)
         }
-        return String(decoding: out, as: UTF8.self)
+        return lexemes.joined(separator: " ")
     }
 
     /// A prefix of at most ``countedPrefixBytes`` bytes in two integers, so that a report's
@@ -516,13 +511,7 @@ extension PostgresStore {
                 for prefix in keysMet {
                     counts[prefix, default: KeyCount()].count(report: i)
                 }
-                var keys: [(key: String, display: String)] = []
-                for keyword in keywords {
-                    let key = texts.keywordKey(keyword)
-                    // Keys are NFC, so equal keys have equal bytes.
-                    guard !key.isEmpty, !keys.contains(where: { $0.key.utf8.elementsEqual(key.utf8) }) else { continue }
-                    keys.append((key, text(keyword)))
-                }
+                let keys = texts.keywordKeys(keywords).map { (key: $0.key, display: text($0.keyword)) }
                 out.append(PreparedReport(
                     ord: Int32(report.ord), id: text(report.id), title: text(report.title), path: text(StringList.encode(report.path)),
                     categoryTitles: text(StringList.encode(report.categoryTitles)), datasourceKeywords: text(StringList.encode(report.keywords)),

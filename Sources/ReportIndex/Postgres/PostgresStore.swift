@@ -345,8 +345,9 @@ enum PostgresSchema {
 
     /// The indexes a cold build makes at its end: the GIN index over the vectors, the reports by id
     /// and by file, the keyword rows' primary key and their index by report (only deletions use
-    /// it, and a cold build deletes nothing); a reader meanwhile scans those tables. Every update's last transaction makes those missing, so a build killed in between
-    /// leaves the next update to make them.
+    /// it, and a cold build deletes nothing); a reader meanwhile scans those tables. Every
+    /// update's end makes those missing, so a build killed in between leaves the next update to
+    /// make them.
     static let deferredIndexes = [
         DeferredIndex(name: "search_v", create: "CREATE INDEX search_v ON search USING gin(v)", drop: "DROP INDEX IF EXISTS search_v"),
         DeferredIndex(
