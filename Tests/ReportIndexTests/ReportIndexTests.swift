@@ -471,7 +471,8 @@ struct PostgresIndexTests {
     /// Words being typed, every prefix (`prefix_count` holds the total of those of up to 16
     /// bytes; the longer ones, as `квартальный` and `προυπολογισμος`, are counted), in Latin, CJK,
     /// Thai, Arabic, Korean, Greek and Cyrillic, alone, after a whole word, in a phrase, finished,
-    /// in a subtree and under a keyword: the same ids, totals, spans and facets as the SQLite
+    /// in a subtree (the first and one far into the datasource, where a group's first reports are
+    /// read from) and under a keyword: the same ids, totals, spans and facets as the SQLite
     /// file, on a generated library large enough that a one-letter prefix matches more than
     /// ``ReportIndex/rankedGroupLimit`` reports (so the field groups answer).
     @Test func prefixesAnswerAsTheSQLiteFileDoes() throws {
@@ -500,7 +501,8 @@ struct PostgresIndexTests {
             let query = SearchQuery(text)
             #expect(try postgres.search(query, withFacets: true) == sqlite.search(query, withFacets: true), "\(text)")
             #expect(try postgres.matchingIDs(query) == sqlite.matchingIDs(query), "\(text)")
-            for options in [SearchOptions(within: "lang-en", limit: 20), SearchOptions(keywords: ["forecast"], limit: 20), SearchOptions(limit: 0)] {
+            for options in [SearchOptions(within: "lang-en", limit: 20), SearchOptions(within: "lang-ru", limit: 20),
+                            SearchOptions(keywords: ["forecast"], limit: 20), SearchOptions(limit: 0)] {
                 #expect(try postgres.search(query, options: options) == sqlite.search(query, options: options), "\(text) \(options)")
             }
             if try sqlite.search(query, options: SearchOptions(limit: 0)).total > ReportIndex.rankedGroupLimit { many += 1 }

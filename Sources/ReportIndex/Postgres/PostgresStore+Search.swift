@@ -31,6 +31,12 @@ extension PostgresStore {
             count += 1
             return "$\(count)"
         }
+
+        mutating func bindTexts(_ values: [String]) -> String {
+            binds.append(values)
+            count += 1
+            return "$\(count)::text[]"
+        }
     }
 
     /// A term's `tsquery` literal in the field tagged `tag`: its tokens as a phrase (`<->`), the
@@ -117,13 +123,46 @@ extension PostgresStore {
     /// scalars are they) or whole (its token and a space, of at most as many). Nil otherwise: the
     /// matches are counted.
     static func countedPrefix(_ query: SearchQuery, _ filter: ReportIndex.Restriction) -> String? {
-        guard query.terms.count == 1, let term = query.terms.first, term.tokens.count == 1 || isPair(term),
-              filter.range == nil, filter.keywordKeys.isEmpty, !filter.impossible
+        guard query.terms.count == 1, let term = query.terms.first, filter.range == nil, filter.keywordKeys.isEmpty, !filter.impossible
         else { return nil }
+        return countedKey(term)
+    }
+
+    /// The key of `prefix_count` whose reports are exactly those `term` matches in some field:
+    /// see ``countedPrefix(_:_:)``. Nil for a phrase that is no pair, or a key too long.
+    static func countedKey(_ term: SearchQuery.Term) -> String? {
+        guard term.tokens.count == 1 || isPair(term) else { return nil }
         let token = isPair(term) ? pairToken(term) : term.tokens[0]
         if term.isPrefix, token.utf8.last == 0x20 { return nil }  // no such key: it would be a whole token's
         let key = term.isPrefix ? token : token + " "
         return key.utf8.count <= countedPrefixBytes ? key : nil
+    }
+
+    /// A key of `prefix_count` that every report `term` matches holds: ``countedKey(_:)``, else
+    /// the longest key that begins its first token (a match holds that token, or one that begins
+    /// with it when it is the term's last). Nil when there is none.
+    static func boundingKey(_ term: SearchQuery.Term) -> String? {
+        if let key = countedKey(term) { return key }
+        guard let first = term.tokens.first else { return nil }
+        var key = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in first.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            if bytes > countedPrefixBytes { break }
+            key.append(scalar)
+        }
+        while key.last == " " { key.removeLast() }  // no key ends with a space but a whole token's
+        return key.isEmpty ? nil : String(key)
+    }
+
+    /// The SQL of a report number at or before the first report that can match `query` under
+    /// `filter`: the subtree's first, or the latest of the terms' first reports in
+    /// `prefix_count` (``boundingKey(_:)``; no report holds a key it lacks), whichever is later.
+    func startSQL(_ query: SearchQuery, _ filter: ReportIndex.Restriction, into c: inout Condition) -> String {
+        let low = c.bindInt(filter.range?.lowerBound ?? 0)
+        let keys = query.terms.compactMap(Self.boundingKey)
+        guard !keys.isEmpty else { return "SELECT \(low) AS o" }
+        return "SELECT greatest(\(low), (SELECT max(first_ord) FROM prefix_count WHERE prefix = ANY (\(c.bindTexts(keys))))) AS o"
     }
 
     /// The SQL of the number of reports that match `query` under `filter` (`all` is its
@@ -196,12 +235,13 @@ extension PostgresStore {
     /// off by one-time filters over the total and the title group's size, so they cost nothing.
     /// A group's first reports come from the GIN index's bitmap: `ord + 0` keeps the planner from
     /// walking the whole key order for matches that may all lie at its end (a language's reports
-    /// are together in a datasource), unless the first ``headRows`` reports in datasource order
-    /// already hold a page of the group: then those are its first (tried first: a group of many
-    /// reports is most of a large library's keystrokes, and its bitmap costs in proportion to
-    /// its size). The candidates' rows are looked up by an array of their
-    /// numbers (a join let the planner, which expects as many candidates as matches, read the
-    /// whole report table). One row with no report when there is no candidate.
+    /// are together in a datasource), unless the ``headRows`` reports in datasource order from the
+    /// first that can match (``startSQL(_:_:into:)``) already hold a page of the group: then
+    /// those are its first (tried first: a group of many reports is most of a large library's
+    /// keystrokes, and its bitmap costs in proportion to its size). The candidates' rows are
+    /// looked up by an array of their numbers (a join let the planner, which expects as many
+    /// candidates as matches, read the whole report table). One row with no report when there is
+    /// no candidate.
     /// Reports read in datasource order for the first of a field group before its GIN bitmap
     /// is asked: 2 000 (a few milliseconds when they do not hold a page of it).
     static let headRows = 2_000
@@ -213,14 +253,14 @@ extension PostgresStore {
         let all = clause(query, filter, into: &b)
         let page = b.bindInt(limit)
         let most = b.bindInt(ReportIndex.rankedGroupLimit)
-        var ctes = ["total AS (\(totalSQL(query, filter, all: all, into: &b)))"]
+        var ctes = ["total AS (\(totalSQL(query, filter, all: all, into: &b)))", "start AS (\(startSQL(query, filter, into: &b)))"]
         var parts = ["SELECT ord FROM search WHERE \(all) AND (SELECT n FROM total) <= \(most)"]
         let head = b.bindInt(Self.headRows)
         for (k, field) in (SearchField.allCases.map(Optional.some) + [nil]).enumerated() {
             let group = field == nil ? all : clause(query, filter, field: field, into: &b)
             let gate = "(SELECT n FROM total) > \(most)" + (k > 0 ? " AND (SELECT count(*) FROM g0) < \(page)" : "")
             ctes.append("""
-                h\(k) AS (SELECT ord FROM (SELECT ord, v FROM search ORDER BY ord LIMIT \(head)) s WHERE \(group) AND \(gate) ORDER BY ord LIMIT \(page))
+                h\(k) AS (SELECT ord FROM (SELECT ord, v FROM search WHERE ord >= (SELECT o FROM start) ORDER BY ord LIMIT \(head)) s WHERE \(group) AND \(gate) ORDER BY ord LIMIT \(page))
                 """)
             ctes.append("""
                 g\(k) AS (SELECT ord FROM h\(k) WHERE (SELECT count(*) FROM h\(k)) >= \(page) UNION ALL (
@@ -339,17 +379,22 @@ extension PostgresStore {
         return made
     }
 
-    /// The prefixes whose count in `prefix_count` differs from the reports' vectors (with the
-    /// stored and the true count), in prefix order: none when the table is right.
+    /// The prefixes whose row in `prefix_count` is wrong for the reports' vectors, in prefix
+    /// order, each with the stored and the true count and first report: none when the table is
+    /// right. A count must be exact; a first report may be earlier than the true one.
     func prefixCountProblems() throws(IndexError) -> [String] {
         try transaction(readOnly: true) { c in
             try wholeTables(c)
             return try execute(c, """
-                WITH truth AS (SELECT prefix, count(*)::int AS n FROM (\(Self.countedPrefixes(in: "search"))) p GROUP BY 1)
-                SELECT coalesce(t.prefix, p.prefix) COLLATE "C", coalesce(p.n, 0), coalesce(t.n, 0)
+                WITH truth AS (SELECT prefix, count(*)::int AS n, min(ord) AS first FROM (\(Self.countedPrefixes(in: "search"))) p GROUP BY 1)
+                SELECT coalesce(t.prefix, p.prefix) COLLATE "C", coalesce(p.n, 0), coalesce(t.n, 0), p.first_ord, t.first
                 FROM truth t FULL JOIN prefix_count p ON p.prefix = t.prefix
-                WHERE t.n IS DISTINCT FROM p.n ORDER BY 1
-                """).map { "\(try $0[0].decode(String.self)): \(try $0[1].decode(Int.self)) stored, \(try $0[2].decode(Int.self)) true" }
+                WHERE t.n IS DISTINCT FROM p.n OR p.first_ord > t.first ORDER BY 1
+                """).map { row in
+                    let first = { (i: Int) in try row[i].decode(Int?.self).map(String.init) ?? "none" }
+                    return "\(try row[0].decode(String.self)): \(try row[1].decode(Int.self)) stored, \(try row[2].decode(Int.self)) true; "
+                        + "first report \(try first(3)) stored, \(try first(4)) true"
+                }
         }
     }
 

@@ -461,7 +461,8 @@ extension PostgresStore {
         binds.append(ords.map { Int32($0) })
         _ = try execute(c, "DELETE FROM report WHERE ord = ANY($1::int[])", binds)
         // The prefixes of the reports that go, counted down from their vectors (each lexeme is a
-        // one-character tag and a token); a prefix no report has any more goes.
+        // one-character tag and a token); a prefix no report has any more goes. A first report
+        // number stays: it is a bound, and the reports left begin no earlier.
         _ = try execute(c, """
             WITH gone AS (DELETE FROM search WHERE ord = ANY($1::int[]) RETURNING ord, v),
             prefixes AS (\(Self.countedPrefixes(in: "gone"))),
@@ -485,14 +486,14 @@ extension PostgresStore {
 
     /// The rows of the reports at `indices` whose signature differs from the stored one, made on
     /// every core (each worker a run of the reports with its own cache of normalised texts; the
-    /// rows do not depend on the cache), in the order of `indices`; and how many of them add each
-    /// key to `prefix_count`.
+    /// rows do not depend on the cache), in the order of `indices`; and what they add to each
+    /// key's row of `prefix_count`.
     static func prepare(plan: TreePlan, indices: [Int], files: [String: PDFFileRecord], stored: [Int: (id: String, sig: Int64)])
-        -> (reports: [PreparedReport], prefixCounts: [PackedPrefix: Int32])
+        -> (reports: [PreparedReport], prefixCounts: [PackedPrefix: KeyTally])
     {
         let jobs = max(1, min(ProcessInfo.processInfo.activeProcessorCount, indices.count / 256))
         let size = (indices.count + jobs - 1) / max(1, jobs)
-        let made = parallelMap(runs(of: indices, size: size), jobs: jobs) { run -> (reports: [PreparedReport], prefixCounts: [PackedPrefix: Int32]) in
+        let made = parallelMap(runs(of: indices, size: size), jobs: jobs) { run -> (reports: [PreparedReport], prefixCounts: [PackedPrefix: KeyTally]) in
             var texts = FieldTexts()
             // Each key's count, and the last report that counted it (a report counts a key once).
             var counts: [PackedPrefix: KeyCount] = [:]
@@ -509,7 +510,7 @@ extension PostgresStore {
                 keysMet.removeAll(keepingCapacity: true)
                 let vector = vector(indexed, keys: &keysMet)
                 for prefix in keysMet {
-                    counts[prefix, default: KeyCount()].count(report: i)
+                    counts[prefix, default: KeyCount()].count(report: i, ord: Int32(report.ord))
                 }
                 let keys = texts.keywordKeys(keywords).map { (key: $0.key, display: text($0.keyword)) }
                 out.append(PreparedReport(
@@ -518,21 +519,34 @@ extension PostgresStore {
                     keywords: text(StringList.encode(keywords)), file: report.file.map(text), sig: sig, columns: indexed,
                     vector: vector, keys: keys))
             }
-            return (out, counts.mapValues(\.n))
+            return (out, counts.mapValues(\.tally))
         }
-        var counts: [PackedPrefix: Int32] = [:]
-        for run in made { counts.merge(run.prefixCounts, uniquingKeysWith: +) }
+        var counts: [PackedPrefix: KeyTally] = [:]
+        for run in made { counts.merge(run.prefixCounts, uniquingKeysWith: { $0.adding($1) }) }
         return (made.flatMap(\.reports), counts)
     }
 
-    /// How many reports have a key, and the last that counted it (each counts it once).
-    struct KeyCount {
+    /// What some reports add to a key's row of `prefix_count`: how many of them hold it, and the
+    /// smallest report number (`ord`) among them.
+    struct KeyTally: Equatable {
         var n: Int32 = 0
+        var first = Int32.max
+
+        /// The tally of both groups of reports (which have no report in common).
+        func adding(_ other: KeyTally) -> KeyTally {
+            KeyTally(n: n + other.n, first: min(first, other.first))
+        }
+    }
+
+    /// A key's tally, and the last report that counted it (each counts it once).
+    struct KeyCount {
+        var tally = KeyTally()
         var last = -1
 
-        mutating func count(report: Int) {
+        mutating func count(report: Int, ord: Int32) {
             guard report != last else { return }
-            n += 1
+            tally.n += 1
+            tally.first = min(tally.first, ord)
             last = report
         }
     }
@@ -551,7 +565,7 @@ extension PostgresStore {
     /// run after another).
     func rewriteReports(_ c: PostgresConnection, plan: TreePlan, indices: [Int], files: [String: PDFFileRecord], stored: [Int: (id: String, sig: Int64)]) throws {
         let runs = Self.runs(of: indices, size: Self.writeChunk)
-        func preparing(_ run: [Int]) -> Prepared<(reports: [PreparedReport], prefixCounts: [PackedPrefix: Int32])> {
+        func preparing(_ run: [Int]) -> Prepared<(reports: [PreparedReport], prefixCounts: [PackedPrefix: KeyTally])> {
             Prepared { Self.prepare(plan: plan, indices: run, files: files, stored: stored) }
         }
         var next = runs.first.map(preparing)
@@ -588,7 +602,7 @@ extension PostgresStore {
     }
 
     /// One run of prepared reports, in one statement per table.
-    private func write(_ c: PostgresConnection, _ prepared: [PreparedReport], _ prefixCounts: [PackedPrefix: Int32], stored: [Int: (id: String, sig: Int64)]) throws {
+    private func write(_ c: PostgresConnection, _ prepared: [PreparedReport], _ prefixCounts: [PackedPrefix: KeyTally], stored: [Int: (id: String, sig: Int64)]) throws {
         var ords: [Int32] = [], ids: [String] = [], titles: [String] = [], paths: [String] = [], categoryTitles: [String] = []
         var datasourceKeywords: [String] = [], keywordLists: [String] = [], fileNames: [String] = [], fileNull: [Bool] = [], sigs: [Int64] = []
         var columns: [[String]] = Array(repeating: [], count: 5)
@@ -645,10 +659,11 @@ extension PostgresStore {
         let prefixes = prefixCounts.keys.sorted()
         var countBinds = PostgresBindings()
         countBinds.append(prefixes.map(\.text))
-        countBinds.append(prefixes.map { prefixCounts[$0]! })
+        countBinds.append(prefixes.map { prefixCounts[$0]!.n })
+        countBinds.append(prefixes.map { prefixCounts[$0]!.first })
         _ = try execute(c, """
-            INSERT INTO prefix_count(prefix, n) SELECT * FROM unnest($1::text[], $2::int[])
-            ON CONFLICT (prefix) DO UPDATE SET n = prefix_count.n + excluded.n
+            INSERT INTO prefix_count(prefix, n, first_ord) SELECT * FROM unnest($1::text[], $2::int[], $3::int[])
+            ON CONFLICT (prefix) DO UPDATE SET n = prefix_count.n + excluded.n, first_ord = least(prefix_count.first_ord, excluded.first_ord)
             """, countBinds)
         if !keyKeys.isEmpty {
             var keyBinds = PostgresBindings()
