@@ -23,6 +23,25 @@ struct IndexOptions: ParsableArguments {
     }
 }
 
+/// `--max-nodes`, for the commands that load a whole datasource however large (`index`,
+/// `validate`).
+struct NodeLimitOptions: ParsableArguments {
+    @Option(name: .customLong("max-nodes"), help: "The most categories and reports the datasource may hold (default 200 000); its file may then be up to 336 bytes a node (default 64 MB).")
+    var maxNodes: Int = LibraryLimits().maxNodes
+
+    /// The datasource's limits: the documented ones, with `--max-nodes` and a file size to match.
+    var limits: LibraryLimits {
+        var limits = LibraryLimits()
+        limits.maxNodes = maxNodes
+        limits.maxFileBytes = max(limits.maxFileBytes, maxNodes * 336)
+        return limits
+    }
+
+    func validate() throws {
+        guard (1...20_000_000).contains(maxNodes) else { throw ValidationError("--max-nodes must be within 1...20000000, not \(maxNodes)") }
+    }
+}
+
 /// `bubbles index`: builds or updates a datasource's library index.
 struct Index: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,22 +84,12 @@ struct Index: ParsableCommand {
     @Option(name: .customLong("thumbnail-width"), help: "The thumbnails' width in pixels (default 128).")
     var thumbnailWidth: Int = ThumbnailBuilder.defaultWidth
 
-    @Option(name: .customLong("max-nodes"), help: "The most categories and reports the datasource may hold (default 200 000); its file may then be up to 336 bytes a node (default 64 MB).")
-    var maxNodes: Int = LibraryLimits().maxNodes
+    @OptionGroup var nodeLimit: NodeLimitOptions
 
     @OptionGroup var global: GlobalOptions
 
-    /// The datasource's limits: the documented ones, with `--max-nodes` and a file size to match.
-    var limits: LibraryLimits {
-        var limits = LibraryLimits()
-        limits.maxNodes = maxNodes
-        limits.maxFileBytes = max(limits.maxFileBytes, maxNodes * 336)
-        return limits
-    }
-
     func validate() throws {
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be within 1...256, not \(jobs)") }
-        guard (1...20_000_000).contains(maxNodes) else { throw ValidationError("--max-nodes must be within 1...20000000, not \(maxNodes)") }
         guard wait >= 0, wait <= 3600, wait.isFinite else { throw ValidationError("--wait must be within 0...3600 seconds, not \(wait)") }
         guard (16...2048).contains(thumbnailWidth) else { throw ValidationError("--thumbnail-width must be within 16...2048 pixels, not \(thumbnailWidth)") }
     }
@@ -92,7 +101,7 @@ struct Index: ParsableCommand {
         do {
             let shown = ReportIndex.shownLocation(path)
             let threads = jobs ?? ProcessInfo.processInfo.activeProcessorCount
-            let (index, update) = try Self.update(data: data, index: path, wait: wait, jobs: threads, limits: limits) { p in
+            let (index, update) = try Self.update(data: data, index: path, wait: wait, jobs: threads, limits: nodeLimit.limits) { p in
                 bar.show(done: p.done, total: p.total, unit: "PDFs")
             } warn: { printError("warning: \($0)") }
             bar.finish()

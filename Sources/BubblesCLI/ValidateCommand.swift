@@ -25,6 +25,8 @@ struct Validate: ParsableCommand {
 
     @OptionGroup var indexOptions: IndexOptions
 
+    @OptionGroup var nodeLimit: NodeLimitOptions
+
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
@@ -32,7 +34,7 @@ struct Validate: ParsableCommand {
         defer { Diagnostics.timing(since: start, verbose: global.verbose) }
         let tree: ReportTree
         do {
-            tree = try LibraryLoader.load(data, options: LibraryLoadOptions(checkFiles: !skipFileCheck))
+            tree = try LibraryLoader.load(data, options: LibraryLoadOptions(checkFiles: !skipFileCheck, limits: nodeLimit.limits))
         } catch {
             Diagnostics.report(error, verbose: global.verbose)
             throw ExitCode.failure

@@ -193,8 +193,8 @@ private struct TreeBuilder {
         let index = nodes.count
         indexByID[id] = index
         if isReport {
-            let (file, resolved) = try reportFile(value["file"]!, path: Self.field("file", of: path))
-            let keywords = try reportKeywords(value["keywords"], path: Self.field("keywords", of: path))
+            let (file, resolved) = try reportFile(value["file"]!, of: path)
+            let keywords = try reportKeywords(value["keywords"], of: path)
             nodes.append(
                 ReportNode(
                     id: id, title: title, kind: .report, colour: colour, branchColour: colour ?? inheritedColour,
@@ -210,8 +210,9 @@ private struct TreeBuilder {
                 file: nil, resolvedFile: nil, keywords: [], children: [], parent: parent, depth: depth, jsonPath: path))
         var childIndices: [Int] = []
         childIndices.reserveCapacity(children.count)
+        let childrenPath = Self.field("children", of: path) + "["
         for (i, child) in children.enumerated() {
-            let childPath = Self.field("children", of: path) + "[\(i)]"
+            let childPath = childrenPath + String(i) + "]"
             childIndices.append(
                 try addNode(child, path: childPath, parent: index, depth: depth + 1, inheritedColour: colour ?? inheritedColour))
         }
@@ -223,8 +224,13 @@ private struct TreeBuilder {
         return index
     }
 
-    /// The JSON path of the field `name` of the node at `path`.
+    /// The JSON path of the field `name` of the node at `path` (made only for an error's message:
+    /// a million nodes would make several million).
     private static func field(_ name: String, of path: String) -> String { path.isEmpty ? name : path + "." + name }
+
+    /// Whether `text` holds more than `limit` characters: counted only when its UTF-8 bytes are
+    /// more (a character is at least one byte).
+    private static func longer(_ text: String, than limit: Int) -> Bool { text.utf8.count > limit && text.count > limit }
 
     /// Refuses a report with children and any field a node of its kind does not have.
     private func checkFields(_ members: [(key: String, value: JSONValue)], of value: JSONValue, isReport: Bool, path: String) throws(LibraryError) {
@@ -245,18 +251,17 @@ private struct TreeBuilder {
 
     /// The node's `id`: a valid id not used before.
     private func nodeID(_ value: JSONValue, path: String) throws(LibraryError) -> String {
-        let field = Self.field("id", of: path)
-        guard let idValue = value["id"] else { throw fail(.missingField, field, value, "missing field 'id'") }
+        guard let idValue = value["id"] else { throw fail(.missingField, Self.field("id", of: path), value, "missing field 'id'") }
         guard let id = idValue.stringValue else {
-            throw fail(.wrongType, field, idValue, "'id' must be a string, found \(idValue.typeName)")
+            throw fail(.wrongType, Self.field("id", of: path), idValue, "'id' must be a string, found \(idValue.typeName)")
         }
         if let problem = idProblem(id, maxLength: options.limits.maxIDLength) {
-            throw fail(.invalidValue, field, idValue, problem)
+            throw fail(.invalidValue, Self.field("id", of: path), idValue, problem)
         }
         if let existing = indexByID[id] {
             let other = nodes[existing].jsonPath
             throw fail(
-                .duplicateID, field, idValue,
+                .duplicateID, Self.field("id", of: path), idValue,
                 "duplicate id '\(id)', first used at \(other.isEmpty ? "the root" : other)", otherPath: other)
         }
         return id
@@ -264,21 +269,20 @@ private struct TreeBuilder {
 
     /// The node's `title`, trimmed: not empty, not too long, on one line.
     private func nodeTitle(_ value: JSONValue, path: String) throws(LibraryError) -> String {
-        let field = Self.field("title", of: path)
         let limits = options.limits
         guard let titleValue = value["title"] else {
-            throw fail(.missingField, field, value, "missing field 'title'")
+            throw fail(.missingField, Self.field("title", of: path), value, "missing field 'title'")
         }
         guard let rawTitle = titleValue.stringValue else {
-            throw fail(.wrongType, field, titleValue, "'title' must be a string, found \(titleValue.typeName)")
+            throw fail(.wrongType, Self.field("title", of: path), titleValue, "'title' must be a string, found \(titleValue.typeName)")
         }
         let title = trimmed(rawTitle)
-        if title.isEmpty { throw fail(.emptyTitle, field, titleValue, "the title is empty") }
-        if title.count > limits.maxTitleLength {
-            throw fail(.invalidValue, field, titleValue, "the title is longer than \(limits.maxTitleLength) characters")
+        if title.isEmpty { throw fail(.emptyTitle, Self.field("title", of: path), titleValue, "the title is empty") }
+        if Self.longer(title, than: limits.maxTitleLength) {
+            throw fail(.invalidValue, Self.field("title", of: path), titleValue, "the title is longer than \(limits.maxTitleLength) characters")
         }
         if containsControlCharacter(title) {
-            throw fail(.invalidValue, field, titleValue, "the title contains a control character (line break or tab)")
+            throw fail(.invalidValue, Self.field("title", of: path), titleValue, "the title contains a control character (line break or tab)")
         }
         return title
     }
@@ -298,19 +302,18 @@ private struct TreeBuilder {
 
     /// A category's `children` array.
     private func categoryChildren(_ value: JSONValue, path: String) throws(LibraryError) -> [JSONValue] {
-        let field = Self.field("children", of: path)
         guard let childrenValue = value["children"] else {
-            throw fail(.missingField, field, value, "missing field 'children' (a category needs 'children'; a report needs 'file')")
+            throw fail(.missingField, Self.field("children", of: path), value, "missing field 'children' (a category needs 'children'; a report needs 'file')")
         }
         guard let children = childrenValue.arrayValue else {
-            throw fail(.wrongType, field, childrenValue, "'children' must be an array, found \(childrenValue.typeName)")
+            throw fail(.wrongType, Self.field("children", of: path), childrenValue, "'children' must be an array, found \(childrenValue.typeName)")
         }
         return children
     }
 
     private func idProblem(_ id: String, maxLength: Int) -> String? {
         if id.isEmpty { return "the id is empty" }
-        if id.count > maxLength { return "the id is longer than \(maxLength) characters" }
+        if Self.longer(id, than: maxLength) { return "the id is longer than \(maxLength) characters" }
         // Every allowed character is ASCII, so the check runs over the UTF-8 bytes.
         var text = id
         let valid = text.withUTF8 { bytes -> Bool in
@@ -332,17 +335,19 @@ private struct TreeBuilder {
         return nil
     }
 
-    private mutating func reportFile(_ value: JSONValue, path: String) throws(LibraryError) -> (String, String) {
+    /// A report's `file` (the node at `nodePath`'s), and the path it resolves to.
+    private mutating func reportFile(_ value: JSONValue, of nodePath: String) throws(LibraryError) -> (String, String) {
+        func path() -> String { Self.field("file", of: nodePath) }
         guard let file = value.stringValue else {
-            throw fail(.wrongType, path, value, "'file' must be a string, found \(value.typeName)")
+            throw fail(.wrongType, path(), value, "'file' must be a string, found \(value.typeName)")
         }
-        if file.isEmpty { throw fail(.invalidValue, path, value, "'file' is empty") }
+        if file.isEmpty { throw fail(.invalidValue, path(), value, "'file' is empty") }
         if file.hasPrefix("/") || file.hasPrefix("~") {
-            throw fail(.pathEscapesData, path, value, "'\(file)' must be relative to the data folder")
+            throw fail(.pathEscapesData, path(), value, "'\(file)' must be relative to the data folder")
         }
         // Lexical check first: '..' may not climb above the data folder.
         if climbsAboveStart(file) {
-            throw fail(.pathEscapesData, path, value, "'\(file)' points outside the data folder")
+            throw fail(.pathEscapesData, path(), value, "'\(file)' points outside the data folder")
         }
         let resolved = dataFolder == "." ? file : dataFolder + "/" + file
         guard options.checkFiles else { return (file, resolved) }
@@ -350,52 +355,54 @@ private struct TreeBuilder {
         var info = stat()
         guard stat(resolved, &info) == 0 else {
             let reason = errno == ENOENT ? "does not exist" : "cannot be read (\(String(cString: strerror(errno))))"
-            throw fail(errno == ENOENT ? .missingFile : .unreadableFile, path, value, "PDF '\(file)' \(reason)")
+            throw fail(errno == ENOENT ? .missingFile : .unreadableFile, path(), value, "PDF '\(file)' \(reason)")
         }
         // Symbolic links may not lead out of the data folder either.
         if let folder = realDataFolder, let real = realPath(resolved), !real.hasPrefix(folder + "/") {
-            throw fail(.pathEscapesData, path, value, "'\(file)' leads outside the data folder through a symbolic link")
+            throw fail(.pathEscapesData, path(), value, "'\(file)' leads outside the data folder through a symbolic link")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw fail(.unreadableFile, path, value, "PDF '\(file)' is not a regular file")
+            throw fail(.unreadableFile, path(), value, "PDF '\(file)' is not a regular file")
         }
         let fd = open(resolved, O_RDONLY)
         guard fd >= 0 else {
-            throw fail(.unreadableFile, path, value, "PDF '\(file)' cannot be read (\(String(cString: strerror(errno))))")
+            throw fail(.unreadableFile, path(), value, "PDF '\(file)' cannot be read (\(String(cString: strerror(errno))))")
         }
         defer { close(fd) }
         var head = [UInt8](repeating: 0, count: 1024)
         let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 1024) }
         guard count >= 0 else {
-            throw fail(.unreadableFile, path, value, "PDF '\(file)' cannot be read (\(String(cString: strerror(errno))))")
+            throw fail(.unreadableFile, path(), value, "PDF '\(file)' cannot be read (\(String(cString: strerror(errno))))")
         }
         // The header may follow up to 1 KB of junk (ISO 32000-1, implementation note 13).
         let marker = Array("%PDF-".utf8)
         let found = count >= marker.count && (0...(count - marker.count)).contains { head[$0..<$0 + marker.count].elementsEqual(marker) }
         if !found {
-            throw fail(.unreadableFile, path, value, "'\(file)' is not a PDF (no %PDF- header in its first 1024 bytes)")
+            throw fail(.unreadableFile, path(), value, "'\(file)' is not a PDF (no %PDF- header in its first 1024 bytes)")
         }
         return (file, resolved)
     }
 
-    private func reportKeywords(_ value: JSONValue?, path: String) throws(LibraryError) -> [String] {
+    /// A report's `keywords` (the node at `nodePath`'s), each trimmed.
+    private func reportKeywords(_ value: JSONValue?, of nodePath: String) throws(LibraryError) -> [String] {
         guard let value else { return [] }
+        func path() -> String { Self.field("keywords", of: nodePath) }
+        func elementPath(_ i: Int) -> String { path() + "[\(i)]" }
         guard let array = value.arrayValue else {
-            throw fail(.wrongType, path, value, "'keywords' must be an array of strings, found \(value.typeName)")
+            throw fail(.wrongType, path(), value, "'keywords' must be an array of strings, found \(value.typeName)")
         }
         if array.count > options.limits.maxKeywords {
-            throw fail(.limitExceeded, path, value, "more than \(options.limits.maxKeywords) keywords")
+            throw fail(.limitExceeded, path(), value, "more than \(options.limits.maxKeywords) keywords")
         }
         var keywords: [String] = []
         for (i, element) in array.enumerated() {
-            let elementPath = path + "[\(i)]"
             guard let text = element.stringValue else {
-                throw fail(.wrongType, elementPath, element, "a keyword must be a string, found \(element.typeName)")
+                throw fail(.wrongType, elementPath(i), element, "a keyword must be a string, found \(element.typeName)")
             }
             let keyword = trimmed(text)
-            if keyword.isEmpty { throw fail(.invalidValue, elementPath, element, "the keyword is empty") }
-            if keyword.count > options.limits.maxKeywordLength {
-                throw fail(.invalidValue, elementPath, element, "the keyword is longer than \(options.limits.maxKeywordLength) characters")
+            if keyword.isEmpty { throw fail(.invalidValue, elementPath(i), element, "the keyword is empty") }
+            if Self.longer(keyword, than: options.limits.maxKeywordLength) {
+                throw fail(.invalidValue, elementPath(i), element, "the keyword is longer than \(options.limits.maxKeywordLength) characters")
             }
             keywords.append(keyword)
         }

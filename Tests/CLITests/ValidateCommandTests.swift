@@ -33,6 +33,23 @@ struct ValidateCommandTests {
         #expect(result.stderr.contains(expected), "\(result.stderr)")
     }
 
+    /// `--max-nodes` raises the node limit, as for `bubbles index`: three nodes fail at 2 and load
+    /// at 3; 0 is a malformed command line.
+    @Test func maxNodesRaisesTheLimit() throws {
+        let folder = NSTemporaryDirectory() + "bubbles-cli-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let json = #"{"id": "root", "title": "R", "children": [{"id": "a", "title": "A", "children": []}, {"id": "b", "title": "B", "children": []}]}"#
+        try Data(json.utf8).write(to: URL(fileURLWithPath: folder + "/reports.json"))
+        let over = try CLIRunner.run(["validate", "reports.json", "--max-nodes", "2"], in: folder)
+        #expect(over.status == 1)
+        #expect(over.stderr.contains("children[1]: more than the limit of 2 nodes"), "\(over.stderr)")
+        let within = try CLIRunner.run(["validate", "reports.json", "--max-nodes", "3"], in: folder)
+        #expect(within.status == 0, "\(within.stderr)")
+        #expect(within.stdout.contains("categories  3"))
+        #expect(try CLIRunner.run(["validate", "reports.json", "--max-nodes", "0"], in: folder).status == 64)
+    }
+
     @Test func unreadablePDFIsReportedOnItsOwnLine() throws {
         let folder = NSTemporaryDirectory() + "bubbles-cli-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

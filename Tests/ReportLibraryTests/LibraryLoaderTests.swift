@@ -137,6 +137,29 @@ struct LibraryLoaderTests {
         #expect(error.position?.column == 48)
     }
 
+    /// Titles, keywords and ids are limited in characters, not bytes: at the limit in a script of
+    /// three-byte characters (and of a letter and a combining mark) they load; one more
+    /// character is an error that names the field.
+    @Test func lengthLimitsCountCharacters() throws {
+        var limits = LibraryLimits()
+        limits.maxTitleLength = 20
+        limits.maxKeywordLength = 10
+        func library(title: String, keyword: String) -> String {
+            #"{"id": "root", "title": "R", "children": [{"id": "a", "title": "\#(title)", "file": "reports/a.pdf", "keywords": ["k", "\#(keyword)"]}]}"#
+        }
+        let folder = try DataFolder()
+        defer { folder.remove() }
+        for letter in ["報", "e\u{301}"] {
+            let file = try folder.write(library(title: String(repeating: letter, count: 20), keyword: String(repeating: letter, count: 10)))
+            let tree = try LibraryLoader.load(file, options: LibraryLoadOptions(limits: limits))
+            #expect(tree.nodes[1].title.count == 20)
+            let title = try loadError(library(title: String(repeating: letter, count: 21), keyword: "k"), options: LibraryLoadOptions(limits: limits))
+            #expect(title.kind == .invalidValue && title.jsonPath == "children[0].title", "\(title)")
+            let keyword = try loadError(library(title: "T", keyword: String(repeating: letter, count: 11)), options: LibraryLoadOptions(limits: limits))
+            #expect(keyword.kind == .invalidValue && keyword.jsonPath == "children[0].keywords[1]", "\(keyword)")
+        }
+    }
+
     @Test func depthLimit() throws {
         var limits = LibraryLimits()
         limits.maxDepth = 3
