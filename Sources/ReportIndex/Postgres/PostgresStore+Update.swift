@@ -68,17 +68,19 @@ extension PostgresStore {
     /// phrase of two such characters being typed is one lexeme (`'A売\u{1}上':*`) rather than a
     /// phrase whose positions are checked in every report that has both.
     static func vector(_ columns: [String]) -> (literal: String, prefixes: [PackedPrefix]) {
-        var prefixes: [PackedPrefix] = []
-        let binary = vector(columns, keys: &prefixes)
+        var tokens: [CountedToken] = []
+        let binary = vector(columns, keys: &tokens)
+        var prefixes = tokens.flatMap { $0.keys(after: 0) }
         prefixes.sort()
         var unique: [PackedPrefix] = []
         for prefix in prefixes where prefix != unique.last { unique.append(prefix) }
         return (literal(binary.bytes), unique)
     }
 
-    /// ``vector(_:)``'s value in the binary form of `tsvector`; its keys are appended to
-    /// `prefixes` in the order met, a key as often as a token has it.
-    static func vector(_ columns: [String], keys prefixes: inout [PackedPrefix]) -> BinaryVector {
+    /// ``vector(_:)``'s value in the binary form of `tsvector`; the tokens of its lexemes are
+    /// appended to `tokens` in the order met, a token as often as a lexeme holds it (their keys
+    /// are ``vector(_:)``'s: see ``CountedToken/distinct(_:)``).
+    static func vector(_ columns: [String], keys tokens: inout [CountedToken]) -> BinaryVector {
         var lexemes: [UInt8] = []
         lexemes.reserveCapacity(columns.reduce(16) { $0 + $1.utf8.count + 16 })
         var entries: [VectorEntry] = []
@@ -94,18 +96,7 @@ extension PostgresStore {
             entries.append(VectorEntry(start: Int32(lexemes.count), count: Int32(token.count + 1), position: Int32(position.map { min($0, 16_383) } ?? 0)))
             lexemes.append(tag)
             lexemes.append(contentsOf: token)
-            // The token's prefixes of whole scalars up to the counted length (a scalar ends
-            // where a byte that is no continuation byte begins the next).
-            var length = 0
-            while length < token.count, length < countedPrefixBytes {
-                length += 1
-                // A prefix that ends with a space (a token holds one before a mark) would read as
-                // a whole token's key.
-                if length == token.count || token[length] & 0xC0 != 0x80, token[length - 1] != 0x20 {
-                    prefixes.append(PackedPrefix(token[0..<length]))
-                }
-            }
-            if token.count < countedPrefixBytes { prefixes.append(PackedPrefix(token, then: 0x20)) }
+            tokens.append(CountedToken(token))
         }
         for (field, indexed) in columns.enumerated() {
             let tag = fieldTags[field].utf8.first!
@@ -251,11 +242,107 @@ extension PostgresStore {
 
         static func < (a: PackedPrefix, b: PackedPrefix) -> Bool { (a.high, a.low) < (b.high, b.low) }
 
+        /// Its first `n` bytes.
+        func first(_ n: Int) -> PackedPrefix {
+            var out = self
+            if n < 8 {
+                out.high = n == 0 ? 0 : high & ~(UInt64.max >> (8 * n))
+                out.low = 0
+            } else if n < 16 {
+                out.low = n == 8 ? 0 : low & ~(UInt64.max >> (8 * (n - 8)))
+            }
+            return out
+        }
+
+        /// It with `byte` at `i` (which must be past its end, and below 16).
+        func appending(_ byte: UInt8, at i: Int) -> PackedPrefix {
+            var out = self
+            if i < 8 { out.high |= UInt64(byte) << (56 - 8 * i) } else { out.low |= UInt64(byte) << (56 - 8 * (i - 8)) }
+            return out
+        }
+
+        /// How many bytes it begins with that `other` begins with too.
+        func sharedBytes(with other: PackedPrefix) -> Int {
+            if high != other.high { return (high ^ other.high).leadingZeroBitCount / 8 }
+            if low != other.low { return 8 + (low ^ other.low).leadingZeroBitCount / 8 }
+            return 16
+        }
+
         /// The prefix as text.
         var text: String {
             let bytes = (0..<16).lazy.map { i in UInt8(truncatingIfNeeded: i < 8 ? self.high >> (56 - 8 * i) : self.low >> (56 - 8 * (i - 8))) }
             return String(decoding: Array(bytes.prefix { $0 != 0 }), as: UTF8.self)
         }
+    }
+
+    /// What decides a token's keys in `prefix_count`: its first ``countedPrefixBytes`` bytes, its
+    /// length (up to one more: longer), and whether a scalar ends after those bytes. Its keys are
+    /// its prefixes that end where a scalar ends and not with a space (a token holds a space
+    /// before a mark, and such a prefix would read as a whole token's key), and the whole token
+    /// and a space when that fits.
+    struct CountedToken: Hashable, Comparable, Sendable {
+        /// The first bytes.
+        var head: PackedPrefix
+        /// The length in bytes, at most ``countedPrefixBytes`` + 1.
+        var count: UInt8
+        /// Whether a scalar ends after the first ``countedPrefixBytes`` bytes.
+        var scalarEndsAtLimit: Bool
+
+        init(_ token: [UInt8]) {
+            head = PackedPrefix(token)
+            count = UInt8(min(token.count, countedPrefixBytes + 1))
+            scalarEndsAtLimit = token.count == countedPrefixBytes || (token.count > countedPrefixBytes && token[countedPrefixBytes] & 0xC0 != 0x80)
+        }
+
+        /// In byte order; of tokens with the same first bytes, one whose key of all of them ends
+        /// a scalar first.
+        static func < (a: CountedToken, b: CountedToken) -> Bool {
+            if a.head != b.head { return a.head < b.head }
+            if a.scalarEndsAtLimit != b.scalarEndsAtLimit { return a.scalarEndsAtLimit }
+            return a.count < b.count
+        }
+
+        /// The byte at `i` of the first ones (0 past the end).
+        func byte(_ i: Int) -> UInt8 {
+            UInt8(truncatingIfNeeded: i < 8 ? head.high >> (56 - 8 * i) : head.low >> (56 - 8 * (i - 8)))
+        }
+
+        /// The keys of prefixes longer than `cut` bytes, and the whole token's.
+        func keys(after cut: Int) -> [PackedPrefix] {
+            var out: [PackedPrefix] = []
+            let n = Int(count)
+            if cut < min(n, countedPrefixBytes) {
+                for length in (cut + 1)...min(n, countedPrefixBytes) where byte(length - 1) != 0x20 {
+                    let ends = length == n || (length < countedPrefixBytes ? byte(length) & 0xC0 != 0x80 : scalarEndsAtLimit)
+                    if ends { out.append(head.first(length)) }
+                }
+            }
+            if n < countedPrefixBytes { out.append(head.first(n).appending(0x20, at: n)) }
+            return out
+        }
+
+        /// Each distinct token of `tokens` (sorted in place) once, with the bytes it shares with
+        /// the one before: a report's keys are the keys of each after those bytes, each once
+        /// (sorted, a prefix shared with any earlier token is shared with the one just before,
+        /// and where it ends a scalar in one it does in both).
+        static func distinct(_ tokens: inout [CountedToken]) -> [(token: CountedToken, cut: Int)] {
+            tokens.sort()
+            var out: [(token: CountedToken, cut: Int)] = []
+            var previous: CountedToken?
+            for token in tokens where token != previous {
+                out.append((token, previous.map { token.head.sharedBytes(with: $0.head) } ?? 0))
+                previous = token
+            }
+            return out
+        }
+    }
+
+    /// A token and the bytes it shares with the report's token before it (see
+    /// ``CountedToken/distinct(_:)``): what a report adds to `prefix_count` is summed per such pair
+    /// and expanded to keys once per run.
+    struct TokenCut: Hashable, Sendable {
+        var token: CountedToken
+        var cut: UInt8
     }
 
     /// A token inside a quoted lexeme: `'` doubled, `\\` doubled, byte by byte (a quote that a
@@ -495,9 +582,9 @@ extension PostgresStore {
         let size = (indices.count + jobs - 1) / max(1, jobs)
         let made = parallelMap(runs(of: indices, size: size), jobs: jobs) { run -> (reports: [PreparedReport], prefixCounts: [PackedPrefix: KeyTally]) in
             var texts = FieldTexts()
-            // Each key's count, and the last report that counted it (a report counts a key once).
-            var counts: [PackedPrefix: KeyCount] = [:]
-            var keysMet: [PackedPrefix] = []
+            // What the reports add per token and shared bytes (see `CountedToken.distinct`).
+            var counts: [TokenCut: KeyTally] = [:]
+            var tokensMet: [CountedToken] = []
             var out: [PreparedReport] = []
             out.reserveCapacity(run.count)
             for i in run {
@@ -507,10 +594,10 @@ extension PostgresStore {
                 if let old = stored[report.ord], old.sig == sig, old.id == report.id { continue }
                 let keywords = ReportIndex.mergeKeywords(record?.keywords ?? [], report.keywords)
                 let indexed = texts.columns(report, record, keywords)
-                keysMet.removeAll(keepingCapacity: true)
-                let vector = vector(indexed, keys: &keysMet)
-                for prefix in keysMet {
-                    counts[prefix, default: KeyCount()].count(report: i, ord: Int32(report.ord))
+                tokensMet.removeAll(keepingCapacity: true)
+                let vector = vector(indexed, keys: &tokensMet)
+                for (token, cut) in CountedToken.distinct(&tokensMet) {
+                    counts[TokenCut(token: token, cut: UInt8(cut)), default: KeyTally()].add(ord: Int32(report.ord))
                 }
                 let keys = texts.keywordKeys(keywords).map { (key: $0.key, display: text($0.keyword)) }
                 out.append(PreparedReport(
@@ -519,7 +606,11 @@ extension PostgresStore {
                     keywords: text(StringList.encode(keywords)), file: report.file.map(text), sig: sig, columns: indexed,
                     vector: vector, keys: keys))
             }
-            return (out, counts.mapValues(\.tally))
+            var keys: [PackedPrefix: KeyTally] = [:]
+            for (pair, tally) in counts {
+                for key in pair.token.keys(after: Int(pair.cut)) { keys[key, default: KeyTally()] = keys[key, default: KeyTally()].adding(tally) }
+            }
+            return (out, keys)
         }
         var counts: [PackedPrefix: KeyTally] = [:]
         for run in made { counts.merge(run.prefixCounts, uniquingKeysWith: { $0.adding($1) }) }
@@ -536,18 +627,11 @@ extension PostgresStore {
         func adding(_ other: KeyTally) -> KeyTally {
             KeyTally(n: n + other.n, first: min(first, other.first))
         }
-    }
 
-    /// A key's tally, and the last report that counted it (each counts it once).
-    struct KeyCount {
-        var tally = KeyTally()
-        var last = -1
-
-        mutating func count(report: Int, ord: Int32) {
-            guard report != last else { return }
-            tally.n += 1
-            tally.first = min(tally.first, ord)
-            last = report
+        /// Counts one more report, numbered `ord`.
+        mutating func add(ord: Int32) {
+            n += 1
+            first = min(first, ord)
         }
     }
 
