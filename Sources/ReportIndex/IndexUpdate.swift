@@ -199,27 +199,33 @@ struct TreePlan {
         for i in nodes.indices.reversed() {
             if let p = nodes[i].parent { end[p] = max(end[p], end[i]) }
         }
-        var paths: [[String]] = Array(repeating: [], count: nodes.count)
-        var titles: [[String]] = Array(repeating: [], count: nodes.count)
+        // The path and category titles of each category's children, made once per category and
+        // shared by its reports.
+        var childPaths: [[String]] = Array(repeating: [], count: nodes.count)
+        var childTitles: [[String]] = Array(repeating: [], count: nodes.count)
         var seenFiles: Set<String> = []
         var sig = Signature()
         sig.add(tree.sourceFile)
-        for (i, node) in nodes.enumerated() {
-            if let p = node.parent {
-                paths[i] = paths[p] + [nodes[p].id]
-                titles[i] = nodes[p].parent == nil ? [] : titles[p] + [nodes[p].title]
-            }
-            sig.add(node.id, node.title, node.resolvedFile ?? "\u{0}")
-            sig.add(Int64(node.parent ?? -1))
-            sig.add(node.keywords)
-            switch node.kind {
+        for i in nodes.indices {
+            let parent = nodes[i].parent
+            sig.add(nodes[i].id, nodes[i].title, nodes[i].resolvedFile ?? "\u{0}")
+            sig.add(Int64(parent ?? -1))
+            sig.add(nodes[i].keywords)
+            switch nodes[i].kind {
             case .category:
-                categories.append(Category(ord: i, id: node.id, title: node.title, endOrd: end[i], parent: node.parent))
+                categories.append(Category(ord: i, id: nodes[i].id, title: nodes[i].title, endOrd: end[i], parent: parent))
+                if let parent {
+                    childPaths[i] = childPaths[parent] + [nodes[i].id]
+                    childTitles[i] = childTitles[parent] + [nodes[i].title]
+                } else {
+                    childPaths[i] = [nodes[i].id]
+                }
             case .report:
                 reports.append(Report(
-                    ord: i, id: node.id, title: node.title, path: paths[i], categoryTitles: titles[i], keywords: node.keywords,
-                    file: node.resolvedFile, parent: node.parent ?? 0))
-                if let f = node.resolvedFile, seenFiles.insert(f).inserted { files.append(f) }
+                    ord: i, id: nodes[i].id, title: nodes[i].title, path: parent.map { childPaths[$0] } ?? [],
+                    categoryTitles: parent.map { childTitles[$0] } ?? [], keywords: nodes[i].keywords, file: nodes[i].resolvedFile,
+                    parent: parent ?? 0))
+                if let f = nodes[i].resolvedFile, seenFiles.insert(f).inserted { files.append(f) }
             }
         }
         signature = sig.value
