@@ -403,7 +403,7 @@ final class Locked: @unchecked Sendable {
             var columns = (0..<5).map { _ in texts.column([FieldTextsTests.text(&numbers), FieldTextsTests.text(&numbers)]) }
             if round % 10 == 0 { columns[numbers.next(5)] += " " + (0..<3).map { _ in long[numbers.next(long.count)] }.joined(separator: " ") }
             var tokens: [PostgresStore.CountedToken] = []
-            _ = PostgresStore.vector(columns, keys: &tokens)
+            _ = PostgresStore.vector(columns, tokens: &tokens)
             let every = Set(tokens.flatMap { $0.keys(after: 0) })
             let counted = PostgresStore.CountedToken.distinct(&tokens).flatMap { $0.token.keys(after: $0.cut) }
             #expect(counted.count == Set(counted).count, "\(columns.debugDescription)")
@@ -459,7 +459,7 @@ struct PostgresIndexTests {
         ]
         for columns in columnSets {
             var keys: [PostgresStore.CountedToken] = []
-            let binary = PostgresStore.vector(columns, keys: &keys)
+            let binary = PostgresStore.vector(columns, tokens: &keys)
             let (parsed, stored) = try store.serverForms(literal: Self.everyWord(columns), binary: binary)
             #expect(binary.bytes == parsed, "\(columns.map { $0.prefix(40) })")
             #expect(binary.bytes == stored)

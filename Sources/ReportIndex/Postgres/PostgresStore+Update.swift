@@ -69,7 +69,7 @@ extension PostgresStore {
     /// phrase whose positions are checked in every report that has both.
     static func vector(_ columns: [String]) -> (literal: String, prefixes: [PackedPrefix]) {
         var tokens: [CountedToken] = []
-        let binary = vector(columns, keys: &tokens)
+        let binary = vector(columns, tokens: &tokens)
         var prefixes = tokens.flatMap { $0.keys(after: 0) }
         prefixes.sort()
         var unique: [PackedPrefix] = []
@@ -80,7 +80,7 @@ extension PostgresStore {
     /// ``vector(_:)``'s value in the binary form of `tsvector`; the tokens of its lexemes are
     /// appended to `tokens` in the order met, a token as often as a lexeme holds it (their keys
     /// are ``vector(_:)``'s: see ``CountedToken/distinct(_:)``).
-    static func vector(_ columns: [String], keys tokens: inout [CountedToken]) -> BinaryVector {
+    static func vector(_ columns: [String], tokens: inout [CountedToken]) -> BinaryVector {
         var lexemes: [UInt8] = []
         lexemes.reserveCapacity(columns.reduce(16) { $0 + $1.utf8.count + 16 })
         var entries: [VectorEntry] = []
@@ -294,8 +294,8 @@ extension PostgresStore {
             scalarEndsAtLimit = token.count == countedPrefixBytes || (token.count > countedPrefixBytes && token[countedPrefixBytes] & 0xC0 != 0x80)
         }
 
-        /// In byte order; of tokens with the same first bytes, one whose key of all of them ends
-        /// a scalar first.
+        /// In byte order; among tokens with the same first bytes, those after which a scalar ends
+        /// first (so that the first of them has every key that the others have).
         static func < (a: CountedToken, b: CountedToken) -> Bool {
             if a.head != b.head { return a.head < b.head }
             if a.scalarEndsAtLimit != b.scalarEndsAtLimit { return a.scalarEndsAtLimit }
@@ -595,7 +595,7 @@ extension PostgresStore {
                 let keywords = ReportIndex.mergeKeywords(record?.keywords ?? [], report.keywords)
                 let indexed = texts.columns(report, record, keywords)
                 tokensMet.removeAll(keepingCapacity: true)
-                let vector = vector(indexed, keys: &tokensMet)
+                let vector = vector(indexed, tokens: &tokensMet)
                 for (token, cut) in CountedToken.distinct(&tokensMet) {
                     counts[TokenCut(token: token, cut: UInt8(cut)), default: KeyTally()].add(ord: Int32(report.ord))
                 }
@@ -608,24 +608,27 @@ extension PostgresStore {
             }
             var keys: [PackedPrefix: KeyTally] = [:]
             for (pair, tally) in counts {
-                for key in pair.token.keys(after: Int(pair.cut)) { keys[key, default: KeyTally()] = keys[key, default: KeyTally()].adding(tally) }
+                for key in pair.token.keys(after: Int(pair.cut)) { keys[key, default: KeyTally()].add(tally) }
             }
             return (out, keys)
         }
         var counts: [PackedPrefix: KeyTally] = [:]
-        for run in made { counts.merge(run.prefixCounts, uniquingKeysWith: { $0.adding($1) }) }
+        for run in made {
+            for (key, tally) in run.prefixCounts { counts[key, default: KeyTally()].add(tally) }
+        }
         return (made.flatMap(\.reports), counts)
     }
 
     /// What some reports add to a key's row of `prefix_count`: how many of them hold it, and the
     /// smallest report number (`ord`) among them.
-    struct KeyTally: Equatable {
+    struct KeyTally {
         var n: Int32 = 0
         var first = Int32.max
 
-        /// The tally of both groups of reports (which have no report in common).
-        func adding(_ other: KeyTally) -> KeyTally {
-            KeyTally(n: n + other.n, first: min(first, other.first))
+        /// Adds the tally of other reports (none of them among these).
+        mutating func add(_ other: KeyTally) {
+            n += other.n
+            first = min(first, other.first)
         }
 
         /// Counts one more report, numbered `ord`.
