@@ -229,15 +229,9 @@ extension PostgresStore {
         var high: UInt64 = 0
         var low: UInt64 = 0
 
-        init(_ bytes: some Collection<UInt8>, then last: UInt8? = nil) {
-            var i = 0
-            func put(_ byte: UInt8) {
-                guard i < 16 else { return }
-                if i < 8 { high |= UInt64(byte) << (56 - 8 * i) } else { low |= UInt64(byte) << (56 - 8 * (i - 8)) }
-                i += 1
-            }
-            for byte in bytes.prefix(16) { put(byte) }
-            if let last { put(last) }
+        /// The first 16 of `bytes`.
+        init(_ bytes: some Collection<UInt8>) {
+            for (i, byte) in bytes.prefix(16).enumerated() { self = appending(byte, at: i) }
         }
 
         static func < (a: PackedPrefix, b: PackedPrefix) -> Bool { (a.high, a.low) < (b.high, b.low) }
@@ -268,10 +262,14 @@ extension PostgresStore {
             return 16
         }
 
+        /// The byte at `i` (0 past the end).
+        func byte(_ i: Int) -> UInt8 {
+            UInt8(truncatingIfNeeded: i < 8 ? high >> (56 - 8 * i) : low >> (56 - 8 * (i - 8)))
+        }
+
         /// The prefix as text.
         var text: String {
-            let bytes = (0..<16).lazy.map { i in UInt8(truncatingIfNeeded: i < 8 ? self.high >> (56 - 8 * i) : self.low >> (56 - 8 * (i - 8))) }
-            return String(decoding: Array(bytes.prefix { $0 != 0 }), as: UTF8.self)
+            String(decoding: Array((0..<16).lazy.map(byte).prefix { $0 != 0 }), as: UTF8.self)
         }
     }
 
@@ -302,18 +300,13 @@ extension PostgresStore {
             return a.count < b.count
         }
 
-        /// The byte at `i` of the first ones (0 past the end).
-        func byte(_ i: Int) -> UInt8 {
-            UInt8(truncatingIfNeeded: i < 8 ? head.high >> (56 - 8 * i) : head.low >> (56 - 8 * (i - 8)))
-        }
-
         /// The keys of prefixes longer than `cut` bytes, and the whole token's.
         func keys(after cut: Int) -> [PackedPrefix] {
             var out: [PackedPrefix] = []
             let n = Int(count)
             if cut < min(n, countedPrefixBytes) {
-                for length in (cut + 1)...min(n, countedPrefixBytes) where byte(length - 1) != 0x20 {
-                    let ends = length == n || (length < countedPrefixBytes ? byte(length) & 0xC0 != 0x80 : scalarEndsAtLimit)
+                for length in (cut + 1)...min(n, countedPrefixBytes) where head.byte(length - 1) != 0x20 {
+                    let ends = length == n || (length < countedPrefixBytes ? head.byte(length) & 0xC0 != 0x80 : scalarEndsAtLimit)
                     if ends { out.append(head.first(length)) }
                 }
             }
