@@ -160,6 +160,12 @@ private struct TreeBuilder {
             message: message, otherPath: otherPath)
     }
 
+    /// ``fail(_:_:_:_:otherPath:)`` at the field `name` of the node at `path` (its JSON path is
+    /// made only here, for the error: a million nodes would make several million).
+    func fail(_ kind: LibraryError.Kind, field name: String, of path: String, _ value: JSONValue?, _ message: String, otherPath: String? = nil) -> LibraryError {
+        fail(kind, Self.field(name, of: path), value, message, otherPath: otherPath)
+    }
+
     mutating func build(_ document: JSONValue) throws(LibraryError) {
         guard document.objectMembers != nil else {
             throw fail(.wrongType, "", document, "the document must be an object (the root category), found \(document.typeName)")
@@ -224,8 +230,7 @@ private struct TreeBuilder {
         return index
     }
 
-    /// The JSON path of the field `name` of the node at `path` (made only for an error's message:
-    /// a million nodes would make several million).
+    /// The JSON path of the field `name` of the node at `path`.
     private static func field(_ name: String, of path: String) -> String { path.isEmpty ? name : path + "." + name }
 
     /// Whether `text` holds more than `limit` characters: counted only when its UTF-8 bytes are
@@ -235,7 +240,7 @@ private struct TreeBuilder {
     /// Refuses a report with children and any field a node of its kind does not have.
     private func checkFields(_ members: [(key: String, value: JSONValue)], of value: JSONValue, isReport: Bool, path: String) throws(LibraryError) {
         if isReport, let children = value["children"] {
-            throw fail(.reportWithChildren, Self.field("children", of: path), children, "a report (it has 'file') cannot have children")
+            throw fail(.reportWithChildren, field: "children", of: path, children, "a report (it has 'file') cannot have children")
         }
         let allowed = isReport ? Self.reportFields : Self.categoryFields
         for member in members where !allowed.contains(member.key) {
@@ -245,23 +250,23 @@ private struct TreeBuilder {
             } else if !isReport && member.key == "keywords" {
                 message += " (only reports have keywords)"
             }
-            throw fail(.unknownField, Self.field(member.key, of: path), member.value, message)
+            throw fail(.unknownField, field: member.key, of: path, member.value, message)
         }
     }
 
     /// The node's `id`: a valid id not used before.
     private func nodeID(_ value: JSONValue, path: String) throws(LibraryError) -> String {
-        guard let idValue = value["id"] else { throw fail(.missingField, Self.field("id", of: path), value, "missing field 'id'") }
+        guard let idValue = value["id"] else { throw fail(.missingField, field: "id", of: path, value, "missing field 'id'") }
         guard let id = idValue.stringValue else {
-            throw fail(.wrongType, Self.field("id", of: path), idValue, "'id' must be a string, found \(idValue.typeName)")
+            throw fail(.wrongType, field: "id", of: path, idValue, "'id' must be a string, found \(idValue.typeName)")
         }
         if let problem = idProblem(id, maxLength: options.limits.maxIDLength) {
-            throw fail(.invalidValue, Self.field("id", of: path), idValue, problem)
+            throw fail(.invalidValue, field: "id", of: path, idValue, problem)
         }
         if let existing = indexByID[id] {
             let other = nodes[existing].jsonPath
             throw fail(
-                .duplicateID, Self.field("id", of: path), idValue,
+                .duplicateID, field: "id", of: path, idValue,
                 "duplicate id '\(id)', first used at \(other.isEmpty ? "the root" : other)", otherPath: other)
         }
         return id
@@ -271,18 +276,18 @@ private struct TreeBuilder {
     private func nodeTitle(_ value: JSONValue, path: String) throws(LibraryError) -> String {
         let limits = options.limits
         guard let titleValue = value["title"] else {
-            throw fail(.missingField, Self.field("title", of: path), value, "missing field 'title'")
+            throw fail(.missingField, field: "title", of: path, value, "missing field 'title'")
         }
         guard let rawTitle = titleValue.stringValue else {
-            throw fail(.wrongType, Self.field("title", of: path), titleValue, "'title' must be a string, found \(titleValue.typeName)")
+            throw fail(.wrongType, field: "title", of: path, titleValue, "'title' must be a string, found \(titleValue.typeName)")
         }
         let title = trimmed(rawTitle)
-        if title.isEmpty { throw fail(.emptyTitle, Self.field("title", of: path), titleValue, "the title is empty") }
+        if title.isEmpty { throw fail(.emptyTitle, field: "title", of: path, titleValue, "the title is empty") }
         if Self.longer(title, than: limits.maxTitleLength) {
-            throw fail(.invalidValue, Self.field("title", of: path), titleValue, "the title is longer than \(limits.maxTitleLength) characters")
+            throw fail(.invalidValue, field: "title", of: path, titleValue, "the title is longer than \(limits.maxTitleLength) characters")
         }
         if containsControlCharacter(title) {
-            throw fail(.invalidValue, Self.field("title", of: path), titleValue, "the title contains a control character (line break or tab)")
+            throw fail(.invalidValue, field: "title", of: path, titleValue, "the title contains a control character (line break or tab)")
         }
         return title
     }
@@ -290,12 +295,11 @@ private struct TreeBuilder {
     /// The node's own `colour`, if it has one.
     private func nodeColour(_ value: JSONValue, path: String) throws(LibraryError) -> RGBColour? {
         guard let colourValue = value["colour"] else { return nil }
-        let field = Self.field("colour", of: path)
         guard let text = colourValue.stringValue else {
-            throw fail(.wrongType, field, colourValue, "'colour' must be a string, found \(colourValue.typeName)")
+            throw fail(.wrongType, field: "colour", of: path, colourValue, "'colour' must be a string, found \(colourValue.typeName)")
         }
         guard let parsed = RGBColour(hex: text) else {
-            throw fail(.invalidValue, field, colourValue, "'colour' must look like #1E6FD9, found '\(text)'")
+            throw fail(.invalidValue, field: "colour", of: path, colourValue, "'colour' must look like #1E6FD9, found '\(text)'")
         }
         return parsed
     }
@@ -303,10 +307,10 @@ private struct TreeBuilder {
     /// A category's `children` array.
     private func categoryChildren(_ value: JSONValue, path: String) throws(LibraryError) -> [JSONValue] {
         guard let childrenValue = value["children"] else {
-            throw fail(.missingField, Self.field("children", of: path), value, "missing field 'children' (a category needs 'children'; a report needs 'file')")
+            throw fail(.missingField, field: "children", of: path, value, "missing field 'children' (a category needs 'children'; a report needs 'file')")
         }
         guard let children = childrenValue.arrayValue else {
-            throw fail(.wrongType, Self.field("children", of: path), childrenValue, "'children' must be an array, found \(childrenValue.typeName)")
+            throw fail(.wrongType, field: "children", of: path, childrenValue, "'children' must be an array, found \(childrenValue.typeName)")
         }
         return children
     }
@@ -337,17 +341,16 @@ private struct TreeBuilder {
 
     /// A report's `file` (the node at `nodePath`'s), and the path it resolves to.
     private mutating func reportFile(_ value: JSONValue, of nodePath: String) throws(LibraryError) -> (String, String) {
-        func path() -> String { Self.field("file", of: nodePath) }
         guard let file = value.stringValue else {
-            throw fail(.wrongType, path(), value, "'file' must be a string, found \(value.typeName)")
+            throw fail(.wrongType, field: "file", of: nodePath, value, "'file' must be a string, found \(value.typeName)")
         }
-        if file.isEmpty { throw fail(.invalidValue, path(), value, "'file' is empty") }
+        if file.isEmpty { throw fail(.invalidValue, field: "file", of: nodePath, value, "'file' is empty") }
         if file.hasPrefix("/") || file.hasPrefix("~") {
-            throw fail(.pathEscapesData, path(), value, "'\(file)' must be relative to the data folder")
+            throw fail(.pathEscapesData, field: "file", of: nodePath, value, "'\(file)' must be relative to the data folder")
         }
         // Lexical check first: '..' may not climb above the data folder.
         if climbsAboveStart(file) {
-            throw fail(.pathEscapesData, path(), value, "'\(file)' points outside the data folder")
+            throw fail(.pathEscapesData, field: "file", of: nodePath, value, "'\(file)' points outside the data folder")
         }
         let resolved = dataFolder == "." ? file : dataFolder + "/" + file
         guard options.checkFiles else { return (file, resolved) }
@@ -355,30 +358,30 @@ private struct TreeBuilder {
         var info = stat()
         guard stat(resolved, &info) == 0 else {
             let reason = errno == ENOENT ? "does not exist" : "cannot be read (\(String(cString: strerror(errno))))"
-            throw fail(errno == ENOENT ? .missingFile : .unreadableFile, path(), value, "PDF '\(file)' \(reason)")
+            throw fail(errno == ENOENT ? .missingFile : .unreadableFile, field: "file", of: nodePath, value, "PDF '\(file)' \(reason)")
         }
         // Symbolic links may not lead out of the data folder either.
         if let folder = realDataFolder, let real = realPath(resolved), !real.hasPrefix(folder + "/") {
-            throw fail(.pathEscapesData, path(), value, "'\(file)' leads outside the data folder through a symbolic link")
+            throw fail(.pathEscapesData, field: "file", of: nodePath, value, "'\(file)' leads outside the data folder through a symbolic link")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw fail(.unreadableFile, path(), value, "PDF '\(file)' is not a regular file")
+            throw fail(.unreadableFile, field: "file", of: nodePath, value, "PDF '\(file)' is not a regular file")
         }
         let fd = open(resolved, O_RDONLY)
         guard fd >= 0 else {
-            throw fail(.unreadableFile, path(), value, "PDF '\(file)' cannot be read (\(String(cString: strerror(errno))))")
+            throw fail(.unreadableFile, field: "file", of: nodePath, value, "PDF '\(file)' cannot be read (\(String(cString: strerror(errno))))")
         }
         defer { close(fd) }
         var head = [UInt8](repeating: 0, count: 1024)
         let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 1024) }
         guard count >= 0 else {
-            throw fail(.unreadableFile, path(), value, "PDF '\(file)' cannot be read (\(String(cString: strerror(errno))))")
+            throw fail(.unreadableFile, field: "file", of: nodePath, value, "PDF '\(file)' cannot be read (\(String(cString: strerror(errno))))")
         }
         // The header may follow up to 1 KB of junk (ISO 32000-1, implementation note 13).
         let marker = Array("%PDF-".utf8)
         let found = count >= marker.count && (0...(count - marker.count)).contains { head[$0..<$0 + marker.count].elementsEqual(marker) }
         if !found {
-            throw fail(.unreadableFile, path(), value, "'\(file)' is not a PDF (no %PDF- header in its first 1024 bytes)")
+            throw fail(.unreadableFile, field: "file", of: nodePath, value, "'\(file)' is not a PDF (no %PDF- header in its first 1024 bytes)")
         }
         return (file, resolved)
     }
@@ -386,13 +389,12 @@ private struct TreeBuilder {
     /// A report's `keywords` (the node at `nodePath`'s), each trimmed.
     private func reportKeywords(_ value: JSONValue?, of nodePath: String) throws(LibraryError) -> [String] {
         guard let value else { return [] }
-        func path() -> String { Self.field("keywords", of: nodePath) }
-        func elementPath(_ i: Int) -> String { path() + "[\(i)]" }
+        func elementPath(_ i: Int) -> String { Self.field("keywords", of: nodePath) + "[\(i)]" }
         guard let array = value.arrayValue else {
-            throw fail(.wrongType, path(), value, "'keywords' must be an array of strings, found \(value.typeName)")
+            throw fail(.wrongType, field: "keywords", of: nodePath, value, "'keywords' must be an array of strings, found \(value.typeName)")
         }
         if array.count > options.limits.maxKeywords {
-            throw fail(.limitExceeded, path(), value, "more than \(options.limits.maxKeywords) keywords")
+            throw fail(.limitExceeded, field: "keywords", of: nodePath, value, "more than \(options.limits.maxKeywords) keywords")
         }
         var keywords: [String] = []
         for (i, element) in array.enumerated() {
