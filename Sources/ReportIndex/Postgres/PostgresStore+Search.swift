@@ -158,11 +158,14 @@ extension PostgresStore {
     /// The SQL of a report number at or before the first report that can match `query` under
     /// `filter`: the subtree's first, or the latest of the terms' first reports in
     /// `prefix_count` (``boundingKey(_:)``; no report holds a key it lacks), whichever is later.
-    func startSQL(_ query: SearchQuery, _ filter: ReportIndex.Restriction, into c: inout Condition) -> String {
+    /// With `title`, the first that can match every term in its title: the terms' first reports
+    /// with the key in their title (none: past every report).
+    func startSQL(_ query: SearchQuery, _ filter: ReportIndex.Restriction, title: Bool = false, into c: inout Condition) -> String {
         let low = c.bindInt(filter.range?.lowerBound ?? 0)
         let keys = query.terms.compactMap(Self.boundingKey)
         guard !keys.isEmpty else { return "SELECT \(low) AS o" }
-        return "SELECT greatest(\(low), (SELECT max(first_ord) FROM prefix_count WHERE prefix = ANY (\(c.bindTexts(keys))))) AS o"
+        let first = title ? "coalesce(title_first_ord, \(Int32.max))" : "first_ord"
+        return "SELECT greatest(\(low), (SELECT max(\(first)) FROM prefix_count WHERE prefix = ANY (\(c.bindTexts(keys))))) AS o"
     }
 
     /// The SQL of the number of reports that match `query` under `filter` (`all` is its
@@ -227,6 +230,10 @@ extension PostgresStore {
         try withConnection { c in try execute(c, "SELECT count(*) FROM report").first?[0].decode(Int.self) ?? 0 }
     }
 
+    /// Reports read in datasource order for the first of a field group before its GIN bitmap
+    /// is asked: 2 000 (a few milliseconds when they do not hold a page of it).
+    static let headRows = 2_000
+
     /// The total and the candidates of a non-empty query with their normalised columns, in one
     /// statement: every match when there are at most ``ReportIndex/rankedGroupLimit``, else the
     /// first `limit` in datasource order of each field group (every word in the title, in the PDF
@@ -236,16 +243,13 @@ extension PostgresStore {
     /// A group's first reports come from the GIN index's bitmap: `ord + 0` keeps the planner from
     /// walking the whole key order for matches that may all lie at its end (a language's reports
     /// are together in a datasource), unless the ``headRows`` reports in datasource order from the
-    /// first that can match (``startSQL(_:_:into:)``) already hold a page of the group: then
-    /// those are its first (tried first: a group of many reports is most of a large library's
-    /// keystrokes, and its bitmap costs in proportion to its size). The candidates' rows are
+    /// first that can match (``startSQL(_:_:title:into:)``; for the title group, the first that
+    /// can match in its title) already hold a page of the group: then those are its first (tried
+    /// first: a group of many reports is most of a large library's keystrokes, and its bitmap
+    /// costs in proportion to its size). The candidates' rows are
     /// looked up by an array of their numbers (a join let the planner, which expects as many
     /// candidates as matches, read the whole report table). One row with no report when there is
     /// no candidate.
-    /// Reports read in datasource order for the first of a field group before its GIN bitmap
-    /// is asked: 2 000 (a few milliseconds when they do not hold a page of it).
-    static let headRows = 2_000
-
     private func candidates(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int)
         throws -> (total: Int, rows: [PostgresRandomAccessRow])
     {
@@ -253,14 +257,15 @@ extension PostgresStore {
         let all = clause(query, filter, into: &b)
         let page = b.bindInt(limit)
         let most = b.bindInt(ReportIndex.rankedGroupLimit)
-        var ctes = ["total AS (\(totalSQL(query, filter, all: all, into: &b)))", "start AS (\(startSQL(query, filter, into: &b)))"]
+        var ctes = ["total AS (\(totalSQL(query, filter, all: all, into: &b)))", "start AS (\(startSQL(query, filter, into: &b)))",
+                    "title_start AS (\(startSQL(query, filter, title: true, into: &b)))"]
         var parts = ["SELECT ord FROM search WHERE \(all) AND (SELECT n FROM total) <= \(most)"]
         let head = b.bindInt(Self.headRows)
         for (k, field) in (SearchField.allCases.map(Optional.some) + [nil]).enumerated() {
             let group = field == nil ? all : clause(query, filter, field: field, into: &b)
             let gate = "(SELECT n FROM total) > \(most)" + (k > 0 ? " AND (SELECT count(*) FROM g0) < \(page)" : "")
             ctes.append("""
-                h\(k) AS (SELECT ord FROM (SELECT ord, v FROM search WHERE ord >= (SELECT o FROM start) ORDER BY ord LIMIT \(head)) s WHERE \(group) AND \(gate) ORDER BY ord LIMIT \(page))
+                h\(k) AS (SELECT ord FROM (SELECT ord, v FROM search WHERE ord >= (SELECT o FROM \(k == 0 ? "title_start" : "start")) ORDER BY ord LIMIT \(head)) s WHERE \(group) AND \(gate) ORDER BY ord LIMIT \(page))
                 """)
             ctes.append("""
                 g\(k) AS (SELECT ord FROM h\(k) WHERE (SELECT count(*) FROM h\(k)) >= \(page) UNION ALL (
@@ -380,20 +385,24 @@ extension PostgresStore {
     }
 
     /// The prefixes whose row in `prefix_count` is wrong for the reports' vectors, in prefix
-    /// order, each with the stored and the true count and first report: none when the table is
-    /// right. A count must be exact; a first report may be earlier than the true one.
+    /// order, each with the stored and the true count, first report and first report with it in
+    /// the title: none when the table is right. A count must be exact; a first report may be
+    /// earlier than the true one.
     func prefixCountProblems() throws(IndexError) -> [String] {
-        try transaction(readOnly: true) { c in
+        let titleTags = "'" + Self.fieldTags[0] + "', '" + String(UnicodeScalar(Self.pairTags[0])) + "'"
+        return try transaction(readOnly: true) { c in
             try wholeTables(c)
             return try execute(c, """
-                WITH truth AS (SELECT prefix, count(*)::int AS n, min(ord) AS first FROM (\(Self.countedPrefixes(in: "search"))) p GROUP BY 1)
-                SELECT coalesce(t.prefix, p.prefix) COLLATE "C", coalesce(p.n, 0), coalesce(t.n, 0), p.first_ord, t.first
-                FROM truth t FULL JOIN prefix_count p ON p.prefix = t.prefix
-                WHERE t.n IS DISTINCT FROM p.n OR p.first_ord > t.first ORDER BY 1
+                WITH truth AS (SELECT prefix, count(*)::int AS n, min(ord) AS first FROM (\(Self.countedPrefixes(in: "search"))) p GROUP BY 1),
+                titles AS (SELECT ord, array_to_tsvector(ARRAY(SELECT lexeme FROM unnest(v) WHERE left(lexeme, 1) IN (\(titleTags)))) AS v FROM search),
+                title_truth AS (SELECT prefix, min(ord) AS first FROM (\(Self.countedPrefixes(in: "titles"))) p GROUP BY 1)
+                SELECT coalesce(t.prefix, p.prefix) COLLATE "C", coalesce(p.n, 0), coalesce(t.n, 0), p.first_ord, t.first, p.title_first_ord, tt.first
+                FROM truth t FULL JOIN prefix_count p ON p.prefix = t.prefix LEFT JOIN title_truth tt ON tt.prefix = coalesce(t.prefix, p.prefix)
+                WHERE t.n IS DISTINCT FROM p.n OR p.first_ord > t.first OR coalesce(p.title_first_ord, \(Int32.max)) > tt.first ORDER BY 1
                 """).map { row in
                     let first = { (i: Int) in try row[i].decode(Int?.self).map(String.init) ?? "none" }
                     return "\(try row[0].decode(String.self)): \(try row[1].decode(Int.self)) stored, \(try row[2].decode(Int.self)) true; "
-                        + "first report \(try first(3)) stored, \(try first(4)) true"
+                        + "first report \(try first(3)) stored, \(try first(4)) true; in a title \(try first(5)) stored, \(try first(6)) true"
                 }
         }
     }

@@ -81,6 +81,14 @@ extension PostgresStore {
     /// appended to `tokens` in the order met, a token as often as a lexeme holds it (their keys
     /// are ``vector(_:)``'s: see ``CountedToken/distinct(_:)``).
     static func vector(_ columns: [String], tokens: inout [CountedToken]) -> BinaryVector {
+        var titleTokens = 0
+        return vector(columns, tokens: &tokens, titleTokens: &titleTokens)
+    }
+
+    /// ``vector(_:tokens:)``, and how many of the tokens appended come from the title (the first
+    /// of them: the title is the first column).
+    static func vector(_ columns: [String], tokens: inout [CountedToken], titleTokens: inout Int) -> BinaryVector {
+        let before = tokens.count
         var lexemes: [UInt8] = []
         lexemes.reserveCapacity(columns.reduce(16) { $0 + $1.utf8.count + 16 })
         var entries: [VectorEntry] = []
@@ -99,6 +107,7 @@ extension PostgresStore {
             tokens.append(CountedToken(token))
         }
         for (field, indexed) in columns.enumerated() {
+            if field == 1 { titleTokens = tokens.count - before }
             let tag = fieldTags[field].utf8.first!
             var position = 0
             var previousUnit: Substring.UTF8View?
@@ -116,6 +125,7 @@ extension PostgresStore {
                 }
             }
         }
+        if columns.count == 1 { titleTokens = tokens.count - before }
         return BinaryVector(lexemes: lexemes, entries: entries)
     }
 
@@ -577,7 +587,10 @@ extension PostgresStore {
             var texts = FieldTexts()
             // What the reports add per token and shared bytes (see `CountedToken.distinct`).
             var counts: [TokenCut: KeyTally] = [:]
+            // The first report of the run with each title token (the run is in report order).
+            var titleFirst: [CountedToken: Int32] = [:]
             var tokensMet: [CountedToken] = []
+            var titleTokens = 0
             var out: [PreparedReport] = []
             out.reserveCapacity(run.count)
             for i in run {
@@ -588,7 +601,9 @@ extension PostgresStore {
                 let keywords = ReportIndex.mergeKeywords(record?.keywords ?? [], report.keywords)
                 let indexed = texts.columns(report, record, keywords)
                 tokensMet.removeAll(keepingCapacity: true)
-                let vector = vector(indexed, tokens: &tokensMet)
+                let vector = vector(indexed, tokens: &tokensMet, titleTokens: &titleTokens)
+                let ord = Int32(report.ord)
+                for token in tokensMet[..<titleTokens] where titleFirst[token].map({ $0 > ord }) ?? true { titleFirst[token] = ord }
                 for (token, cut) in CountedToken.distinct(&tokensMet) {
                     counts[TokenCut(token: token, cut: UInt8(cut)), default: KeyTally()].add(ord: Int32(report.ord))
                 }
@@ -603,6 +618,9 @@ extension PostgresStore {
             for (pair, tally) in counts {
                 for key in pair.token.keys(after: Int(pair.cut)) { keys[key, default: KeyTally()].add(tally) }
             }
+            for (token, ord) in titleFirst {
+                for key in token.keys(after: 0) { keys[key, default: KeyTally()].addTitle(ord: ord) }
+            }
             return (out, keys)
         }
         var counts: [PackedPrefix: KeyTally] = [:]
@@ -612,16 +630,24 @@ extension PostgresStore {
         return (made.flatMap(\.reports), counts)
     }
 
-    /// What some reports add to a key's row of `prefix_count`: how many of them hold it, and the
-    /// smallest report number (`ord`) among them.
+    /// What some reports add to a key's row of `prefix_count`: how many of them hold it, the
+    /// smallest report number (`ord`) among them, and among those that hold it in their title
+    /// (`Int32.max` for none).
     struct KeyTally {
         var n: Int32 = 0
         var first = Int32.max
+        var titleFirst = Int32.max
 
         /// Adds the tally of other reports (none of them among these).
         mutating func add(_ other: KeyTally) {
             n += other.n
             first = min(first, other.first)
+            titleFirst = min(titleFirst, other.titleFirst)
+        }
+
+        /// Notes a report numbered `ord` that holds the key in its title (counted by ``add(ord:)``).
+        mutating func addTitle(ord: Int32) {
+            titleFirst = min(titleFirst, ord)
         }
 
         /// Counts one more report, numbered `ord`.
@@ -741,9 +767,12 @@ extension PostgresStore {
         countBinds.append(prefixes.map(\.text))
         countBinds.append(prefixes.map { prefixCounts[$0]!.n })
         countBinds.append(prefixes.map { prefixCounts[$0]!.first })
+        countBinds.append(prefixes.map { prefixCounts[$0]!.titleFirst })
         _ = try execute(c, """
-            INSERT INTO prefix_count(prefix, n, first_ord) SELECT * FROM unnest($1::text[], $2::int[], $3::int[])
-            ON CONFLICT (prefix) DO UPDATE SET n = prefix_count.n + excluded.n, first_ord = least(prefix_count.first_ord, excluded.first_ord)
+            INSERT INTO prefix_count(prefix, n, first_ord, title_first_ord)
+            SELECT p, n, f, nullif(t, \(Int32.max)) FROM unnest($1::text[], $2::int[], $3::int[], $4::int[]) AS u(p, n, f, t)
+            ON CONFLICT (prefix) DO UPDATE SET n = prefix_count.n + excluded.n, first_ord = least(prefix_count.first_ord, excluded.first_ord),
+                title_first_ord = least(prefix_count.title_first_ord, excluded.title_first_ord)
             """, countBinds)
         if !keyKeys.isEmpty {
             var keyBinds = PostgresBindings()

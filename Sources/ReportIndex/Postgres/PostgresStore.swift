@@ -17,8 +17,8 @@ final class PostgresStore: @unchecked Sendable {
     /// newer version is refused. 4: the vectors in a narrow `search` table, one per report. 5: the
     /// table `prefix_count`. 6: `prefix_count` holds prefixes of up to 16 bytes (3 scalars before)
     /// and whole tokens; two neighbouring characters of scripts written without spaces are a pair
-    /// lexeme too. 7: `prefix_count.first_ord`.
-    static let schemaVersion = 7
+    /// lexeme too. 7: `prefix_count.first_ord`. 8: `prefix_count.title_first_ord`.
+    static let schemaVersion = 8
     /// The first key of the advisory lock ("BBLX"); the second is the schema name's hash.
     static let lockClass: Int32 = 0x4242_4C58
 
@@ -408,8 +408,10 @@ enum PostgresSchema {
         // How many reports hold each key of `PostgresStore.countedPrefixBytes`: the total of a
         // one-word query being typed or finished, without visiting its matches. `first_ord` is
         // no more than the smallest number of a report that holds it (the smallest when written;
-        // a deletion leaves it): where the first of a field group can begin.
-        "CREATE TABLE prefix_count(prefix text COLLATE \"C\" PRIMARY KEY, n integer NOT NULL, first_ord integer NOT NULL)",
+        // a deletion leaves it): where the first of a field group can begin. `title_first_ord` is
+        // the same for the reports that hold it in their title (NULL when none did when written):
+        // where the title group can begin.
+        "CREATE TABLE prefix_count(prefix text COLLATE \"C\" PRIMARY KEY, n integer NOT NULL, first_ord integer NOT NULL, title_first_ord integer)",
         """
         CREATE TABLE keyword(
             key text COLLATE "C" NOT NULL,
