@@ -487,6 +487,42 @@ struct PostgresIndexTests {
         return out.joined(separator: " ")
     }
 
+    /// A word in more reports than ``ReportIndex/rankedGroupLimit`` but in fewer titles than a
+    /// page: the title group is short, so the other groups (keywords, category titles, anywhere)
+    /// are read by a second statement, and a report in two groups comes once. Reports of another
+    /// category come first, so the groups begin far from the datasource's start. The same ids,
+    /// totals, spans and facets as the SQLite file, with pages smaller and larger than the title
+    /// group, in a subtree and under a keyword.
+    @Test func groupsPastTheTitleAnswerAsTheSQLiteFileDoes() throws {
+        let library = try TestLibrary(name: "groups", store: .postgres)
+        defer { library.remove() }
+        var reports: [(String, String, [String], Int, [String])] = []
+        for i in 0..<600 { reports.append(("cow-\(i)", "Cow Count \(i)", ["farm", "cows"], i % 8, i % 50 == 0 ? ["zebra crossing"] : [])) }
+        for i in 0..<1_500 {
+            let title = i % 60 == 7 ? "Zebra Stripes Survey \(i)" : "Field Notes \(i)"
+            reports.append(("zebra-\(i)", title, ["zoo", "zebras"], i % 8, i % 40 == 1 ? ["zebra crossing", "Stripes"] : ["field"]))
+        }
+        try library.write(reports)
+        let tree = try library.tree()
+        let sqlite = try ReportIndex.open(at: library.folder + "/groups.index.sqlite")
+        _ = try sqlite.update(with: tree)
+        let postgres = try ReportIndex.open(at: library.indexPath)
+        _ = try postgres.update(with: tree)
+        var short = 0
+        for text in ["z", "ze", "zebra", "zebras", "zebra ", "zebra s", "\"zebra crossing\"", "stripes zeb", "field z"] {
+            let query = SearchQuery(text)
+            for options in [SearchOptions(limit: 20), SearchOptions(limit: 50), SearchOptions(limit: 200), SearchOptions(within: "zebras", limit: 50),
+                            SearchOptions(keywords: ["field"], limit: 50)] {
+                let expected = try sqlite.search(query, options: options, withFacets: true)
+                #expect(try postgres.search(query, options: options, withFacets: true) == expected, "\(text) \(options)")
+                let titled = try sqlite.search(query, options: SearchOptions(keywords: options.keywords, within: options.within, limit: 2_000))
+                    .results.filter { $0.matches.contains { $0.field == .title } }.count
+                if expected.total > ReportIndex.rankedGroupLimit, titled < options.limit { short += 1 }
+            }
+        }
+        #expect(short >= 5, "searches whose title group is short of a page among more matches than the ranked limit")
+    }
+
     /// Words being typed, every prefix (`prefix_count` holds the total of those of up to 16
     /// bytes; the longer ones, as `квартальный` and `προυπολογισμος`, are counted), in Latin, CJK,
     /// Thai, Arabic, Korean, Greek and Cyrillic, alone, after a whole word, in a phrase, finished,
