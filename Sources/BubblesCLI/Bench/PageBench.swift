@@ -128,7 +128,7 @@ struct PageBench {
         let me = CommandLine.arguments[0]
         for f in files {
             let size = (try? FileManager.default.attributesOfItem(atPath: f)[.size] as? Int) ?? 0
-            var r = FileResult(path: f, size: size ?? 0)
+            var r = FileResult(path: f, size: size)
             do {
                 let doc = try PDFPageDocument(path: f)
                 let count = allPages ? doc.pageCount : 1
