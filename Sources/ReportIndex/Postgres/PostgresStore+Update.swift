@@ -89,6 +89,7 @@ extension PostgresStore {
     /// of them: the title is the first column).
     static func vector(_ columns: [String], tokens: inout [CountedToken], titleTokens: inout Int) -> BinaryVector {
         let before = tokens.count
+        titleTokens = 0
         var lexemes: [UInt8] = []
         lexemes.reserveCapacity(columns.reduce(16) { $0 + $1.utf8.count + 16 })
         var entries: [VectorEntry] = []
@@ -107,7 +108,7 @@ extension PostgresStore {
             tokens.append(CountedToken(token))
         }
         for (field, indexed) in columns.enumerated() {
-            if field == 1 { titleTokens = tokens.count - before }
+            defer { if field == 0 { titleTokens = tokens.count - before } }
             let tag = fieldTags[field].utf8.first!
             var position = 0
             var previousUnit: Substring.UTF8View?
@@ -125,7 +126,6 @@ extension PostgresStore {
                 }
             }
         }
-        if columns.count == 1 { titleTokens = tokens.count - before }
         return BinaryVector(lexemes: lexemes, entries: entries)
     }
 
@@ -587,7 +587,7 @@ extension PostgresStore {
             var texts = FieldTexts()
             // What the reports add per token and shared bytes (see `CountedToken.distinct`).
             var counts: [TokenCut: KeyTally] = [:]
-            // The first report of the run with each title token (the run is in report order).
+            // The first report of the run with each title token.
             var titleFirst: [CountedToken: Int32] = [:]
             var tokensMet: [CountedToken] = []
             var titleTokens = 0
@@ -605,7 +605,7 @@ extension PostgresStore {
                 let ord = Int32(report.ord)
                 for token in tokensMet[..<titleTokens] where titleFirst[token].map({ $0 > ord }) ?? true { titleFirst[token] = ord }
                 for (token, cut) in CountedToken.distinct(&tokensMet) {
-                    counts[TokenCut(token: token, cut: UInt8(cut)), default: KeyTally()].add(ord: Int32(report.ord))
+                    counts[TokenCut(token: token, cut: UInt8(cut)), default: KeyTally()].add(ord: ord)
                 }
                 let keys = texts.keywordKeys(keywords).map { (key: $0.key, display: text($0.keyword)) }
                 out.append(PreparedReport(
