@@ -218,6 +218,7 @@ let package = Package(
             dependencies: [
                 "ReportIndex", "IndexThumbnails", "ReportLibrary", "PDFCore", "PDFMetadata", "SampleLibrary", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(name: "PDFMetadataTests", dependencies: ["PDFCore", "PDFMetadata", "CZlib", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "PDFRenderTests", dependencies: ["PDFRender", "PDFCore", "PDFMetadata", "DeterminismPins", "TestSupport", "CTurboJPEG"], exclude: ["Fixtures"]),

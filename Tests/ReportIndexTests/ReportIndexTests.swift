@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import ReportLibrary
 import SampleLibrary
 import TestSupport
@@ -421,6 +422,46 @@ final class Locked: @unchecked Sendable {
     }
 }
 
+@Suite struct PostgresPostingTests {
+    @Test("the least string above every string that begins with a prefix, in code-point order")
+    func successors() {
+        #expect(PostgresStore.successor("abc") == "abd")
+        #expect(PostgresStore.successor("a\u{D7FF}") == "a\u{E000}")
+        #expect(PostgresStore.successor("a\u{10FFFF}") == "b")
+        #expect(PostgresStore.successor("\u{10FFFF}\u{10FFFF}") == nil)
+    }
+
+    @Test("a term's tokens: one whole token, every token a typed one begins, a pair's token; phrases and keywords go to GIN")
+    func termRanges() {
+        let none = ReportIndex.Restriction()
+        let ranges = PostgresStore.postingRanges(SearchQuery("revenue fore"), none)
+        #expect(ranges?.map(\.lo) == ["revenue", "fore"] && ranges?.map(\.hi) == ["revenue\u{1}", "forf"])
+        #expect(PostgresStore.postingRanges(SearchQuery("报告"), none)?.map(\.lo) == ["报\u{1}告"])
+        #expect(PostgresStore.postingRanges(SearchQuery("\"board minutes\""), none) == nil)
+        #expect(PostgresStore.postingRanges(SearchQuery("报告书"), none) == nil)
+        #expect(PostgresStore.postingRanges(SearchQuery(""), none) == nil)
+        #expect(PostgresStore.postingRanges(SearchQuery("revenue"), ReportIndex.Restriction(keywordKeys: ["forecast"])) == nil)
+    }
+
+    @Test("a chunk's rows from its vectors: each token once per chunk, its reports as offsets or as a bitmap")
+    func chunkRows() {
+        var vectors: [(ord: Int32, bytes: ByteBuffer)] = []
+        for ord in Int32(64)..<128 {
+            var tokens: [PostgresStore.CountedToken] = []
+            let title = ord == 70 ? "revenue revenue 报 告" : "revenue q\(ord % 3)"
+            vectors.append((ord, ByteBuffer(bytes: PostgresStore.vector([title, "", "revenue", "", ""], tokens: &tokens).bytes)))
+        }
+        let rows = PostgresStore.postings(of: vectors, chunk: 1, bits: 6)
+        #expect(rows.tokens == ["q0", "q1", "q2", "revenue", "报", "报\u{1}告", "告"].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        let row = { (token: String) in rows.tokens.firstIndex(of: token).map { Array(rows.ords[$0].readableBytesView) } ?? [] }
+        #expect(row("revenue") == [UInt8](repeating: 0xFF, count: 8), "all 64 reports: a bitmap")
+        #expect(row("报") == [6, 0], "report 70 alone: its offset")
+        var third = [UInt8](repeating: 0, count: 8)
+        for i in stride(from: 0, to: 64, by: 3) where i != 6 { third[i >> 3] |= 1 << UInt8(i & 7) }
+        #expect(row("q1") == third, "reports 64, 67, …, 127 but 70: a bitmap")
+    }
+}
+
 /// The same tests on PostgreSQL: skipped unless `BUBBLES_TEST_POSTGRES_URL` names a server
 /// (scripts/test.sh starts a throw-away one).
 @Suite(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (set BUBBLES_TEST_POSTGRES_URL)"))
@@ -564,13 +605,24 @@ struct PostgresIndexTests {
         }
         #expect(many > 0, "some prefix matches more than the ranked limit")
         #expect(try postgres.postgres?.prefixCountProblems() == [])
+        #expect(try postgres.postgres?.postingProblems() == [])
+        // The facets from `posting` in chunks of 64 reports, every chunk's edge within the library.
+        try postgres.postgres?.repartitionPostings(bits: 6)
+        #expect(try postgres.postgres?.postingProblems() == [])
+        for text in texts {
+            let query = SearchQuery(text)
+            for options in [SearchOptions(), SearchOptions(within: "lang-ru")] {
+                #expect(try postgres.facets(query, options: options) == sqlite.facets(query, options: options), "\(text) \(options)")
+            }
+        }
         // An update that rewrites and removes reports keeps the prefixes' counts.
         let fewer = try SampleLibrary.writeSearchLibrary(into: folder, reports: 2_500, pdfs: 26)
         let smaller = try LibraryLoader.load(fewer.datasource, options: LibraryLoadOptions(checkFiles: false))
         _ = try sqlite.update(with: smaller)
         _ = try postgres.update(with: smaller)
         #expect(try postgres.postgres?.prefixCountProblems() == [])
-        for text in ["r", "re", "rev", "报", "ร", "รา", "ال"] {
+        #expect(try postgres.postgres?.postingProblems() == [])
+        for text in ["r", "re", "rev", "报", "ร", "รา", "ال", "report r", "revenue f", "报 ร"] {
             #expect(try postgres.search(SearchQuery(text), withFacets: true) == sqlite.search(SearchQuery(text), withFacets: true), "\(text)")
         }
     }

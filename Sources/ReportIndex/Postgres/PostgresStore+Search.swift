@@ -169,11 +169,15 @@ extension PostgresStore {
     }
 
     /// The SQL of the number of reports that match `query` under `filter` (`all` is its
-    /// condition): the prefix's count when there is one (``countedPrefix(_:_:)``), else a count of
-    /// the matches.
-    func totalSQL(_ query: SearchQuery, _ filter: ReportIndex.Restriction, all: String, into c: inout Condition) -> String {
+    /// condition) in the snapshot `connection` reads: the prefix's count when there is one
+    /// (``countedPrefix(_:_:)``), else the count of the `posting` table's matches when it answers
+    /// the query (``postingTotal(_:_:_:)``), else a count of the matches.
+    func totalSQL(_ connection: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, all: String, into c: inout Condition) throws -> String {
         if let prefix = Self.countedPrefix(query, filter) {
             return "SELECT coalesce((SELECT n FROM prefix_count WHERE prefix = \(c.bindText(prefix))), 0)::bigint AS n"
+        }
+        if let total = try postingTotal(connection, query, filter) {
+            return "SELECT \(c.bindInt(total))::bigint AS n"
         }
         return "SELECT count(*) AS n FROM search WHERE \(all)"
     }
@@ -199,7 +203,7 @@ extension PostgresStore {
                 ranked = try score(query, found.rows, limit: limit)
             } else {
                 var matching = condition(query, filter)
-                let sql = totalSQL(query, filter, all: matching.sql, into: &matching)
+                let sql = try totalSQL(c, query, filter, all: matching.sql, into: &matching)
                 total = try execute(c, sql, matching.binds).first?[0].decode(Int.self) ?? 0
                 if limit > 0, total > 0 {
                     var first = condition(query, filter)
@@ -209,13 +213,13 @@ extension PostgresStore {
                 }
             }
             let results = try details(c, query, ranked, fields: options.matchFields)
-            let facets = withFacets ? try facetCounts(c, query, filter, limit: options.facetLimit, inTransaction: true) : []
+            let facets = withFacets ? try facetCounts(c, query, filter, limit: options.facetLimit) : []
             return SearchResults(query: query.text, total: total, results: results, facets: facets)
         }
     }
 
     func facets(_ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int) throws(IndexError) -> [KeywordCount] {
-        try withConnection { c in try facetCounts(c, query, filter, limit: limit, inTransaction: false) }
+        try transaction(readOnly: true) { c in try facetCounts(c, query, filter, limit: limit) }
     }
 
     func matchingIDs(_ query: SearchQuery, _ filter: ReportIndex.Restriction) throws(IndexError) -> [String] {
@@ -261,7 +265,7 @@ extension PostgresStore {
         let page = a.bindInt(limit)
         let most = a.bindInt(ReportIndex.rankedGroupLimit)
         let title = clause(query, filter, field: SearchField.allCases[0], into: &a)
-        var ctes = ["total AS (\(totalSQL(query, filter, all: all, into: &a)))", "title_start AS (\(startSQL(query, filter, title: true, into: &a)))"]
+        var ctes = ["total AS (\(try totalSQL(c, query, filter, all: all, into: &a)))", "title_start AS (\(startSQL(query, filter, title: true, into: &a)))"]
         ctes += groupSQL(0, title, start: "title_start", gate: "(SELECT n FROM total) > \(most)", page: page, head: a.bindInt(Self.headRows))
         ctes.append("chosen AS (SELECT ord FROM search WHERE \(all) AND (SELECT n FROM total) <= \(most) UNION SELECT ord FROM g0)")
         let first = try execute(c, """
@@ -340,32 +344,31 @@ extension PostgresStore {
 
     /// Keyword counts over the matching reports, most frequent first, ties in key order; each
     /// key shown in its first spelling (over every report), as the SQLite store counts them: with
-    /// the keyword table in memory (``FacetTable``), made again when the index's generation moved,
-    /// and the matching reports' numbers fetched as one array. In a transaction, or alone (then
-    /// the one statement is the snapshot, and a new table is made in a transaction of its own).
-    private func facetCounts(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int, inTransaction: Bool) throws -> [KeywordCount] {
-        let matching = condition(query, filter)
-        let sql = "SELECT (SELECT value FROM meta WHERE key = 'generation'), (SELECT array_agg(ord) FROM search WHERE \(matching.sql))"
-        func counts(_ row: PostgresRandomAccessRow?, _ table: FacetTable.Snapshot) throws -> [KeywordCount] {
-            var counts = table.emptyCounts()
-            for ord in try row?[1].decode([Int32]?.self) ?? [] { table.count(Int(ord), into: &counts) }
-            return table.top(counts, limit: limit)
+    /// the keyword table in memory (``FacetTable``), made again when the index's generation moved.
+    /// The matching reports come from the `posting` table when it is current and the query has
+    /// no phrase but pairs and no keyword (``postingRanges(_:_:)``), else from the GIN index as
+    /// one array of their numbers. In the caller's read-only transaction.
+    private func facetCounts(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int) throws -> [KeywordCount] {
+        let generation = Int64(try execute(c, "SELECT value FROM meta WHERE key = 'generation'").first?[0].decode(String?.self) ?? "0") ?? 0
+        let table = try facetTable.ready(at: generation) ?? makeFacetTable(c, generation: generation)
+        var counts = table.emptyCounts()
+        if let ranges = Self.postingRanges(query, filter), let bits = try currentPostingBits(c) {
+            for (chunk, words) in try postingMatches(c, ranges, bits: bits, within: filter.range) {
+                let base = chunk << bits
+                for (w, word) in words.enumerated() {
+                    var rest = word
+                    while rest != 0 {
+                        table.count(base + w * 64 + rest.trailingZeroBitCount, into: &counts)
+                        rest &= rest - 1
+                    }
+                }
+            }
+        } else {
+            let matching = condition(query, filter)
+            let row = try execute(c, "SELECT array_agg(ord) FROM search WHERE \(matching.sql)", matching.binds).first
+            for ord in try row?[0].decode([Int32]?.self) ?? [] { table.count(Int(ord), into: &counts) }
         }
-        let row = try execute(c, sql, matching.binds).first
-        let generation = Int64(try row?[0].decode(String?.self) ?? "0") ?? 0
-        if let table = facetTable.ready(at: generation) { return try counts(row, table) }
-        if inTransaction { return try counts(row, try makeFacetTable(c, generation: generation)) }
-        _ = try execute(c, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        do {
-            let again = try execute(c, sql, matching.binds).first
-            let table = try makeFacetTable(c, generation: Int64(try again?[0].decode(String?.self) ?? "0") ?? 0)
-            let found = try counts(again, table)
-            _ = try execute(c, "COMMIT")
-            return found
-        } catch {
-            _ = try? execute(c, "ROLLBACK")  // the connection may be gone; the server rolls back then
-            throw error
-        }
+        return table.top(counts, limit: limit)
     }
 
     /// The keyword table of the snapshot `c` reads, numbered in key order (`C` collation, as
@@ -443,6 +446,8 @@ extension PostgresStore {
                 "SELECT ord::text, s_title, s_pdf_title, s_keywords, s_author, s_category FROM report ORDER BY ord",
                 "SELECT ord::text, v::text FROM search ORDER BY ord",
                 "SELECT prefix, n::text FROM prefix_count ORDER BY prefix",
+                "SELECT token, chunk::text, encode(ords, 'hex') FROM posting ORDER BY token, chunk",
+                "SELECT chunk::text FROM posting_dirty ORDER BY chunk",
             ]
             if try hasThumbnailTable(c) {
                 queries.append("SELECT upper(encode(sha256, 'hex')), width::text, upper(encode(png, 'hex')), pixel_width::text, "

@@ -483,12 +483,15 @@ extension PostgresStore {
         }
     }
 
-    /// The end of an update: the indexes a cold build dropped (or a killed one left out), then in
-    /// one transaction the files no report uses go and the datasource's signature is written.
+    /// The end of an update: the indexes a cold build dropped (or a killed one left out) and the
+    /// `posting` rows of the chunks that changed since the last update that finished
+    /// (``makeMissingIndexes()``), then in one transaction the files no report uses go, the
+    /// datasource's signature is written and the `posting` table is marked current.
     func finish(unreferenced: [String], treeSig: Int64, sourceKey: String?) throws(IndexError) {
         try makeMissingIndexes()
         try transaction(readOnly: false) { c in
             try bumpGeneration(c)
+            try rebuildPostings(c)  // what changed before it: none after the above
             var binds = PostgresBindings()
             binds.append(unreferenced.map(Self.text))
             _ = try execute(c, "DELETE FROM file WHERE path = ANY($1::text[])", binds)
@@ -506,9 +509,11 @@ extension PostgresStore {
     }
 
     /// Makes the ``PostgresSchema/deferredIndexes`` that are missing, then fresh statistics for the
-    /// planner: the GIN index over the vectors on one connection while the others are made on a
-    /// second (each a transaction of its own; an index changes no answer, only its speed), with
-    /// the memory a sort of a million reports' rows wants.
+    /// planner, and the `posting` rows of the chunks that changed: the GIN index over the vectors
+    /// on one connection while the other indexes and then the postings are made on a second (each
+    /// a transaction of its own; an index changes no answer, only its speed, and the postings are
+    /// current in the state they were made from), with the memory a sort of a million reports'
+    /// rows wants.
     func makeMissingIndexes() throws(IndexError) {
         let present = try transaction(readOnly: true) { c in
             var names = PostgresBindings()
@@ -518,16 +523,18 @@ extension PostgresStore {
                 .map { try $0[0].decode(String.self) }
         }
         let missing = PostgresSchema.deferredIndexes.filter { !present.contains($0.name) }
-        guard !missing.isEmpty else { return }
         let vectors = missing.filter { $0.name == "search_v" }
-        let work = [(vectors, ["search"]), (missing.filter { $0.name != "search_v" }, ["report", "keyword", "prefix_count"])].filter { !$0.0.isEmpty }
-        let results = parallelMap(work, jobs: 2) { indexes, tables -> IndexError? in
+        let work = [(vectors, ["search"], false), (missing.filter { $0.name != "search_v" }, ["report", "keyword", "prefix_count"], true)]
+        let results = parallelMap(work, jobs: 2) { indexes, tables, postings -> IndexError? in
             do throws(IndexError) {
-                try transaction(readOnly: false) { c in
-                    _ = try execute(c, "SET LOCAL maintenance_work_mem = '256MB'")
-                    for index in indexes { _ = try execute(c, index.create) }
-                    for table in tables { _ = try execute(c, "ANALYZE \(table)") }
+                if !indexes.isEmpty {
+                    try transaction(readOnly: false) { c in
+                        _ = try execute(c, "SET LOCAL maintenance_work_mem = '256MB'")
+                        for index in indexes { _ = try execute(c, index.create) }
+                        for table in tables { _ = try execute(c, "ANALYZE \(table)") }
+                    }
                 }
+                if postings { try transaction(readOnly: false) { c in try rebuildPostings(c) } }
                 return nil
             } catch {
                 return error
@@ -561,6 +568,7 @@ extension PostgresStore {
             """, binds)
         _ = try execute(c, "DELETE FROM prefix_count WHERE n <= 0")
         _ = try execute(c, "DELETE FROM keyword WHERE report = ANY($1::int[])", binds)
+        try markPostingsDirty(c, ords.map { Int32($0) })
     }
 
     /// One report's rows, made ready to bind.
@@ -761,6 +769,7 @@ extension PostgresStore {
         vectorBinds.append(ords)
         vectorBinds.append(vectors)
         _ = try execute(c, "INSERT INTO search(ord, v) SELECT * FROM unnest($1::int[], $2::tsvector[])", vectorBinds)
+        try markPostingsDirty(c, ords)
         // In key order (the dictionary's order is no order).
         let prefixes = prefixCounts.keys.sorted()
         var countBinds = PostgresBindings()

@@ -17,8 +17,9 @@ final class PostgresStore: @unchecked Sendable {
     /// newer version is refused. 4: the vectors in a narrow `search` table, one per report. 5: the
     /// table `prefix_count`. 6: `prefix_count` holds prefixes of up to 16 bytes (3 scalars before)
     /// and whole tokens; two neighbouring characters of scripts written without spaces are a pair
-    /// lexeme too. 7: `prefix_count.first_ord`. 8: `prefix_count.title_first_ord`.
-    static let schemaVersion = 8
+    /// lexeme too. 7: `prefix_count.first_ord`. 8: `prefix_count.title_first_ord`. 9: the
+    /// tables `posting` and `posting_dirty`.
+    static let schemaVersion = 9
     /// The first key of the advisory lock ("BBLX"); the second is the schema name's hash.
     static let lockClass: Int32 = 0x4242_4C58
 
@@ -316,12 +317,13 @@ final class PostgresStore: @unchecked Sendable {
             if let version {
                 if !rebuild { warn("\(path): datasource '\(location.datasource)' was written by schema version \(version), this program writes \(Self.schemaVersion); rebuilding it") }
                 for table in ["report_metadata"] { _ = try execute(c, "DROP VIEW IF EXISTS \(table)") }
-                for table in ["keyword", "search", "prefix_count", "report", "category", "file", "meta", "thumbnail"] { _ = try execute(c, "DROP TABLE IF EXISTS \(table)") }
+                for table in ["keyword", "search", "prefix_count", "posting", "posting_dirty", "report", "category", "file", "meta", "thumbnail"] { _ = try execute(c, "DROP TABLE IF EXISTS \(table)") }
             }
             for statement in PostgresSchema.statements { _ = try execute(c, statement) }
             var binds = PostgresBindings()
             binds.append(String(Self.schemaVersion))
-            _ = try execute(c, "INSERT INTO meta(key, value) VALUES ('schema_version', $1)", binds)
+            binds.append(String(Self.postingChunkBits))
+            _ = try execute(c, "INSERT INTO meta(key, value) VALUES ('schema_version', $1), ('posting_chunk_bits', $2)", binds)
         }
     }
 }
@@ -412,6 +414,13 @@ enum PostgresSchema {
         // the same for the reports that hold it in their title (NULL when none did when written):
         // where the title group can begin.
         "CREATE TABLE prefix_count(prefix text COLLATE \"C\" PRIMARY KEY, n integer NOT NULL, first_ord integer NOT NULL, title_first_ord integer)",
+        // The reports of each token in any field (a lexeme without its tag; a pair lexeme's
+        // token is its two tokens), per chunk of 2^`posting_chunk_bits` reports (a `meta` row):
+        // the matches of a query without phrases, read without the search table's rows
+        // (`PostgresStore+Postings.swift`). Current when the `meta` row `posting_generation` is
+        // the `generation`; the chunks whose reports changed since are in `posting_dirty`.
+        "CREATE TABLE posting(token text COLLATE \"C\" NOT NULL, chunk integer NOT NULL, ords bytea NOT NULL, PRIMARY KEY (token, chunk))",
+        "CREATE TABLE posting_dirty(chunk integer PRIMARY KEY)",
         """
         CREATE TABLE keyword(
             key text COLLATE "C" NOT NULL,
