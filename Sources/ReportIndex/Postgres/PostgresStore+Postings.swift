@@ -3,9 +3,9 @@ import NIOCore
 import PostgresNIO
 
 // The `posting` table: each token's reports, per chunk of reports, so that the matches of a query
-// without phrases (its facets) come from a few rows instead of a visit to every match's row of
-// `search` (a GIN index has no index-only scan). Written at the end of an update from the
-// vectors of the chunks that changed, and used only while it is current.
+// without phrases (its facets, and the total of several words) come from a few rows instead of a
+// visit to every match's row of `search` (a GIN index has no index-only scan). Written at the end
+// of an update from the vectors of the chunks that changed, and used only while it is current.
 extension PostgresStore {
     /// The chunk of a new index: 2^14 = 16 384 reports (a row holds a bitmap of 2 KiB, or a list
     /// of two-byte offsets when that is shorter).
@@ -24,9 +24,10 @@ extension PostgresStore {
     }
 
     /// Writes the rows of every changed chunk again from its reports' vectors, then marks the
-    /// table current at the index's generation (in the update's last transaction, after its
-    /// generation moved). A chunk's rows are made on another thread while the next chunk's
-    /// vectors are read.
+    /// table current at the index's generation, in the caller's writing transaction (beside the
+    /// GIN index's build, then again in the update's last transaction, where no chunk is left
+    /// and only the generation moved). A chunk's rows are made on another thread while the next
+    /// chunk's vectors are read.
     func rebuildPostings(_ c: PostgresConnection) throws {
         let bits = try execute(c, "SELECT value::int FROM meta WHERE key = 'posting_chunk_bits'").first?[0].decode(Int.self) ?? Self.postingChunkBits
         let dirty = try execute(c, "SELECT chunk FROM posting_dirty ORDER BY chunk").map { try $0[0].decode(Int32.self) }
