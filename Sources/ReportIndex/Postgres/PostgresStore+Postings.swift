@@ -303,12 +303,19 @@ extension PostgresStore {
     /// The chunk size of the `posting` table when it is current in the snapshot `c` reads (made
     /// at the index's generation, of 2^3 to 2^16 reports); nil when it is not.
     func currentPostingBits(_ c: PostgresConnection) throws -> Int? {
+        try postingState(c).bits
+    }
+
+    /// The index's generation and ``currentPostingBits(_:)``, in one statement.
+    func postingState(_ c: PostgresConnection) throws -> (generation: Int64, bits: Int?) {
         let row = try execute(c, """
-            SELECT value FROM meta WHERE key = 'posting_chunk_bits'
-            AND (SELECT value FROM meta WHERE key = 'generation') = (SELECT value FROM meta WHERE key = 'posting_generation')
+            SELECT (SELECT value FROM meta WHERE key = 'generation'), (SELECT value FROM meta WHERE key = 'posting_generation'),
+                   (SELECT value FROM meta WHERE key = 'posting_chunk_bits')
             """).first
-        guard let text = try row?[0].decode(String.self), let bits = Int(text), (3...16).contains(bits) else { return nil }
-        return bits
+        let generation = try row?[0].decode(String?.self)
+        let current = try row?[1].decode(String?.self)
+        let bits = try row?[2].decode(String?.self).flatMap { Int($0) }
+        return (Int64(generation ?? "0") ?? 0, generation != nil && current == generation ? bits.flatMap { (3...16).contains($0) ? $0 : nil } : nil)
     }
 
     /// The number of reports that match `query` under `filter`, counted from the `posting` table

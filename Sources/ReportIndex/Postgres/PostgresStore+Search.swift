@@ -349,10 +349,10 @@ extension PostgresStore {
     /// no phrase but pairs and no keyword (``postingRanges(_:_:)``), else from the GIN index as
     /// one array of their numbers. In the caller's read-only transaction.
     private func facetCounts(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int) throws -> [KeywordCount] {
-        let generation = Int64(try execute(c, "SELECT value FROM meta WHERE key = 'generation'").first?[0].decode(String?.self) ?? "0") ?? 0
+        let (generation, postingBits) = try postingState(c)
         let table = try facetTable.ready(at: generation) ?? makeFacetTable(c, generation: generation)
         var counts = table.emptyCounts()
-        if let ranges = Self.postingRanges(query, filter), let bits = try currentPostingBits(c) {
+        if let ranges = Self.postingRanges(query, filter), let bits = postingBits {
             for (chunk, words) in try postingMatches(c, ranges, bits: bits, within: filter.range) {
                 let base = chunk << bits
                 for (w, word) in words.enumerated() {
