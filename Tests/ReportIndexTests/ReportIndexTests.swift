@@ -431,16 +431,47 @@ final class Locked: @unchecked Sendable {
         #expect(PostgresStore.successor("\u{10FFFF}\u{10FFFF}") == nil)
     }
 
-    @Test("a term's tokens: one whole token, every token a typed one begins, a pair's token; phrases and keywords go to GIN")
+    @Test("a term's tokens: one whole token, every token a typed one begins, a pair's token, a phrase of unspaced characters pair by pair; other phrases and keywords go to GIN")
     func termRanges() {
         let none = ReportIndex.Restriction()
-        let ranges = PostgresStore.postingRanges(SearchQuery("revenue fore"), none)
-        #expect(ranges?.map(\.lo) == ["revenue", "fore"] && ranges?.map(\.hi) == ["revenue\u{1}", "forf"])
-        #expect(PostgresStore.postingRanges(SearchQuery("报告"), none)?.map(\.lo) == ["报\u{1}告"])
-        #expect(PostgresStore.postingRanges(SearchQuery("\"board minutes\""), none) == nil)
-        #expect(PostgresStore.postingRanges(SearchQuery("报告书"), none) == nil)
-        #expect(PostgresStore.postingRanges(SearchQuery(""), none) == nil)
-        #expect(PostgresStore.postingRanges(SearchQuery("revenue"), ReportIndex.Restriction(keywordKeys: ["forecast"])) == nil)
+        let terms = PostgresStore.postingTerms(SearchQuery("revenue fore"), none)
+        #expect(terms?.map { $0.map(\.lo) } == [["revenue"], ["fore"]] && terms?.map { $0.map(\.hi) } == [["revenue\u{1}"], ["forf"]])
+        #expect(PostgresStore.postingTerms(SearchQuery("报告"), none)?.map { $0.map(\.lo) } == [["报\u{1}告"]])
+        let phrase = PostgresStore.postingTerms(SearchQuery("报告书"), none)
+        #expect(phrase?.map { $0.map(\.lo) } == [["报\u{1}告", "告\u{1}书"]], "a phrase: its pairs")
+        #expect(phrase?.first?.map(\.hi) == ["报\u{1}告\u{1}", PostgresStore.successor("告\u{1}书")!])
+        #expect(PostgresStore.postingTerms(SearchQuery("报告书 "), none)?.first?.last?.hi == "告\u{1}书\u{1}", "a finished phrase: its last pair whole")
+        #expect(PostgresStore.postingTerms(SearchQuery("\"board minutes\""), none) == nil)
+        #expect(PostgresStore.postingTerms(SearchQuery("报告2020"), none) == nil, "a phrase with a token of another script")
+        #expect(PostgresStore.postingTerms(SearchQuery(""), none) == nil)
+        #expect(PostgresStore.postingTerms(SearchQuery("revenue"), ReportIndex.Restriction(keywordKeys: ["forecast"])) == nil)
+    }
+
+    @Test("a phrase holds where its pairs' positions follow one another in one field")
+    func phrasesFromPositions() {
+        var vectors: [(ord: Int32, bytes: ByteBuffer)] = []
+        let reports = [
+            (64, ["报 告 书", "", "", "", ""]),  // the phrase
+            (65, ["报 告 x 告 书", "", "", "", ""]),  // both pairs, apart
+            (66, ["报 告", "", "", "", "告 书"]),  // both pairs, in two fields
+            (67, ["书 告 报", "", "", "", "a 报 告 书"]),  // the phrase in the last field, the pairs the wrong way in the first
+            (68, ["告 书 报 告", "", "", "", ""]),  // the wrong order
+            (127, ["x", "报 告 书 报 告 书", "", "", ""]),  // twice, in the last report of the chunk
+        ]
+        for (ord, columns) in reports {
+            var tokens: [PostgresStore.CountedToken] = []
+            vectors.append((Int32(ord), ByteBuffer(bytes: PostgresStore.vector(columns, tokens: &tokens).bytes)))
+        }
+        let rows = PostgresStore.postings(of: vectors, chunk: 1, bits: 6)
+        let pair = { (token: String) -> [Int: [PostgresStore.PostingRow]] in
+            guard let k = rows.tokens.firstIndex(of: token) else { return [:] }
+            return [1: [PostgresStore.PostingRow(ords: rows.ords[k], positions: rows.positions[k], wordsPerChunk: 1)]]
+        }
+        let found = PostgresStore.phraseMatches([pair("报\u{1}告"), pair("告\u{1}书")], wordsPerChunk: 1)
+        #expect(found[1] == [1 << 0 | 1 << 3 | 1 << 63])
+        #expect(PostgresStore.phraseMatches([pair("报\u{1}告"), pair("告\u{1}书"), pair("书\u{1}报")], wordsPerChunk: 1)[1] == [1 << 63])
+        #expect(PostgresStore.phraseMatches([pair("告\u{1}书"), pair("书\u{1}报"), pair("报\u{1}告")], wordsPerChunk: 1)[1] == [1 << 4 | 1 << 63])
+        #expect(PostgresStore.phraseMatches([pair("报\u{1}告"), pair("x\u{1}y")], wordsPerChunk: 1).isEmpty)
     }
 
     @Test("a chunk's rows from its vectors: each token once per chunk, its reports as offsets or as a bitmap")
@@ -459,6 +490,24 @@ final class Locked: @unchecked Sendable {
         var third = [UInt8](repeating: 0, count: 8)
         for i in stride(from: 0, to: 64, by: 3) where i != 6 { third[i >> 3] |= 1 << UInt8(i & 7) }
         #expect(row("q1") == third, "reports 64, 67, …, 127 but 70: a bitmap")
+        let positions = { (token: String) in rows.tokens.firstIndex(of: token).map { Array(rows.positions[$0].readableBytesView) } ?? [] }
+        #expect(positions("报\u{1}告") == [1, 0, 3, 0, 0, 0], "one position: the title's third")
+        #expect(positions("revenue").isEmpty && positions("报").isEmpty, "no positions but for a pair's token")
+    }
+
+    @Test("a pair's positions in a chunk's row: for each of its reports, how many, then each field and position")
+    func chunkPositions() {
+        var vectors: [(ord: Int32, bytes: ByteBuffer)] = []
+        for (ord, columns) in [(64, ["报 告 报", "", "", "", "报 告"]), (66, ["告 报", "", "", "", ""]), (67, ["", "", "", "", "a 报 告"])] {
+            var tokens: [PostgresStore.CountedToken] = []
+            vectors.append((Int32(ord), ByteBuffer(bytes: PostgresStore.vector(columns, tokens: &tokens).bytes)))
+        }
+        let rows = PostgresStore.postings(of: vectors, chunk: 1, bits: 6)
+        let row = { (token: String) in rows.tokens.firstIndex(of: token).map { (Array(rows.ords[$0].readableBytesView), Array(rows.positions[$0].readableBytesView)) } }
+        #expect(row("报\u{1}告")?.0 == [0, 0, 3, 0])
+        #expect(row("报\u{1}告")?.1 == [2, 0, 1, 0, 0, 0, 1, 0, 4, 0, 1, 0, 2, 0, 4, 0], "report 64: the title at 1, field 5 at 1; report 67: field 5 at 2")
+        #expect(row("告\u{1}报")?.1 == [1, 0, 2, 0, 0, 0, 1, 0, 1, 0, 0, 0])
+        #expect(row("报")?.1 == [])
     }
 }
 
@@ -509,7 +558,7 @@ struct PostgresIndexTests {
 
     /// A literal that lists every lexeme where it stands, unsorted and repeated, as the writer
     /// once sent it: each word of each column tagged with its field at its position (the last
-    /// 16 383), and each pair of neighbouring characters of an unspaced script.
+    /// 16 383), and each pair of neighbouring characters of an unspaced script at its first's.
     static func everyWord(_ columns: [String]) -> String {
         var out: [String] = []
         for (field, column) in columns.enumerated() {
@@ -522,7 +571,9 @@ struct PostgresIndexTests {
                 if word == SearchText.partsMark { continue }
                 func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'" }
                 out.append(quoted(PostgresStore.fieldTags[field] + word) + ":\(min(position, 16_383))")
-                if unit, let previous { out.append(quoted(String(UnicodeScalar(PostgresStore.pairTags[field])) + previous + "\u{1}" + word)) }
+                if unit, let previous {
+                    out.append(quoted(String(UnicodeScalar(PostgresStore.pairTags[field])) + previous + "\u{1}" + word) + ":\(min(position - 1, 16_383))")
+                }
             }
         }
         return out.joined(separator: " ")
@@ -604,6 +655,19 @@ struct PostgresIndexTests {
             if try sqlite.search(query, options: SearchOptions(limit: 0)).total > ReportIndex.rankedGroupLimit { many += 1 }
         }
         #expect(many > 0, "some prefix matches more than the ranked limit")
+        // The totals of the `posting` table themselves (any query without a keyword, but a phrase
+        // of words of a spaced script, is answered by it): true, and the path taken.
+        var phrases = 0
+        for text in texts {
+            let query = SearchQuery(text)
+            guard let terms = PostgresStore.postingTerms(query, ReportIndex.Restriction()) else {
+                #expect(query.terms.contains { $0.tokens.count > 1 && !PostgresStore.isPair($0) }, "\(text)")
+                continue
+            }
+            if terms.contains(where: { $0.count > 1 }) { phrases += 1 }
+            #expect(try postgres.postgres?.postingAnswer(query, ReportIndex.Restriction()) == sqlite.search(query, options: SearchOptions(limit: 0)).total, "\(text)")
+        }
+        #expect(phrases > 10, "phrases of Chinese, Japanese and Thai characters")
         #expect(try postgres.postgres?.prefixCountProblems() == [])
         #expect(try postgres.postgres?.postingProblems() == [])
         // The facets from `posting` in chunks of 64 reports, every chunk's edge within the library.

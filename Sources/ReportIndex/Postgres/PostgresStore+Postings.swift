@@ -42,7 +42,7 @@ extension PostgresStore {
                 return try execute(c, "SELECT ord, tsvectorsend(v) FROM search WHERE ord >= $1 AND ord < $2 ORDER BY ord", range)
                     .map { (try $0[0].decode(Int32.self), try $0[1].decode(ByteBuffer.self)) }
             }
-            func making(_ k: Int) throws -> Prepared<(tokens: [String], ords: [ByteBuffer])> {
+            func making(_ k: Int) throws -> Prepared<ChunkRows> {
                 let read = try vectors(dirty[k])
                 return Prepared { Self.postings(of: read, chunk: Int(dirty[k]), bits: bits) }
             }
@@ -56,7 +56,11 @@ extension PostgresStore {
                     insert.append(made.tokens)
                     insert.append([Int32](repeating: dirty[k], count: made.tokens.count))
                     insert.append(made.ords)
-                    _ = try execute(c, "INSERT INTO posting(token, chunk, ords) SELECT * FROM unnest($1::text[], $2::int[], $3::bytea[])", insert)
+                    insert.append(made.positions)
+                    _ = try execute(c, """
+                        INSERT INTO posting(token, chunk, ords, pos)
+                        SELECT t, c, o, nullif(p, ''::bytea) FROM unnest($1::text[], $2::int[], $3::bytea[], $4::bytea[]) AS u(t, c, o, p)
+                        """, insert)
                 } catch {
                     _ = next.wait()  // nothing outlives the update
                     throw error
@@ -70,12 +74,23 @@ extension PostgresStore {
             """)
     }
 
+    /// One chunk's rows of `posting`, in token order: each token, its reports (``encodeChunk(_:chunk:bits:)``)
+    /// and their positions (``encodePositions(_:)``; empty for a token that keeps none).
+    struct ChunkRows {
+        var tokens: [String] = []
+        var ords: [ByteBuffer] = []
+        var positions: [ByteBuffer] = []
+    }
+
     /// The rows of one chunk from its reports' vectors (`tsvectorsend`'s form: the number of
     /// lexemes, big-endian, then each lexeme's bytes, a NUL, its number of positions and the
-    /// positions, two bytes each), in token order (bytes, as `COLLATE "C"`): each token without
-    /// its one-byte tag, with the reports that hold it.
-    static func postings(of vectors: [(ord: Int32, bytes: ByteBuffer)], chunk: Int, bits: Int) -> (tokens: [String], ords: [ByteBuffer]) {
+    /// positions, two bytes each, big-endian, the weight in the top two bits), in token order
+    /// (bytes, as `COLLATE "C"`): each token without its one-byte tag, with the reports that hold
+    /// it, and for a pair's token (two characters of a script written without spaces, a lexeme
+    /// tagged with one of ``pairTags``) the positions where each holds it.
+    static func postings(of vectors: [(ord: Int32, bytes: ByteBuffer)], chunk: Int, bits: Int) -> ChunkRows {
         var table = TokenTable()
+        let firstTag = pairTags[0], lastTag = pairTags[pairTags.count - 1]
         for (ord, vector) in vectors {
             vector.withUnsafeReadableBytes { raw in
                 let n = raw.count
@@ -88,13 +103,27 @@ extension PostgresStore {
                     let start = i
                     i = end + 1
                     guard i + 2 <= n else { return }
-                    i += 2 + 2 * (Int(raw[i]) << 8 | Int(raw[i + 1]))
-                    if end - start > 1 { table.add(UnsafeRawBufferPointer(start: base + start + 1, count: end - start - 1), ord: ord) }
+                    let positions = min(Int(raw[i]) << 8 | Int(raw[i + 1]), (n - i - 2) / 2)
+                    let first = i + 2
+                    i = first + 2 * positions
+                    guard end - start > 1 else { continue }
+                    let token = UnsafeRawBufferPointer(start: base + start + 1, count: end - start - 1)
+                    let tag = raw[start]
+                    if tag >= firstTag, tag <= lastTag {
+                        table.add(token, ord: ord, field: Int(tag - firstTag), positions: UnsafeRawBufferPointer(start: base + first, count: 2 * positions))
+                    } else {
+                        table.add(token, ord: ord)
+                    }
                 }
             }
         }
-        let order = table.sortedIndices()
-        return (order.map { table.token($0) }, order.map { encodeChunk(table.ords[$0], chunk: chunk, bits: bits) })
+        var rows = ChunkRows()
+        for k in table.sortedIndices() {
+            rows.tokens.append(table.token(k))
+            rows.ords.append(encodeChunk(table.ords[k], chunk: chunk, bits: bits))
+            rows.positions.append(ByteBuffer(bytes: table.positions(k)))
+        }
+        return rows
     }
 
     /// Tokens met in a chunk's vectors, each once (an open-addressing table over their bytes in
@@ -108,8 +137,56 @@ extension PostgresStore {
         private(set) var ords: [[Int32]] = []
         private var slots = [Int32](repeating: -1, count: 1 << 12)
 
-        /// Notes that the report numbered `ord` (no lower than any before) holds `token`.
-        mutating func add(_ token: UnsafeRawBufferPointer, ord: Int32) {
+        /// The positions of each token, by its number (empty for a token never added with
+        /// them): for each of its reports in order, how many (two bytes), then each position (four
+        /// bytes: the field's number in ``SearchField`` order times 2^16 plus the position), all
+        /// little-endian. See ``positions(_:)``.
+        private var positionBytes: [[UInt8]] = []
+        /// How many of each token's reports have their number of positions in `positionBytes`.
+        private var reportsWithPositions: [Int] = []
+
+        /// Notes that the report numbered `ord` (no lower than any before) holds `token`, in the
+        /// field numbered `field` at `positions` (two-byte positions as `tsvectorsend` writes
+        /// them: big-endian, the weight in the top two bits) when they are given.
+        mutating func add(_ token: UnsafeRawBufferPointer, ord: Int32, field: Int = 0, positions held: UnsafeRawBufferPointer? = nil) {
+            let k = number(token, ord: ord)
+            guard let held else { return }
+            pad(k)
+            let at = positionBytes[k].count - 2 - 4 * Int(lastCount[k])  // the last report's number
+            let old = Int(positionBytes[k][at]) | Int(positionBytes[k][at + 1]) << 8
+            let total = min(old + held.count / 2, Int(UInt16.max))
+            positionBytes[k][at] = UInt8(total & 0xFF)
+            positionBytes[k][at + 1] = UInt8(total >> 8)
+            for p in 0..<(total - old) {
+                let value = UInt32(field) << 16 | (UInt32(held[2 * p]) << 8 | UInt32(held[2 * p + 1])) & 0x3FFF
+                positionBytes[k].append(contentsOf: [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)])
+            }
+            lastCount[k] = UInt16(total)
+        }
+
+        /// The number of positions of each token's last report in `positionBytes`.
+        private var lastCount: [UInt16] = []
+
+        /// Gives every report of the token numbered `k` its number of positions (0 for those
+        /// added without any).
+        private mutating func pad(_ k: Int) {
+            while reportsWithPositions[k] < ords[k].count {
+                positionBytes[k].append(contentsOf: [0, 0])
+                reportsWithPositions[k] += 1
+                lastCount[k] = 0
+            }
+        }
+
+        /// The positions of the token numbered `k` as stored (`posting.pos`): empty when it was
+        /// never added with them, else a number of positions for each of its reports, in order.
+        mutating func positions(_ k: Int) -> [UInt8] {
+            guard reportsWithPositions[k] > 0 else { return [] }
+            pad(k)
+            return positionBytes[k]
+        }
+
+        /// The number of `token`, added when new, with `ord` among its reports.
+        private mutating func number(_ token: UnsafeRawBufferPointer, ord: Int32) -> Int {
             var h: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
             for byte in token { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
             let mask = slots.count - 1
@@ -118,17 +195,22 @@ extension PostgresStore {
                 let k = Int(slots[slot])
                 if hashes[k] == h, lengths[k] == token.count, equal(k, token) {
                     if ords[k].last != ord { ords[k].append(ord) }  // a token in several fields
-                    return
+                    return k
                 }
                 slot = (slot + 1) & mask
             }
-            slots[slot] = Int32(starts.count)
+            let k = starts.count
+            slots[slot] = Int32(k)
             starts.append(bytes.count)
             lengths.append(token.count)
             hashes.append(h)
             bytes.append(contentsOf: token)
             ords.append([ord])
+            positionBytes.append([])
+            reportsWithPositions.append(0)
+            lastCount.append(0)
             if starts.count * 2 > slots.count { grow() }
+            return k
         }
 
         private func equal(_ k: Int, _ token: UnsafeRawBufferPointer) -> Bool {
@@ -183,28 +265,53 @@ extension PostgresStore {
         return out
     }
 
-    /// A query's terms as ranges of `posting.token` (at least `lo`, below `hi`): a token, or a
-    /// pair's token (``pairToken(_:)``), alone when it is whole, with every token it begins when
-    /// it is being typed. Nil when a term is a phrase that is no pair, when there is no term, or
-    /// when a keyword restricts the query: then the matches come from the GIN index.
-    static func postingRanges(_ query: SearchQuery, _ filter: ReportIndex.Restriction) -> [(lo: String, hi: String)]? {
+    /// The most pairs of a phrase that the `posting` table answers (``phraseMatches(_:wordsPerChunk:)``):
+    /// 1 024; a longer phrase comes from the GIN index.
+    static let longestPostingPhrase = 1_024
+
+    /// A range of `posting.token`: at least `lo`, below `hi`.
+    struct TokenRange: Equatable {
+        var lo: String
+        var hi: String
+    }
+
+    /// A query's terms as the `posting` table answers them: each a range of tokens
+    /// (``TokenRange``), or for a phrase of three or more tokens of scripts written without
+    /// spaces, the ranges of its pairs' tokens, matched at consecutive positions. A range is a
+    /// token, or a pair's token (``pairToken(_:)``), alone when it is whole, with every token it
+    /// begins when it is being typed (a phrase's last pair, when its last token is). Nil when a
+    /// term is another phrase, when there is no term, or when a keyword restricts the query:
+    /// then the matches come from the GIN index.
+    static func postingTerms(_ query: SearchQuery, _ filter: ReportIndex.Restriction) -> [[TokenRange]]? {
         guard !query.terms.isEmpty, filter.keywordKeys.isEmpty, !filter.impossible else { return nil }
-        var ranges: [(lo: String, hi: String)] = []
+        var terms: [[TokenRange]] = []
         for term in query.terms {
-            guard term.tokens.count == 1 || isPair(term) else { return nil }
-            let token = isPair(term) ? pairToken(term) : term.tokens[0]
-            if token.utf8.contains(0) { return nil }  // not a text value
-            if token.utf8.count > longestToken {
-                ranges.append((token, token))  // no lexeme holds it: nothing
-            } else if !term.isPrefix {
-                ranges.append((token, token + "\u{1}"))  // no token holds U+0000, so only itself
-            } else if let next = successor(token) {
-                ranges.append((token, next))
-            } else {
-                return nil
+            if term.tokens.count == 1 || isPair(term) {
+                let token = isPair(term) ? pairToken(term) : term.tokens[0]
+                guard let range = tokenRange(token, isPrefix: term.isPrefix) else { return nil }
+                terms.append([range])
+                continue
             }
+            guard term.tokens.count <= longestPostingPhrase + 1 else { return nil }
+            var ranges: [TokenRange] = []
+            for i in term.tokens.indices.dropLast() {
+                let pair = SearchQuery.Term(tokens: [term.tokens[i], term.tokens[i + 1]], isPrefix: term.isPrefix && i + 2 == term.tokens.count)
+                guard isPair(pair), let range = tokenRange(pairToken(pair), isPrefix: pair.isPrefix) else { return nil }
+                ranges.append(range)
+            }
+            terms.append(ranges)
         }
-        return ranges
+        return terms
+    }
+
+    /// The range of the tokens that `token` matches: itself, or every token it begins when
+    /// `isPrefix`. Nil when it cannot be a text value, or when no string is above every one it
+    /// begins.
+    static func tokenRange(_ token: String, isPrefix: Bool) -> TokenRange? {
+        if token.utf8.contains(0) { return nil }  // not a text value
+        if token.utf8.count > longestToken { return TokenRange(lo: token, hi: token) }  // no lexeme holds it: nothing
+        if !isPrefix { return TokenRange(lo: token, hi: token + "\u{1}") }  // no token holds U+0000, so only itself
+        return successor(token).map { TokenRange(lo: token, hi: $0) }
     }
 
     /// The least string above every string that begins with `s` in code-point order: its last
@@ -225,48 +332,57 @@ extension PostgresStore {
         return nil
     }
 
-    /// The reports that match every range (``postingRanges(_:_:)``) and lie in `range`, as the
-    /// words of a bitmap per chunk, in chunk order.
-    func postingMatches(_ c: PostgresConnection, _ ranges: [(lo: String, hi: String)], bits: Int, within range: ClosedRange<Int>?)
+    /// The reports that match every term (``postingTerms(_:_:)``) and lie in `range`, as the
+    /// words of a bitmap per chunk, in chunk order: a term's reports are the union of its
+    /// tokens' rows; a phrase's, those that hold its pairs at consecutive positions of a field.
+    func postingMatches(_ c: PostgresConnection, _ terms: [[TokenRange]], bits: Int, within range: ClosedRange<Int>?)
         throws -> [(chunk: Int, words: [UInt64])]
     {
+        // One range per token of every term; a phrase's rows with their positions.
+        var flat: [(term: Int, token: Int)] = []
         var binds = PostgresBindings()
-        binds.append(ranges.map(\.lo))
-        binds.append(ranges.map(\.hi))
+        for (t, ranges) in terms.enumerated() { flat += ranges.indices.map { (t, $0) } }
+        binds.append(terms.flatMap { $0.map(\.lo) })
+        binds.append(terms.flatMap { $0.map(\.hi) })
+        binds.append(terms.flatMap { ranges in ranges.map { _ in ranges.count > 1 } })
         var chunks = ""
         if let range {
             binds.append(Int32(clamping: range.lowerBound >> bits))
             binds.append(Int32(clamping: range.upperBound >> bits))
-            chunks = " AND p.chunk BETWEEN $3 AND $4"
+            chunks = " AND p.chunk BETWEEN $4 AND $5"
         }
         let rows = try execute(c, """
-            SELECT q.i::int, p.chunk, p.ords FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS q(lo, hi, i)
-            JOIN posting p ON p.token >= q.lo AND p.token < q.hi\(chunks)
+            SELECT q.i::int, p.chunk, p.ords, CASE WHEN q.phrase THEN p.pos END
+            FROM unnest($1::text[], $2::text[], $3::bool[]) WITH ORDINALITY AS q(lo, hi, phrase, i)
+            JOIN posting p ON p.token >= q.lo AND p.token < q.hi AND (NOT q.phrase OR p.pos IS NOT NULL)\(chunks)
             """, binds)
         let wordsPerChunk = (1 << bits) / 64
-        // Per term, the union of its tokens' reports, per chunk.
-        var terms = [[Int: [UInt64]]](repeating: [:], count: ranges.count)
+        // Per term, the union of its tokens' reports, per chunk; per token of a phrase, its rows.
+        var union = [[Int: [UInt64]]](repeating: [:], count: terms.count)
+        var phraseRows = terms.map { [[Int: [PostingRow]]](repeating: [:], count: $0.count > 1 ? $0.count : 0) }
         for row in rows {
-            let term = try row[0].decode(Int.self) - 1
+            let i = try row[0].decode(Int.self) - 1
             let chunk = try row[1].decode(Int.self)
-            var ords = try row[2].decode(ByteBuffer.self)
-            guard terms.indices.contains(term) else { continue }
-            var words = terms[term][chunk] ?? [UInt64](repeating: 0, count: wordsPerChunk)
-            if ords.readableBytes == wordsPerChunk * 8 {
-                for w in 0..<wordsPerChunk { words[w] |= ords.readInteger(endianness: .little, as: UInt64.self) ?? 0 }
+            guard flat.indices.contains(i) else { continue }
+            let (term, token) = flat[i]
+            let posting = PostingRow(ords: try row[2].decode(ByteBuffer.self), positions: try row[3].decode(ByteBuffer?.self), wordsPerChunk: wordsPerChunk)
+            if terms[term].count > 1 {
+                guard posting.positions != nil else { continue }
+                phraseRows[term][token][chunk, default: []].append(posting)
             } else {
-                while let offset = ords.readInteger(endianness: .little, as: UInt16.self) {
-                    let i = Int(offset)
-                    if i >> 6 < wordsPerChunk { words[i >> 6] |= 1 << UInt64(i & 63) }
-                }
+                var words = union[term][chunk] ?? [UInt64](repeating: 0, count: wordsPerChunk)
+                posting.addReports(to: &words)
+                union[term][chunk] = words
             }
-            terms[term][chunk] = words
+        }
+        for (term, tokens) in phraseRows.enumerated() where !tokens.isEmpty {
+            union[term] = Self.phraseMatches(tokens, wordsPerChunk: wordsPerChunk)
         }
         var matches: [(chunk: Int, words: [UInt64])] = []
-        guard let first = terms.first else { return [] }
+        guard let first = union.first else { return [] }
         for chunk in first.keys.sorted() {
             var words = first[chunk]!
-            for other in terms.dropFirst() {
+            for other in union.dropFirst() {
                 guard let more = other[chunk] else {
                     words = []
                     break
@@ -283,6 +399,115 @@ extension PostgresStore {
                 }
             }
             matches.append((chunk, words))
+        }
+        return matches
+    }
+
+    /// One row of `posting` as read: its reports (``encodeChunk(_:chunk:bits:)``) and, for a
+    /// token of a phrase, their positions (``TokenTable/positions(_:)``).
+    struct PostingRow {
+        var ords: ByteBuffer
+        var positions: ByteBuffer?
+        let wordsPerChunk: Int
+
+        /// Sets the bits of the row's reports in a chunk's `words`.
+        func addReports(to words: inout [UInt64]) {
+            let count = min(wordsPerChunk, words.count)
+            words.withUnsafeMutableBufferPointer { out in
+                ords.withUnsafeReadableBytes { o in
+                    if o.count == wordsPerChunk * 8 {
+                        for w in 0..<count { out[w] |= UInt64(littleEndian: o.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self)) }
+                    } else {
+                        for k in 0..<o.count / 2 {
+                            let i = Int(UInt16(littleEndian: o.loadUnaligned(fromByteOffset: 2 * k, as: UInt16.self)))
+                            if i >> 6 < count { out[i >> 6] |= 1 << UInt64(i & 63) }
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Appends a key for each position of each of the row's reports, in order: the report's
+        /// offset in the chunk times 2^19, plus the position's field times 2^16 and position
+        /// (``TokenTable/positions(_:)``), plus `shift`.
+        func appendKeys(shift: UInt64, to keys: inout [UInt64]) {
+            guard let positions else { return }
+            ords.withUnsafeReadableBytes { o in
+                positions.withUnsafeReadableBytes { p in
+                    var at = 0
+                    func add(_ report: Int) {
+                        guard at + 2 <= p.count else { return }
+                        let n = Int(p[at]) | Int(p[at + 1]) << 8
+                        at += 2
+                        let end = min(at + 4 * n, p.count - (p.count - at) % 4)
+                        let base = UInt64(report) << 19 &+ shift
+                        while at < end {
+                            keys.append(base &+ UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: at, as: UInt32.self))))
+                            at += 4
+                        }
+                    }
+                    if o.count == wordsPerChunk * 8 {
+                        for w in 0..<wordsPerChunk {
+                            var rest = UInt64(littleEndian: o.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self))
+                            while rest != 0 {
+                                add(w * 64 + rest.trailingZeroBitCount)
+                                rest &= rest - 1
+                            }
+                        }
+                    } else {
+                        for k in 0..<o.count / 2 { add(Int(UInt16(littleEndian: o.loadUnaligned(fromByteOffset: 2 * k, as: UInt16.self)))) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Per chunk, the reports that hold a phrase's pairs at consecutive positions of one field:
+    /// `pairs` holds each pair's rows per chunk (several for a pair being typed). Pair `i`'s
+    /// positions are keys (``PostingRow/appendKeys(shift:to:)``) less `i`, so that a report holds
+    /// the phrase where every pair's keys meet. A key less `i` that borrows from the field or the
+    /// report lands on a field and position no lexeme has (positions end at 16 383, fields at 4),
+    /// for up to ``longestPostingPhrase`` pairs (none for more).
+    static func phraseMatches(_ pairs: [[Int: [PostingRow]]], wordsPerChunk: Int) -> [Int: [UInt64]] {
+        var matches: [Int: [UInt64]] = [:]
+        guard let first = pairs.first, pairs.count <= longestPostingPhrase else { return matches }
+        let shift = UInt64(pairs.count)
+        var common: [UInt64] = []
+        var keys: [UInt64] = []
+        var met: [UInt64] = []
+        for chunk in first.keys.sorted() {
+            common.removeAll(keepingCapacity: true)
+            for (i, pair) in pairs.enumerated() {
+                guard let rows = pair[chunk] else {
+                    common.removeAll()
+                    break
+                }
+                keys.removeAll(keepingCapacity: true)
+                for row in rows { row.appendKeys(shift: shift - UInt64(i), to: &keys) }
+                if rows.count > 1 { keys.sort() }
+                if i == 0 {
+                    swap(&common, &keys)
+                } else {
+                    met.removeAll(keepingCapacity: true)
+                    var x = 0, y = 0
+                    while x < common.count, y < keys.count {
+                        if common[x] < keys[y] { x += 1 } else if common[x] > keys[y] { y += 1 } else {
+                            met.append(common[x])
+                            x += 1
+                            y += 1
+                        }
+                    }
+                    swap(&common, &met)
+                }
+                if common.isEmpty { break }
+            }
+            guard !common.isEmpty else { continue }
+            var words = [UInt64](repeating: 0, count: wordsPerChunk)
+            for key in common {
+                let report = Int((key - shift) >> 19)
+                if report >> 6 < wordsPerChunk { words[report >> 6] |= 1 << UInt64(report & 63) }
+            }
+            matches[chunk] = words
         }
         return matches
     }
@@ -320,12 +545,50 @@ extension PostgresStore {
 
     /// The number of reports that match `query` under `filter`, counted from the `posting` table
     /// when it is current in the caller's snapshot and the query is one it answers
-    /// (``postingRanges(_:_:)``); nil otherwise.
+    /// (``postingTerms(_:_:)``); nil otherwise.
     func postingTotal(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction) throws -> Int? {
-        guard let ranges = Self.postingRanges(query, filter), let bits = try currentPostingBits(c) else { return nil }
-        return try postingMatches(c, ranges, bits: bits, within: filter.range).reduce(0) { sum, chunk in
-            chunk.words.reduce(sum) { $0 + $1.nonzeroBitCount }
+        try postingMatches(c, query, filter)?.count
+    }
+
+    /// The reports that match `query` under `filter` (``postingMatches(_:_:bits:within:)``), from
+    /// the `posting` table when it is current in the caller's snapshot and the query is one it
+    /// answers (``postingTerms(_:_:)``); nil otherwise.
+    func postingMatches(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction) throws -> PostingMatches? {
+        guard let terms = Self.postingTerms(query, filter), let bits = try currentPostingBits(c) else { return nil }
+        return PostingMatches(bits: bits, chunks: try postingMatches(c, terms, bits: bits, within: filter.range))
+    }
+
+    /// Reports as bitmaps per chunk of 2^`bits` reports, in chunk order.
+    struct PostingMatches {
+        var bits: Int
+        var chunks: [(chunk: Int, words: [UInt64])]
+
+        /// How many.
+        var count: Int { chunks.reduce(0) { sum, chunk in chunk.words.reduce(sum) { $0 + $1.nonzeroBitCount } } }
+
+        /// The first `n` numbered `from` or above, in order.
+        func first(_ n: Int, from: Int = 0) -> [Int32] {
+            var out: [Int32] = []
+            for (chunk, words) in chunks where (chunk + 1) << bits > from {
+                for (w, word) in words.enumerated() where word != 0 {
+                    var rest = word
+                    while rest != 0 {
+                        let ord = chunk << bits + w * 64 + rest.trailingZeroBitCount
+                        rest &= rest - 1
+                        guard ord >= from else { continue }
+                        if out.count == n { return out }
+                        out.append(Int32(ord))
+                    }
+                }
+            }
+            return out
         }
+    }
+
+    /// ``postingTotal(_:_:_:)`` in a read-only snapshot of its own (tests: that the table is the
+    /// path taken, and gives the true total).
+    func postingAnswer(_ query: SearchQuery, _ filter: ReportIndex.Restriction) throws(IndexError) -> Int? {
+        try transaction(readOnly: true) { c in try postingTotal(c, query, filter) }
     }
 
     /// The rows of `posting` that differ from what the vectors of `search` give, and the
@@ -345,10 +608,13 @@ extension PostgresStore {
             var truth: [String] = []
             for chunk in byChunk.keys.sorted() {
                 let made = Self.postings(of: byChunk[chunk]!, chunk: chunk, bits: bits)
-                for (token, ords) in zip(made.tokens, made.ords) { truth.append("\(token)|\(chunk)|\(Array(ords.readableBytesView))") }
+                for k in made.tokens.indices {
+                    truth.append("\(made.tokens[k])|\(chunk)|\(Array(made.ords[k].readableBytesView))|\(Array(made.positions[k].readableBytesView))")
+                }
             }
-            let stored = try execute(c, "SELECT token, chunk, ords FROM posting ORDER BY token, chunk").map { row in
-                "\(try row[0].decode(String.self))|\(try row[1].decode(Int.self))|\(Array(try row[2].decode(ByteBuffer.self).readableBytesView))"
+            let stored = try execute(c, "SELECT token, chunk, ords, coalesce(pos, ''::bytea) FROM posting ORDER BY token, chunk").map { row in
+                "\(try row[0].decode(String.self))|\(try row[1].decode(Int.self))|\(Array(try row[2].decode(ByteBuffer.self).readableBytesView))|"
+                    + "\(Array(try row[3].decode(ByteBuffer.self).readableBytesView))"
             }
             let trueRows = Set(truth), storedRows = Set(stored)
             for line in stored where !trueRows.contains(line) { problems.append("stored, not true: \(line)") }

@@ -32,6 +32,12 @@ extension PostgresStore {
             return "$\(count)"
         }
 
+        mutating func bindInts(_ values: [Int32]) -> String {
+            binds.append(values)
+            count += 1
+            return "$\(count)::int[]"
+        }
+
         mutating func bindTexts(_ values: [String]) -> String {
             binds.append(values)
             count += 1
@@ -242,31 +248,53 @@ extension PostgresStore {
     /// match when there are at most ``ReportIndex/rankedGroupLimit``, else the first `limit` in
     /// datasource order of each field group (every word in the title, in the PDF title, the
     /// keywords, the author, the category titles, then anywhere; the title group alone when it
-    /// fills the page), as the SQLite store chooses them. The first statement answers the total
-    /// and either every match or the title group; a second one, only when the title group is
-    /// short of a page, the other groups (a statement of all six groups took the server about
-    /// 2 ms to plan, one of the title group 0.4 ms). A group's first reports come from the GIN
-    /// index's bitmap: `ord + 0` keeps the planner from walking the whole key order for matches
-    /// that may all lie at its end (a language's reports are together in a datasource), unless
-    /// the ``headRows`` reports in datasource order from the first that can match
-    /// (``startSQL(_:_:title:into:)``; for the title group, the first that can match in its
-    /// title) already hold a page of the group: then those are its first (tried first: a group
-    /// of many reports is most of a large library's keystrokes, and its bitmap costs in
-    /// proportion to its size). The candidates' rows are looked up by an array of their numbers
-    /// (a join let the planner, which expects as many candidates as matches, read the whole
-    /// report table). Each row is the total, the title group's size, then the report's number and
-    /// columns; the first statement gives one row with no report when it has no candidate.
+    /// fills the page), as the SQLite store chooses them. Each row is the total, the title
+    /// group's size, then the report's number and columns.
+    ///
+    /// When the `posting` table answers the query (``postingMatches(_:_:_:)``) and `prefix_count` does not hold its total, the total and
+    /// the first ``headRows`` matches come from it: every match is looked up by number when they
+    /// are few; else a group's first reports are those among the first matches, when they are a
+    /// page of it. Otherwise the first statement answers the total and either every match or the
+    /// title group, and a group's first reports are those among the ``headRows`` reports in
+    /// datasource order from the first that can match (``startSQL(_:_:title:into:)``; for the
+    /// title group, the first that can match in its title), when they are a page of it. A group
+    /// short of a page there comes from the GIN index's bitmap: `ord + 0` keeps the planner from
+    /// walking the whole key order for matches that may all lie at its end (a language's reports
+    /// are together in a datasource). A second statement, only when the title group is short of
+    /// a page, gives the other groups (a statement of all six groups took the server about 2 ms
+    /// to plan, one of the title group 0.4 ms). The candidates' rows are looked up by an array of
+    /// their numbers (a join let the planner, which expects as many candidates as matches, read
+    /// the whole report table).
     private func candidates(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int)
         throws -> (total: Int, rows: [PostgresRandomAccessRow])
     {
         let columns = "r.ord, r.s_title, r.s_pdf_title, r.s_keywords, r.s_author, r.s_category"
+        // The matches from `posting`, unless `prefix_count` holds the total (one word: its
+        // matches can be most of the library, and its first title the key's).
+        let known = Self.countedPrefix(query, filter) == nil ? try postingMatches(c, query, filter) : nil
+        let knownTotal = known?.count ?? 0
+        if let known, knownTotal <= ReportIndex.rankedGroupLimit {
+            var binds = PostgresBindings()
+            binds.append(known.first(ReportIndex.rankedGroupLimit))
+            return (knownTotal, try execute(c, "SELECT NULL::bigint, NULL::bigint, \(columns) FROM report r WHERE r.ord = ANY ($1::int[])", binds))
+        }
         var a = Condition()
         let all = clause(query, filter, into: &a)
         let page = a.bindInt(limit)
         let most = a.bindInt(ReportIndex.rankedGroupLimit)
         let title = clause(query, filter, field: SearchField.allCases[0], into: &a)
-        var ctes = ["total AS (\(try totalSQL(c, query, filter, all: all, into: &a)))", "title_start AS (\(startSQL(query, filter, title: true, into: &a)))"]
-        ctes += groupSQL(0, title, start: "title_start", gate: "(SELECT n FROM total) > \(most)", page: page, head: a.bindInt(Self.headRows))
+        var ctes: [String]
+        var head: String
+        if let known {
+            var s = Condition()
+            let titleStart = try execute(c, startSQL(query, filter, title: true, into: &s), s.binds).first?[0].decode(Int.self) ?? 0
+            ctes = ["total AS (SELECT \(a.bindInt(knownTotal))::bigint AS n)"]
+            head = "SELECT ord, v FROM search WHERE ord = ANY (\(a.bindInts(known.first(Self.headRows, from: titleStart)))) OFFSET 0"
+        } else {
+            ctes = ["total AS (\(try totalSQL(c, query, filter, all: all, into: &a)))", "title_start AS (\(startSQL(query, filter, title: true, into: &a)))"]
+            head = "SELECT ord, v FROM search WHERE ord >= (SELECT o FROM title_start) ORDER BY ord LIMIT \(a.bindInt(Self.headRows))"
+        }
+        ctes += groupSQL(0, title, head: head, gate: "(SELECT n FROM total) > \(most)", page: page)
         ctes.append("chosen AS (SELECT ord FROM search WHERE \(all) AND (SELECT n FROM total) <= \(most) UNION SELECT ord FROM g0)")
         let first = try execute(c, """
             WITH \(ctes.joined(separator: ",\n"))
@@ -279,11 +307,17 @@ extension PostgresStore {
         var b = Condition()
         let any = clause(query, filter, into: &b)
         let morePage = b.bindInt(limit)
-        let head = b.bindInt(Self.headRows)
-        ctes = ["start AS (\(startSQL(query, filter, into: &b)))"]
+        // The rows read once for the five groups.
+        if let known {
+            ctes = ["head AS MATERIALIZED (SELECT ord, v FROM search WHERE ord = ANY (\(b.bindInts(known.first(Self.headRows)))))"]
+        } else {
+            ctes = ["start AS (\(startSQL(query, filter, into: &b)))",
+                    "head AS MATERIALIZED (SELECT ord, v FROM search WHERE ord >= (SELECT o FROM start) ORDER BY ord LIMIT \(b.bindInt(Self.headRows)))"]
+        }
+        head = "SELECT ord, v FROM head"
         var parts: [String] = []
         for (k, field) in (SearchField.allCases.dropFirst().map(Optional.some) + [nil]).enumerated() {
-            ctes += groupSQL(k + 1, field.map { clause(query, filter, field: $0, into: &b) } ?? any, start: "start", gate: "true", page: morePage, head: head)
+            ctes += groupSQL(k + 1, field.map { clause(query, filter, field: $0, into: &b) } ?? any, head: head, gate: "true", page: morePage)
             parts.append("SELECT ord FROM g\(k + 1)")
         }
         ctes.append("chosen AS (" + parts.joined(separator: " UNION ") + ")")
@@ -295,12 +329,12 @@ extension PostgresStore {
     }
 
     /// The SQL of the CTEs `hK` and `gK` of one field group (its condition `group`): its first
-    /// `page` reports among the `head` from the report number in the CTE `start`, and its first
-    /// `page` (those, when they are a page; else from the GIN bitmap), when `gate` holds.
-    private func groupSQL(_ k: Int, _ group: String, start: String, gate: String, page: String, head: String) -> [String] {
+    /// `page` reports among the rows (`ord`, `v`) that `head` selects, and its first `page`
+    /// (those, when they are a page; else from the GIN bitmap), when `gate` holds.
+    private func groupSQL(_ k: Int, _ group: String, head: String, gate: String, page: String) -> [String] {
         [
             """
-            h\(k) AS (SELECT ord FROM (SELECT ord, v FROM search WHERE ord >= (SELECT o FROM \(start)) ORDER BY ord LIMIT \(head)) s WHERE \(group) AND \(gate) ORDER BY ord LIMIT \(page))
+            h\(k) AS (SELECT ord FROM (\(head)) s WHERE \(group) AND \(gate) ORDER BY ord LIMIT \(page))
             """,
             """
             g\(k) AS (SELECT ord FROM h\(k) WHERE (SELECT count(*) FROM h\(k)) >= \(page) UNION ALL (
@@ -346,14 +380,14 @@ extension PostgresStore {
     /// key shown in its first spelling (over every report), as the SQLite store counts them: with
     /// the keyword table in memory (``FacetTable``), made again when the index's generation moved.
     /// The matching reports come from the `posting` table when it is current and the query has
-    /// no phrase but pairs and no keyword (``postingRanges(_:_:)``), else from the GIN index as
+    /// no keyword and no phrase but pairs and those of unspaced scripts (``postingTerms(_:_:)``), else from the GIN index as
     /// one array of their numbers. In the caller's read-only transaction.
     private func facetCounts(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int) throws -> [KeywordCount] {
         let (generation, postingBits) = try postingState(c)
         let table = try facetTable.ready(at: generation) ?? makeFacetTable(c, generation: generation)
         var counts = table.emptyCounts()
-        if let ranges = Self.postingRanges(query, filter), let bits = postingBits {
-            for (chunk, words) in try postingMatches(c, ranges, bits: bits, within: filter.range) {
+        if let terms = Self.postingTerms(query, filter), let bits = postingBits {
+            for (chunk, words) in try postingMatches(c, terms, bits: bits, within: filter.range) {
                 let base = chunk << bits
                 for (w, word) in words.enumerated() {
                     var rest = word
@@ -446,7 +480,7 @@ extension PostgresStore {
                 "SELECT ord::text, s_title, s_pdf_title, s_keywords, s_author, s_category FROM report ORDER BY ord",
                 "SELECT ord::text, v::text FROM search ORDER BY ord",
                 "SELECT prefix, n::text FROM prefix_count ORDER BY prefix",
-                "SELECT token, chunk::text, encode(ords, 'hex') FROM posting ORDER BY token, chunk",
+                "SELECT token, chunk::text, encode(ords, 'hex'), encode(pos, 'hex') FROM posting ORDER BY token, chunk",
                 "SELECT chunk::text FROM posting_dirty ORDER BY chunk",
             ]
             if try hasThumbnailTable(c) {

@@ -63,10 +63,11 @@ extension PostgresStore {
     /// that many bytes, and every token followed by a space that does, each once, sorted.
     ///
     /// Two tokens of scripts written without spaces (``SearchText/isUnitScript(_:)``) at
-    /// neighbouring positions of a field are also one lexeme without a position: the field's
-    /// ``pairTags`` tag, the first token, U+0001 and the second (``pairSeparator``), so that a
-    /// phrase of two such characters being typed is one lexeme (`'A売\u{1}上':*`) rather than a
-    /// phrase whose positions are checked in every report that has both.
+    /// neighbouring positions of a field are also one lexeme at the first one's position: the
+    /// field's ``pairTags`` tag, the first token, U+0001 and the second (``pairSeparator``), so
+    /// that a phrase of two such characters being typed is one lexeme (`'A売\u{1}上':*`) rather
+    /// than a phrase whose positions are checked in every report that has both, and a longer
+    /// phrase is its pairs at consecutive positions (``postingTerms(_:_:)``).
     static func vector(_ columns: [String]) -> (literal: String, prefixes: [PackedPrefix]) {
         var tokens: [CountedToken] = []
         let binary = vector(columns, tokens: &tokens)
@@ -95,14 +96,14 @@ extension PostgresStore {
         var entries: [VectorEntry] = []
         let mark = Array(SearchText.partsMark.utf8)
         var token: [UInt8] = []
-        func lexeme(_ tag: UInt8, _ first: Substring.UTF8View, _ second: Substring.UTF8View? = nil, position: Int?) {
+        func lexeme(_ tag: UInt8, _ first: Substring.UTF8View, _ second: Substring.UTF8View? = nil, position: Int) {
             token.removeAll(keepingCapacity: true)
             token.append(contentsOf: first)
             if let second {
                 token.append(pairSeparator)
                 token.append(contentsOf: second)
             }
-            entries.append(VectorEntry(start: Int32(lexemes.count), count: Int32(token.count + 1), position: Int32(position.map { min($0, 16_383) } ?? 0)))
+            entries.append(VectorEntry(start: Int32(lexemes.count), count: Int32(token.count + 1), position: Int32(min(position, 16_383))))
             lexemes.append(tag)
             lexemes.append(contentsOf: token)
             tokens.append(CountedToken(token))
@@ -122,7 +123,7 @@ extension PostgresStore {
                 guard bytes.count <= longestToken else { continue }
                 lexeme(tag, bytes, position: position)
                 if unit, let previousUnit, previousUnit.count + 1 + bytes.count <= longestToken {
-                    lexeme(pairTags[field], previousUnit, bytes, position: nil)
+                    lexeme(pairTags[field], previousUnit, bytes, position: position - 1)
                 }
             }
         }
@@ -130,7 +131,7 @@ extension PostgresStore {
     }
 
     /// One lexeme met in a report's columns: its bytes in the report's run of lexemes, and its
-    /// position (0 for none).
+    /// position (1 to 16 383; 0 for none).
     struct VectorEntry {
         var start: Int32
         var count: Int32

@@ -18,8 +18,8 @@ final class PostgresStore: @unchecked Sendable {
     /// table `prefix_count`. 6: `prefix_count` holds prefixes of up to 16 bytes (3 scalars before)
     /// and whole tokens; two neighbouring characters of scripts written without spaces are a pair
     /// lexeme too. 7: `prefix_count.first_ord`. 8: `prefix_count.title_first_ord`. 9: the
-    /// tables `posting` and `posting_dirty`.
-    static let schemaVersion = 9
+    /// tables `posting` and `posting_dirty`. 10: `posting.pos`.
+    static let schemaVersion = 10
     /// The first key of the advisory lock ("BBLX"); the second is the schema name's hash.
     static let lockClass: Int32 = 0x4242_4C58
 
@@ -416,10 +416,12 @@ enum PostgresSchema {
         "CREATE TABLE prefix_count(prefix text COLLATE \"C\" PRIMARY KEY, n integer NOT NULL, first_ord integer NOT NULL, title_first_ord integer)",
         // The reports of each token in any field (a lexeme without its tag; a pair lexeme's
         // token is its two tokens), per chunk of 2^`posting_chunk_bits` reports (a `meta` row):
-        // the matches of a query without phrases, read without the search table's rows
-        // (`PostgresStore+Postings.swift`). Current when the `meta` row `posting_generation` is
-        // the `generation`; the chunks whose reports changed since are in `posting_dirty`.
-        "CREATE TABLE posting(token text COLLATE \"C\" NOT NULL, chunk integer NOT NULL, ords bytea NOT NULL, PRIMARY KEY (token, chunk))",
+        // the matches of a query without phrases but those of scripts written without spaces,
+        // read without the search table's rows (`PostgresStore+Postings.swift`). `pos` holds the
+        // positions of a pair's token (NULL for others), for those phrases. Current when
+        // the `meta` row `posting_generation` is the `generation`; the chunks whose reports
+        // changed since are in `posting_dirty`.
+        "CREATE TABLE posting(token text COLLATE \"C\" NOT NULL, chunk integer NOT NULL, ords bytea NOT NULL, pos bytea, PRIMARY KEY (token, chunk))",
         "CREATE TABLE posting_dirty(chunk integer PRIMARY KEY)",
         """
         CREATE TABLE keyword(
