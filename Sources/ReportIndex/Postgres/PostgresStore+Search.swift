@@ -240,8 +240,8 @@ extension PostgresStore {
         try withConnection { c in try execute(c, "SELECT count(*) FROM report").first?[0].decode(Int.self) ?? 0 }
     }
 
-    /// Reports read in datasource order for the first of a field group before its GIN bitmap
-    /// is asked: 2 000 (a few milliseconds when they do not hold a page of it).
+    /// Reports (or matches) read in datasource order for the first of a field group before its
+    /// GIN bitmap is asked: 2 000 (a few milliseconds when they do not hold a page of it).
     static let headRows = 2_000
 
     /// The total and the candidates of a non-empty query with their normalised columns: every
@@ -251,10 +251,11 @@ extension PostgresStore {
     /// fills the page), as the SQLite store chooses them. Each row is the total, the title
     /// group's size, then the report's number and columns.
     ///
-    /// When the `posting` table answers the query (``postingMatches(_:_:_:)``) and `prefix_count` does not hold its total, the total and
-    /// the first ``headRows`` matches come from it: every match is looked up by number when they
-    /// are few; else a group's first reports are those among the first matches, when they are a
-    /// page of it. Otherwise the first statement answers the total and either every match or the
+    /// When the `posting` table answers the query (``postingMatches(_:_:_:)``) and `prefix_count`
+    /// does not hold its total, the total and the matches come from it: every match is looked up
+    /// by number when they are few; else a group's first reports are those among the first
+    /// ``headRows`` matches (for the title group, from the first that can match in its title),
+    /// when they are a page of it. Otherwise the first statement answers the total and either every match or the
     /// title group, and a group's first reports are those among the ``headRows`` reports in
     /// datasource order from the first that can match (``startSQL(_:_:title:into:)``; for the
     /// title group, the first that can match in its title), when they are a page of it. A group
