@@ -447,6 +447,14 @@ final class Locked: @unchecked Sendable {
         #expect(PostgresStore.postingTerms(SearchQuery("revenue"), ReportIndex.Restriction(keywordKeys: ["forecast"])) == nil)
     }
 
+    @Test("a phrase longer than a field's positions matches nothing (no tsquery the server would have to parse)")
+    func phrasesBeyondTheLastPosition() {
+        let longest = SearchQuery.Term(tokens: Array(repeating: "board", count: PostgresStore.longestPhrase), isPrefix: false)
+        #expect(PostgresStore.tsquery(longest, tag: "1") != nil)
+        let longer = SearchQuery.Term(tokens: longest.tokens + ["board"], isPrefix: false)
+        #expect(PostgresStore.tsquery(longer, tag: "1") == nil)
+    }
+
     @Test("a phrase holds where its pairs' positions follow one another in one field")
     func phrasesFromPositions() {
         var vectors: [(ord: Int32, bytes: ByteBuffer)] = []

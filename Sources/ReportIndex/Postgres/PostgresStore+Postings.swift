@@ -266,8 +266,9 @@ extension PostgresStore {
     }
 
     /// The most pairs of a phrase that the `posting` table answers (``phraseMatches(_:wordsPerChunk:)``):
-    /// 1 024; a longer phrase comes from the GIN index.
-    static let longestPostingPhrase = 1_024
+    /// 16 384 (a key less a place of up to 49 152 still lands on no real position); a longer
+    /// phrase comes from the GIN index.
+    static let longestPostingPhrase = 16_384
 
     /// A range of `posting.token`: at least `lo`, below `hi`.
     struct TokenRange: Equatable {

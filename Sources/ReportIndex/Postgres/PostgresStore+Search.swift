@@ -47,8 +47,10 @@ extension PostgresStore {
 
     /// A term's `tsquery` literal in the field tagged `tag`: its tokens as a phrase (`<->`), the
     /// last one a prefix (`:*`) when the term is. Nil when a token is longer than a lexeme can
-    /// hold after its tag (it matches nothing).
+    /// hold after its tag, or the phrase longer than a field's positions (``longestPhrase``):
+    /// it matches nothing.
     static func tsquery(_ term: SearchQuery.Term, tag: String) -> String? {
+        guard term.tokens.count <= longestPhrase else { return nil }
         var parts: [String] = []
         for (i, token) in term.tokens.enumerated() {
             guard token.utf8.count <= longestToken else { return nil }
@@ -57,6 +59,10 @@ extension PostgresStore {
         }
         return parts.joined(separator: " <-> ")
     }
+
+    /// The most tokens of a phrase that can match: 16 383, the last position a vector keeps. (The
+    /// server parses a `tsquery` recursively: a phrase of 16 000 words exceeded its stack.)
+    static let longestPhrase = 16_383
 
     /// Whether `term` is a phrase of two tokens of scripts written without spaces, matched as one
     /// pair lexeme (see ``PostgresStore/vector(_:)``) rather than as a phrase.
