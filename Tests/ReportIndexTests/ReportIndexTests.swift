@@ -516,6 +516,10 @@ final class Locked: @unchecked Sendable {
         #expect(row("报\u{1}告")?.1 == [2, 0, 1, 0, 0, 0, 1, 0, 4, 0, 1, 0, 2, 0, 4, 0], "report 64: the title at 1, field 5 at 1; report 67: field 5 at 2")
         #expect(row("告\u{1}报")?.1 == [1, 0, 2, 0, 0, 0, 1, 0, 1, 0, 0, 0])
         #expect(row("报")?.1 == [])
+        let firsts = { (token: String) in rows.tokens.firstIndex(of: token).map { (rows.firsts[$0], rows.titleFirsts[$0]) } }
+        #expect(firsts("报")! == (64, 64) && firsts("告\u{1}报")! == (64, 64))
+        #expect(firsts("a")! == (67, Int32.max), "in no title")
+        #expect(firsts("告")! == (64, 64) && firsts("报\u{1}告")! == (64, 64))
     }
 }
 

@@ -57,9 +57,12 @@ extension PostgresStore {
                     insert.append([Int32](repeating: dirty[k], count: made.tokens.count))
                     insert.append(made.ords)
                     insert.append(made.positions)
+                    insert.append(made.firsts)
+                    insert.append(made.titleFirsts)
                     _ = try execute(c, """
-                        INSERT INTO posting(token, chunk, ords, pos)
-                        SELECT t, c, o, nullif(p, ''::bytea) FROM unnest($1::text[], $2::int[], $3::bytea[], $4::bytea[]) AS u(t, c, o, p)
+                        INSERT INTO posting(token, chunk, ords, pos, first_ord, title_first_ord)
+                        SELECT t, c, o, nullif(p, ''::bytea), f, nullif(tf, \(Int32.max))
+                        FROM unnest($1::text[], $2::int[], $3::bytea[], $4::bytea[], $5::int[], $6::int[]) AS u(t, c, o, p, f, tf)
                         """, insert)
                 } catch {
                     _ = next.wait()  // nothing outlives the update
@@ -68,18 +71,100 @@ extension PostgresStore {
             }
             _ = try execute(c, "DELETE FROM posting_dirty")
         }
+        try setStaleFirstReports(c)
         _ = try execute(c, """
             INSERT INTO meta(key, value) SELECT 'posting_generation', value FROM meta WHERE key = 'generation'
             ON CONFLICT (key) DO UPDATE SET value = excluded.value
             """)
     }
 
-    /// One chunk's rows of `posting`, in token order: each token, its reports (``encodeChunk(_:chunk:bits:)``)
-    /// and their positions (``encodePositions(_:)``; empty for a token that keeps none).
+    /// One chunk's rows of `posting`, in token order: each token, its reports
+    /// (``encodeChunk(_:chunk:bits:)``), their positions (``TokenTable/positions(_:)``; empty
+    /// for a token that keeps none), its first report, and its first in a title (`Int32.max`:
+    /// none).
     struct ChunkRows {
         var tokens: [String] = []
         var ords: [ByteBuffer] = []
         var positions: [ByteBuffer] = []
+        var firsts: [Int32] = []
+        var titleFirsts: [Int32] = []
+    }
+
+    /// Sets the first report, and the first in a title, of every key noted in `prefix_stale`
+    /// from the `posting` rows (current for every chunk: called after the changed chunks' rows
+    /// are written), in the caller's writing transaction, and empties the table. A key's reports
+    /// are those of the tokens it begins (a whole token's key, `token ` with its space: that
+    /// token alone); the keys' ranges of tokens, merged, are read in one statement, each token's
+    /// first reports over its chunks.
+    func setStaleFirstReports(_ c: PostgresConnection) throws {
+        let keys = try execute(c, "SELECT prefix FROM prefix_stale ORDER BY prefix").map { try $0[0].decode(String.self) }
+        guard !keys.isEmpty else { return }
+        let ranges = keys.map { key -> TokenRange? in
+            key.utf8.last == 0x20 ? Self.tokenRange(String(key.dropLast()), isPrefix: false) : Self.tokenRange(key, isPrefix: true)
+        }
+        // The ranges merged where they overlap (a key's range holds those of the keys it begins).
+        var merged: [TokenRange] = []
+        for range in ranges.compactMap({ $0 }).sorted(by: { Self.precedes($0.lo, $1.lo) }) {
+            if let last = merged.last, !Self.precedes(last.hi, range.lo) {
+                if Self.precedes(last.hi, range.hi) { merged[merged.count - 1].hi = range.hi }
+            } else {
+                merged.append(range)
+            }
+        }
+        var binds = PostgresBindings()
+        binds.append(merged.map(\.lo))
+        binds.append(merged.map(\.hi))
+        let rows = try execute(c, """
+            SELECT p.token, min(p.first_ord), coalesce(min(p.title_first_ord), \(Int32.max))
+            FROM unnest($1::text[], $2::text[]) AS r(lo, hi) JOIN posting p ON p.token >= r.lo AND p.token < r.hi
+            GROUP BY p.token ORDER BY p.token
+            """, binds)
+        var tokens: [[UInt8]] = []
+        var firsts: [Int32] = []
+        var titleFirsts: [Int32] = []
+        for row in rows {
+            tokens.append(Array(try row[0].decode(String.self).utf8))
+            firsts.append(try row[1].decode(Int32.self))
+            titleFirsts.append(try row[2].decode(Int32.self))
+        }
+        // Per key, the least of its tokens' first reports (tokens in byte order, as `COLLATE "C"`).
+        var setKeys: [String] = []
+        var setFirsts: [Int32] = []
+        var setTitleFirsts: [Int32] = []
+        for (key, range) in zip(keys, ranges) {
+            guard let range else { continue }
+            let lo = Array(range.lo.utf8), hi = Array(range.hi.utf8)
+            var a = 0, b = tokens.count
+            while a < b {
+                let m = (a + b) / 2
+                if tokens[m].lexicographicallyPrecedes(lo) { a = m + 1 } else { b = m }
+            }
+            var first = Int32.max, titleFirst = Int32.max
+            var k = a
+            while k < tokens.count, tokens[k].lexicographicallyPrecedes(hi) {
+                first = min(first, firsts[k])
+                titleFirst = min(titleFirst, titleFirsts[k])
+                k += 1
+            }
+            guard first != Int32.max else { continue }  // no report holds it: its count is gone
+            setKeys.append(key)
+            setFirsts.append(first)
+            setTitleFirsts.append(titleFirst)
+        }
+        var update = PostgresBindings()
+        update.append(setKeys)
+        update.append(setFirsts)
+        update.append(setTitleFirsts)
+        _ = try execute(c, """
+            UPDATE prefix_count p SET first_ord = u.f, title_first_ord = nullif(u.t, \(Int32.max))
+            FROM unnest($1::text[], $2::int[], $3::int[]) AS u(k, f, t) WHERE p.prefix = u.k
+            """, update)
+        _ = try execute(c, "DELETE FROM prefix_stale")
+    }
+
+    /// Whether `a` comes before `b` in byte order (`COLLATE "C"`).
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     /// The rows of one chunk from its reports' vectors (`tsvectorsend`'s form: the number of
@@ -91,6 +176,7 @@ extension PostgresStore {
     static func postings(of vectors: [(ord: Int32, bytes: ByteBuffer)], chunk: Int, bits: Int) -> ChunkRows {
         var table = TokenTable()
         let firstTag = pairTags[0], lastTag = pairTags[pairTags.count - 1]
+        let titleTag = fieldTags[0].utf8.first!, titlePairTag = pairTags[0]
         for (ord, vector) in vectors {
             vector.withUnsafeReadableBytes { raw in
                 let n = raw.count
@@ -109,10 +195,11 @@ extension PostgresStore {
                     guard end - start > 1 else { continue }
                     let token = UnsafeRawBufferPointer(start: base + start + 1, count: end - start - 1)
                     let tag = raw[start]
+                    let title = tag == titleTag || tag == titlePairTag
                     if tag >= firstTag, tag <= lastTag {
-                        table.add(token, ord: ord, field: Int(tag - firstTag), positions: UnsafeRawBufferPointer(start: base + first, count: 2 * positions))
+                        table.add(token, ord: ord, title: title, field: Int(tag - firstTag), positions: UnsafeRawBufferPointer(start: base + first, count: 2 * positions))
                     } else {
-                        table.add(token, ord: ord)
+                        table.add(token, ord: ord, title: title)
                     }
                 }
             }
@@ -122,6 +209,8 @@ extension PostgresStore {
             rows.tokens.append(table.token(k))
             rows.ords.append(encodeChunk(table.ords[k], chunk: chunk, bits: bits))
             rows.positions.append(ByteBuffer(bytes: table.positions(k)))
+            rows.firsts.append(table.ords[k][0])
+            rows.titleFirsts.append(table.titleFirsts[k])
         }
         return rows
     }
@@ -145,11 +234,16 @@ extension PostgresStore {
         /// How many of each token's reports have their number of positions in `positionBytes`.
         private var reportsWithPositions: [Int] = []
 
-        /// Notes that the report numbered `ord` (no lower than any before) holds `token`, in the
-        /// field numbered `field` at `positions` (two-byte positions as `tsvectorsend` writes
-        /// them: big-endian, the weight in the top two bits) when they are given.
-        mutating func add(_ token: UnsafeRawBufferPointer, ord: Int32, field: Int = 0, positions held: UnsafeRawBufferPointer? = nil) {
+        /// The first report that holds each token in its title, by its number (`Int32.max`: none).
+        private(set) var titleFirsts: [Int32] = []
+
+        /// Notes that the report numbered `ord` (no lower than any before) holds `token` (in its
+        /// title when `title`), in the field numbered `field` at `positions` (two-byte positions
+        /// as `tsvectorsend` writes them: big-endian, the weight in the top two bits) when they
+        /// are given.
+        mutating func add(_ token: UnsafeRawBufferPointer, ord: Int32, title: Bool = false, field: Int = 0, positions held: UnsafeRawBufferPointer? = nil) {
             let k = number(token, ord: ord)
+            if title { titleFirsts[k] = min(titleFirsts[k], ord) }
             guard let held else { return }
             pad(k)
             let at = positionBytes[k].count - 2 - 4 * Int(lastCount[k])  // the last report's number
@@ -209,6 +303,7 @@ extension PostgresStore {
             positionBytes.append([])
             reportsWithPositions.append(0)
             lastCount.append(0)
+            titleFirsts.append(Int32.max)
             if starts.count * 2 > slots.count { grow() }
             return k
         }
@@ -610,12 +705,15 @@ extension PostgresStore {
             for chunk in byChunk.keys.sorted() {
                 let made = Self.postings(of: byChunk[chunk]!, chunk: chunk, bits: bits)
                 for k in made.tokens.indices {
-                    truth.append("\(made.tokens[k])|\(chunk)|\(Array(made.ords[k].readableBytesView))|\(Array(made.positions[k].readableBytesView))")
+                    truth.append("\(made.tokens[k])|\(chunk)|\(Array(made.ords[k].readableBytesView))|\(Array(made.positions[k].readableBytesView))|"
+                                 + "\(made.firsts[k])|\(made.titleFirsts[k])")
                 }
             }
-            let stored = try execute(c, "SELECT token, chunk, ords, coalesce(pos, ''::bytea) FROM posting ORDER BY token, chunk").map { row in
+            let stored = try execute(c, """
+                SELECT token, chunk, ords, coalesce(pos, ''::bytea), first_ord, coalesce(title_first_ord, \(Int32.max)) FROM posting ORDER BY token, chunk
+                """).map { row in
                 "\(try row[0].decode(String.self))|\(try row[1].decode(Int.self))|\(Array(try row[2].decode(ByteBuffer.self).readableBytesView))|"
-                    + "\(Array(try row[3].decode(ByteBuffer.self).readableBytesView))"
+                    + "\(Array(try row[3].decode(ByteBuffer.self).readableBytesView))|\(try row[4].decode(Int32.self))|\(try row[5].decode(Int32.self))"
             }
             let trueRows = Set(truth), storedRows = Set(stored)
             for line in stored where !trueRows.contains(line) { problems.append("stored, not true: \(line)") }

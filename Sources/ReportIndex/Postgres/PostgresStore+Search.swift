@@ -453,8 +453,8 @@ extension PostgresStore {
 
     /// The prefixes whose row in `prefix_count` is wrong for the reports' vectors, in prefix
     /// order, each with the stored and the true count, first report and first report with it in
-    /// the title: none when the table is right. A count must be exact; a first report may be
-    /// earlier than the true one.
+    /// the title: none when the table is right (after an update that finished: counts and first
+    /// reports exact, no key left in `prefix_stale`).
     func prefixCountProblems() throws(IndexError) -> [String] {
         let titleTags = "'" + Self.fieldTags[0] + "', '" + String(UnicodeScalar(Self.pairTags[0])) + "'"
         return try transaction(readOnly: true) { c in
@@ -465,12 +465,12 @@ extension PostgresStore {
                 title_truth AS (SELECT prefix, min(ord) AS first FROM (\(Self.countedPrefixes(in: "titles"))) p GROUP BY 1)
                 SELECT coalesce(t.prefix, p.prefix) COLLATE "C", coalesce(p.n, 0), coalesce(t.n, 0), p.first_ord, t.first, p.title_first_ord, tt.first
                 FROM truth t FULL JOIN prefix_count p ON p.prefix = t.prefix LEFT JOIN title_truth tt ON tt.prefix = coalesce(t.prefix, p.prefix)
-                WHERE t.n IS DISTINCT FROM p.n OR p.first_ord > t.first OR coalesce(p.title_first_ord, \(Int32.max)) > tt.first ORDER BY 1
+                WHERE t.n IS DISTINCT FROM p.n OR p.first_ord IS DISTINCT FROM t.first OR p.title_first_ord IS DISTINCT FROM tt.first ORDER BY 1
                 """).map { row in
                     let first = { (i: Int) in try row[i].decode(Int?.self).map(String.init) ?? "none" }
                     return "\(try row[0].decode(String.self)): \(try row[1].decode(Int.self)) stored, \(try row[2].decode(Int.self)) true; "
                         + "first report \(try first(3)) stored, \(try first(4)) true; in a title \(try first(5)) stored, \(try first(6)) true"
-                }
+                } + execute(c, "SELECT prefix FROM prefix_stale ORDER BY prefix").map { "\(try $0[0].decode(String.self)): left stale" }
         }
     }
 
@@ -487,7 +487,8 @@ extension PostgresStore {
                 "SELECT ord::text, s_title, s_pdf_title, s_keywords, s_author, s_category FROM report ORDER BY ord",
                 "SELECT ord::text, v::text FROM search ORDER BY ord",
                 "SELECT prefix, n::text FROM prefix_count ORDER BY prefix",
-                "SELECT token, chunk::text, encode(ords, 'hex'), encode(pos, 'hex') FROM posting ORDER BY token, chunk",
+                "SELECT token, chunk::text, encode(ords, 'hex'), encode(pos, 'hex'), first_ord::text, title_first_ord::text FROM posting ORDER BY token, chunk",
+                "SELECT prefix FROM prefix_stale ORDER BY prefix",
                 "SELECT chunk::text FROM posting_dirty ORDER BY chunk",
             ]
             if try hasThumbnailTable(c) {

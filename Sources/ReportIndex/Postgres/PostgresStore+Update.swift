@@ -559,12 +559,18 @@ extension PostgresStore {
         binds.append(ords.map { Int32($0) })
         _ = try execute(c, "DELETE FROM report WHERE ord = ANY($1::int[])", binds)
         // The prefixes of the reports that go, counted down from their vectors (each lexeme is a
-        // one-character tag and a token); a prefix no report has any more goes. A first report
-        // number stays: it is a bound, and the reports left begin no earlier.
+        // one-character tag and a token); a prefix no report has any more goes. A key whose first
+        // report (or first in a title) goes is noted stale: its number stays, a bound (the reports
+        // left begin no earlier), until the update's end sets it (`setStaleFirstReports`).
         _ = try execute(c, """
             WITH gone AS (DELETE FROM search WHERE ord = ANY($1::int[]) RETURNING ord, v),
             prefixes AS (\(Self.countedPrefixes(in: "gone"))),
-            counts AS (SELECT prefix, count(*)::int AS n FROM prefixes GROUP BY 1)
+            counts AS (SELECT prefix, count(*)::int AS n FROM prefixes GROUP BY 1),
+            stale AS (
+                INSERT INTO prefix_stale(prefix)
+                SELECT p.prefix FROM prefix_count p JOIN counts USING (prefix)
+                WHERE p.first_ord = ANY($1::int[]) OR p.title_first_ord = ANY($1::int[])
+                ON CONFLICT DO NOTHING)
             UPDATE prefix_count p SET n = p.n - counts.n FROM counts WHERE p.prefix = counts.prefix
             """, binds)
         _ = try execute(c, "DELETE FROM prefix_count WHERE n <= 0")

@@ -18,8 +18,9 @@ final class PostgresStore: @unchecked Sendable {
     /// table `prefix_count`. 6: `prefix_count` holds prefixes of up to 16 bytes (3 scalars before)
     /// and whole tokens; two neighbouring characters of scripts written without spaces are a pair
     /// lexeme too. 7: `prefix_count.first_ord`. 8: `prefix_count.title_first_ord`. 9: the
-    /// tables `posting` and `posting_dirty`. 10: `posting.pos`.
-    static let schemaVersion = 10
+    /// tables `posting` and `posting_dirty`. 10: `posting.pos`. 11: `posting.first_ord` and
+    /// `title_first_ord`, the table `prefix_stale`; `prefix_count`'s first reports exact.
+    static let schemaVersion = 11
     /// The first key of the advisory lock ("BBLX"); the second is the schema name's hash.
     static let lockClass: Int32 = 0x4242_4C58
 
@@ -317,7 +318,7 @@ final class PostgresStore: @unchecked Sendable {
             if let version {
                 if !rebuild { warn("\(path): datasource '\(location.datasource)' was written by schema version \(version), this program writes \(Self.schemaVersion); rebuilding it") }
                 for table in ["report_metadata"] { _ = try execute(c, "DROP VIEW IF EXISTS \(table)") }
-                for table in ["keyword", "search", "prefix_count", "posting", "posting_dirty", "report", "category", "file", "meta", "thumbnail"] { _ = try execute(c, "DROP TABLE IF EXISTS \(table)") }
+                for table in ["keyword", "search", "prefix_count", "prefix_stale", "posting", "posting_dirty", "report", "category", "file", "meta", "thumbnail"] { _ = try execute(c, "DROP TABLE IF EXISTS \(table)") }
             }
             for statement in PostgresSchema.statements { _ = try execute(c, statement) }
             var binds = PostgresBindings()
@@ -409,19 +410,24 @@ enum PostgresSchema {
         "CREATE TABLE search(ord integer PRIMARY KEY, v tsvector NOT NULL)",
         // How many reports hold each key of `PostgresStore.countedPrefixBytes`: the total of a
         // one-word query being typed or finished, without visiting its matches. `first_ord` is
-        // no more than the smallest number of a report that holds it (the smallest when written;
-        // a deletion leaves it): where the first of a field group can begin. `title_first_ord` is
-        // the same for the reports that hold it in their title (NULL when none did when written):
-        // where the title group can begin.
+        // the smallest number of a report that holds it: where the first of a field group can
+        // begin. `title_first_ord` is the same for the reports that hold it in their title (NULL
+        // when none does): where the title group can begin. A deletion of a key's first report
+        // notes the key in `prefix_stale`, and the update's end sets its first reports again
+        // from `posting` (until then they are bounds: no later than the true ones).
         "CREATE TABLE prefix_count(prefix text COLLATE \"C\" PRIMARY KEY, n integer NOT NULL, first_ord integer NOT NULL, title_first_ord integer)",
+        "CREATE TABLE prefix_stale(prefix text COLLATE \"C\" PRIMARY KEY)",
         // The reports of each token in any field (a lexeme without its tag; a pair lexeme's
         // token is its two tokens), per chunk of 2^`posting_chunk_bits` reports (a `meta` row):
         // the matches of a query without phrases but those of scripts written without spaces,
         // read without the search table's rows (`PostgresStore+Postings.swift`). `pos` holds the
-        // positions of a pair's token (NULL for others), for those phrases. Current when
+        // positions of a pair's token (NULL for others), for those phrases; `first_ord` and
+        // `title_first_ord` the chunk's first report that holds the token, and that holds it in
+        // its title (NULL when none does). Current when
         // the `meta` row `posting_generation` is the `generation`; the chunks whose reports
         // changed since are in `posting_dirty`.
-        "CREATE TABLE posting(token text COLLATE \"C\" NOT NULL, chunk integer NOT NULL, ords bytea NOT NULL, pos bytea, PRIMARY KEY (token, chunk))",
+        "CREATE TABLE posting(token text COLLATE \"C\" NOT NULL, chunk integer NOT NULL, ords bytea NOT NULL, pos bytea, "
+            + "first_ord integer NOT NULL, title_first_ord integer, PRIMARY KEY (token, chunk))",
         "CREATE TABLE posting_dirty(chunk integer PRIMARY KEY)",
         """
         CREATE TABLE keyword(
