@@ -100,7 +100,8 @@ extension PostgresStore {
         let keys = try execute(c, "SELECT prefix FROM prefix_stale ORDER BY prefix").map { try $0[0].decode(String.self) }
         guard !keys.isEmpty else { return }
         let ranges = keys.map { key -> TokenRange? in
-            key.utf8.last == 0x20 ? Self.tokenRange(String(key.dropLast()), isPrefix: false) : Self.tokenRange(key, isPrefix: true)
+            // The space's byte, not the last character (a space may join one before it).
+            key.utf8.last == 0x20 ? Self.tokenRange(String(decoding: key.utf8.dropLast(), as: UTF8.self), isPrefix: false) : Self.tokenRange(key, isPrefix: true)
         }
         // The ranges merged where they overlap (a key's range holds those of the keys it begins).
         var merged: [TokenRange] = []
