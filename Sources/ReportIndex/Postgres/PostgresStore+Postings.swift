@@ -640,19 +640,45 @@ extension PostgresStore {
         return (Int64(generation ?? "0") ?? 0, generation != nil && current == generation ? bits.flatMap { (3...16).contains($0) ? $0 : nil } : nil)
     }
 
-    /// The number of reports that match `query` under `filter`, counted from the `posting` table
-    /// when it is current in the caller's snapshot and the query is one it answers
-    /// (``postingTerms(_:_:)``); nil otherwise.
-    func postingTotal(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction) throws -> Int? {
-        try postingMatches(c, query, filter)?.count
-    }
+    /// The `posting` table as one snapshot sees it for one query: whether it is current, and the
+    /// query's matches from it (``postingTerms(_:_:)``, ``postingMatches(_:_:bits:within:)``),
+    /// each read once when first asked, so that a search's total, candidates and facets share
+    /// them.
+    final class PostingLookup {
+        private let store: PostgresStore
+        private let connection: PostgresConnection
+        /// The query and its restriction.
+        let query: SearchQuery
+        let filter: ReportIndex.Restriction
+        private var state: (generation: Int64, bits: Int?)?
+        private var known: PostingMatches??
 
-    /// The reports that match `query` under `filter` (``postingMatches(_:_:bits:within:)``), from
-    /// the `posting` table when it is current in the caller's snapshot and the query is one it
-    /// answers (``postingTerms(_:_:)``); nil otherwise.
-    func postingMatches(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction) throws -> PostingMatches? {
-        guard let terms = Self.postingTerms(query, filter), let bits = try currentPostingBits(c) else { return nil }
-        return PostingMatches(bits: bits, chunks: try postingMatches(c, terms, bits: bits, within: filter.range))
+        init(_ store: PostgresStore, _ connection: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction) {
+            self.store = store
+            self.connection = connection
+            self.query = query
+            self.filter = filter
+        }
+
+        /// The index's generation and the table's chunk bits when it is current
+        /// (``postingState(_:)``).
+        func current() throws -> (generation: Int64, bits: Int?) {
+            if let state { return state }
+            let read = try store.postingState(connection)
+            state = read
+            return read
+        }
+
+        /// The query's matches, when the table is current and answers the query; nil otherwise.
+        func matches() throws -> PostingMatches? {
+            if let known { return known }
+            var found: PostingMatches?
+            if let terms = PostgresStore.postingTerms(query, filter), let bits = try current().bits {
+                found = PostingMatches(bits: bits, chunks: try store.postingMatches(connection, terms, bits: bits, within: filter.range))
+            }
+            known = .some(found)
+            return found
+        }
     }
 
     /// Reports as bitmaps per chunk of 2^`bits` reports, in chunk order.
@@ -682,10 +708,11 @@ extension PostgresStore {
         }
     }
 
-    /// ``postingTotal(_:_:_:)`` in a read-only snapshot of its own (tests: that the table is the
-    /// path taken, and gives the true total).
+    /// The number of reports that match `query` under `filter`, counted from the `posting` table
+    /// in a read-only snapshot of its own (``PostingLookup/matches()``); nil when it does not
+    /// answer (tests: that the table is the path taken, and gives the true total).
     func postingAnswer(_ query: SearchQuery, _ filter: ReportIndex.Restriction) throws(IndexError) -> Int? {
-        try transaction(readOnly: true) { c in try postingTotal(c, query, filter) }
+        try transaction(readOnly: true) { c in try PostingLookup(self, c, query, filter).matches()?.count }
     }
 
     /// The rows of `posting` that differ from what the vectors of `search` give, and the

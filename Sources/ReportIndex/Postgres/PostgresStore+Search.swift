@@ -181,14 +181,14 @@ extension PostgresStore {
     }
 
     /// The SQL of the number of reports that match `query` under `filter` (`all` is its
-    /// condition) in the snapshot `connection` reads: the prefix's count when there is one
+    /// condition) in the snapshot `postings` reads: the prefix's count when there is one
     /// (``countedPrefix(_:_:)``), else the count of the `posting` table's matches when it answers
-    /// the query (``postingTotal(_:_:_:)``), else a count of the matches.
-    func totalSQL(_ connection: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, all: String, into c: inout Condition) throws -> String {
+    /// the query (``PostingLookup/matches()``), else a count of the matches.
+    func totalSQL(_ postings: PostingLookup, _ query: SearchQuery, _ filter: ReportIndex.Restriction, all: String, into c: inout Condition) throws -> String {
         if let prefix = Self.countedPrefix(query, filter) {
             return "SELECT coalesce((SELECT n FROM prefix_count WHERE prefix = \(c.bindText(prefix))), 0)::bigint AS n"
         }
-        if let total = try postingTotal(connection, query, filter) {
+        if let total = try postings.matches()?.count {
             return "SELECT \(c.bindInt(total))::bigint AS n"
         }
         return "SELECT count(*) AS n FROM search WHERE \(all)"
@@ -206,16 +206,17 @@ extension PostgresStore {
 
     func search(_ query: SearchQuery, _ filter: ReportIndex.Restriction, options: SearchOptions, withFacets: Bool) throws(IndexError) -> SearchResults {
         try transaction(readOnly: true) { c in
+            let postings = PostingLookup(self, c, query, filter)
             let limit = max(0, options.limit)
             var total = 0
             var ranked: [(ord: Int, score: Double)] = []
             if limit > 0, !query.isEmpty {
-                let found = try candidates(c, query, filter, limit: limit)
+                let found = try candidates(c, query, filter, limit: limit, postings: postings)
                 total = found.total
                 ranked = try score(query, found.rows, limit: limit)
             } else {
                 var matching = condition(query, filter)
-                let sql = try totalSQL(c, query, filter, all: matching.sql, into: &matching)
+                let sql = try totalSQL(postings, query, filter, all: matching.sql, into: &matching)
                 total = try execute(c, sql, matching.binds).first?[0].decode(Int.self) ?? 0
                 if limit > 0, total > 0 {
                     var first = condition(query, filter)
@@ -225,13 +226,13 @@ extension PostgresStore {
                 }
             }
             let results = try details(c, query, ranked, fields: options.matchFields)
-            let facets = withFacets ? try facetCounts(c, query, filter, limit: options.facetLimit) : []
+            let facets = withFacets ? try facetCounts(c, postings, limit: options.facetLimit) : []
             return SearchResults(query: query.text, total: total, results: results, facets: facets)
         }
     }
 
     func facets(_ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int) throws(IndexError) -> [KeywordCount] {
-        try transaction(readOnly: true) { c in try facetCounts(c, query, filter, limit: limit) }
+        try transaction(readOnly: true) { c in try facetCounts(c, PostingLookup(self, c, query, filter), limit: limit) }
     }
 
     func matchingIDs(_ query: SearchQuery, _ filter: ReportIndex.Restriction) throws(IndexError) -> [String] {
@@ -257,7 +258,7 @@ extension PostgresStore {
     /// fills the page), as the SQLite store chooses them. Each row is the total, the title
     /// group's size, then the report's number and columns.
     ///
-    /// When the `posting` table answers the query (``postingMatches(_:_:_:)``) and `prefix_count`
+    /// When the `posting` table answers the query (``PostingLookup/matches()``) and `prefix_count`
     /// does not hold its total, the total and the matches come from it: every match is looked up
     /// by number when they are few; else a group's first reports are those among the first
     /// ``headRows`` matches (for the title group, from the first that can match in its title),
@@ -272,13 +273,13 @@ extension PostgresStore {
     /// to plan, one of the title group 0.4 ms). The candidates' rows are looked up by an array of
     /// their numbers (a join let the planner, which expects as many candidates as matches, read
     /// the whole report table).
-    private func candidates(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int)
+    private func candidates(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int, postings: PostingLookup)
         throws -> (total: Int, rows: [PostgresRandomAccessRow])
     {
         let columns = "r.ord, r.s_title, r.s_pdf_title, r.s_keywords, r.s_author, r.s_category"
         // The matches from `posting`, unless `prefix_count` holds the total (one word: its
         // matches can be most of the library, and its first title the key's).
-        let known = Self.countedPrefix(query, filter) == nil ? try postingMatches(c, query, filter) : nil
+        let known = Self.countedPrefix(query, filter) == nil ? try postings.matches() : nil
         let knownTotal = known?.count ?? 0
         if let known, knownTotal <= ReportIndex.rankedGroupLimit {
             var binds = PostgresBindings()
@@ -298,7 +299,7 @@ extension PostgresStore {
             ctes = ["total AS (SELECT \(a.bindInt(knownTotal))::bigint AS n)"]
             head = "SELECT ord, v FROM search WHERE ord = ANY (\(a.bindInts(known.first(Self.headRows, from: titleStart)))) OFFSET 0"
         } else {
-            ctes = ["total AS (\(try totalSQL(c, query, filter, all: all, into: &a)))", "title_start AS (\(startSQL(query, filter, title: true, into: &a)))"]
+            ctes = ["total AS (\(try totalSQL(postings, query, filter, all: all, into: &a)))", "title_start AS (\(startSQL(query, filter, title: true, into: &a)))"]
             head = "SELECT ord, v FROM search WHERE ord >= (SELECT o FROM title_start) ORDER BY ord LIMIT \(a.bindInt(Self.headRows))"
         }
         ctes += groupSQL(0, title, head: head, gate: "(SELECT n FROM total) > \(most)", page: page)
@@ -383,18 +384,20 @@ extension PostgresStore {
         }
     }
 
-    /// Keyword counts over the matching reports, most frequent first, ties in key order; each
-    /// key shown in its first spelling (over every report), as the SQLite store counts them: with
-    /// the keyword table in memory (``FacetTable``), made again when the index's generation moved.
-    /// The matching reports come from the `posting` table when it is current and the query has
-    /// no keyword and no phrase but pairs and those of unspaced scripts (``postingTerms(_:_:)``), else from the GIN index as
-    /// one array of their numbers. In the caller's read-only transaction.
-    private func facetCounts(_ c: PostgresConnection, _ query: SearchQuery, _ filter: ReportIndex.Restriction, limit: Int) throws -> [KeywordCount] {
-        let (generation, postingBits) = try postingState(c)
+    /// Keyword counts over the reports that match the query of `postings`, most frequent first,
+    /// ties in key order; each key shown in its first spelling (over every report), as the SQLite
+    /// store counts them: with the keyword table in memory (``FacetTable``), made again when the
+    /// index's generation moved. The matching reports come from the `posting` table when it
+    /// answers the query (``PostingLookup/matches()``, shared with the search's total and
+    /// candidates), else from the GIN index as one array of their numbers. In the caller's
+    /// read-only transaction.
+    private func facetCounts(_ c: PostgresConnection, _ postings: PostingLookup, limit: Int) throws -> [KeywordCount] {
+        let generation = try postings.current().generation
         let table = try facetTable.ready(at: generation) ?? makeFacetTable(c, generation: generation)
         var counts = table.emptyCounts()
-        if let terms = Self.postingTerms(query, filter), let bits = postingBits {
-            for (chunk, words) in try postingMatches(c, terms, bits: bits, within: filter.range) {
+        if let matches = try postings.matches() {
+            let bits = matches.bits
+            for (chunk, words) in matches.chunks {
                 let base = chunk << bits
                 for (w, word) in words.enumerated() {
                     var rest = word
@@ -405,7 +408,7 @@ extension PostgresStore {
                 }
             }
         } else {
-            let matching = condition(query, filter)
+            let matching = condition(postings.query, postings.filter)
             let row = try execute(c, "SELECT array_agg(ord) FROM search WHERE \(matching.sql)", matching.binds).first
             for ord in try row?[0].decode([Int32]?.self) ?? [] { table.count(Int(ord), into: &counts) }
         }
