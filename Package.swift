@@ -219,6 +219,7 @@ let package = Package(
                 "ReportIndex", "IndexThumbnails", "ReportLibrary", "PDFCore", "PDFMetadata", "SampleLibrary", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         .testTarget(name: "PDFMetadataTests", dependencies: ["PDFCore", "PDFMetadata", "CZlib", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "PDFRenderTests", dependencies: ["PDFRender", "PDFCore", "PDFMetadata", "DeterminismPins", "TestSupport", "CTurboJPEG"], exclude: ["Fixtures"]),

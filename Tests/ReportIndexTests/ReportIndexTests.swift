@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import PostgresNIO
 import ReportLibrary
 import SampleLibrary
 import TestSupport
@@ -453,6 +454,21 @@ final class Locked: @unchecked Sendable {
         #expect(PostgresStore.tsquery(longest, tag: "1") != nil)
         let longer = SearchQuery.Term(tokens: longest.tokens + ["board"], isPrefix: false)
         #expect(PostgresStore.tsquery(longer, tag: "1") == nil)
+        // The same bound on the `posting` table's path: a phrase of unspaced characters is its pairs.
+        let han = String(repeating: "报", count: PostgresStore.longestPhrase)
+        #expect(PostgresStore.postingTerms(SearchQuery(han), ReportIndex.Restriction())?.first?.count == PostgresStore.longestPhrase - 1)
+        #expect(PostgresStore.postingTerms(SearchQuery(han + "报"), ReportIndex.Restriction())?.first?.count == nil, "one token more")
+    }
+
+    @Test("a subtree's reports in a word of a chunk's bitmap, against one report at a time")
+    func subtreeMasks() {
+        for start in [0, 64, 128, 4_032] {
+            for range in [0...0, 0...63, 63...63, 64...64, 70...100, 100...4_100, 3_000...4_095, 4_095...5_000, 5_000...6_000, 65...66, 127...128] {
+                var truth: UInt64 = 0
+                for b in 0..<64 where range.contains(start + b) { truth |= 1 << UInt64(b) }
+                #expect(PostgresStore.mask(keeping: range, inWordAt: start) == truth, "range \(range), word at \(start)")
+            }
+        }
     }
 
     @Test("a phrase holds where its pairs' positions follow one another in one field")
@@ -520,6 +536,34 @@ final class Locked: @unchecked Sendable {
         #expect(firsts("报")! == (64, 64) && firsts("告\u{1}报")! == (64, 64))
         #expect(firsts("a")! == (67, Int32.max), "in no title")
         #expect(firsts("告")! == (64, 64) && firsts("报\u{1}告")! == (64, 64))
+    }
+}
+
+@Suite struct PackedArrayTests {
+    /// The bytes of `value` bound as a parameter.
+    func encoded<T: PostgresNonThrowingEncodable>(_ value: T) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        value.encode(into: &buffer, context: .default)
+        return buffer
+    }
+
+    func same<E: PackedElement & PostgresArrayEncodable & PostgresNonThrowingEncodable>(_ values: [E]) -> Bool {
+        encoded(PackedArray(values)) == encoded(values) && PackedArray<E>.psqlType == [E].psqlType
+    }
+
+    @Test("an update's arrays written in one pass: the bytes and type of PostgresNIO's own array encoding")
+    func packedArraysAreArrays() {
+        #expect(same([Int32]()))
+        #expect(same([Int32(0), -7, .max, .min]))
+        #expect(same([Int64(1) << 40, -1]))
+        #expect(same([true, false, true]))
+        #expect(same(["", "revenue", "売上 報告", "\u{FFFD}é\u{1}x"]))
+        #expect(same([ByteBuffer(bytes: [1, 2, 3]), ByteBuffer(), ByteBuffer(bytes: Array(repeating: 0xFF, count: 3_000))]))
+        var tokens: [PostgresStore.CountedToken] = []
+        let vectors = [["Q3 revenue", "", "budget", "", "Finance"], ["", "", "", "", ""], ["売上報告", "x", "", "a", ""]].map {
+            PostgresStore.vector($0, tokens: &tokens)
+        }
+        #expect(same(vectors))
     }
 }
 

@@ -15,13 +15,16 @@ extension PostgresStore {
     func markPostingsDirty(_ c: PostgresConnection, _ ords: [Int32]) throws {
         guard !ords.isEmpty else { return }
         var binds = PostgresBindings()
-        binds.append(ords)
-        _ = try execute(c, """
-            INSERT INTO posting_dirty(chunk)
-            SELECT DISTINCT o >> (SELECT value::int FROM meta WHERE key = 'posting_chunk_bits') FROM unnest($1::int[]) o
-            ON CONFLICT DO NOTHING
-            """, binds)
+        binds.append(PackedArray(ords))
+        _ = try execute(c, Self.markDirtySQL, binds)
     }
+
+    /// The statement of ``markPostingsDirty(_:_:)``: `$1` the reports' numbers.
+    static let markDirtySQL = """
+        INSERT INTO posting_dirty(chunk)
+        SELECT DISTINCT o >> (SELECT value::int FROM meta WHERE key = 'posting_chunk_bits') FROM unnest($1::int[]) o
+        ON CONFLICT DO NOTHING
+        """
 
     /// Writes the rows of every changed chunk again from its reports' vectors, then marks the
     /// table current at the index's generation, in the caller's writing transaction (beside the
@@ -53,12 +56,12 @@ extension PostgresStore {
                     if k + 1 < dirty.count { next = try making(k + 1) }
                     guard !made.tokens.isEmpty else { continue }
                     var insert = PostgresBindings()
-                    insert.append(made.tokens)
-                    insert.append([Int32](repeating: dirty[k], count: made.tokens.count))
-                    insert.append(made.ords)
-                    insert.append(made.positions)
-                    insert.append(made.firsts)
-                    insert.append(made.titleFirsts)
+                    insert.append(PackedArray(made.tokens))
+                    insert.append(PackedArray([Int32](repeating: dirty[k], count: made.tokens.count)))
+                    insert.append(PackedArray(made.ords))
+                    insert.append(PackedArray(made.positions))
+                    insert.append(PackedArray(made.firsts))
+                    insert.append(PackedArray(made.titleFirsts))
                     _ = try execute(c, """
                         INSERT INTO posting(token, chunk, ords, pos, first_ord, title_first_ord)
                         SELECT t, c, o, nullif(p, ''::bytea), f, nullif(tf, \(Int32.max))
@@ -361,11 +364,6 @@ extension PostgresStore {
         return out
     }
 
-    /// The most pairs of a phrase that the `posting` table answers (``phraseMatches(_:wordsPerChunk:)``):
-    /// 16 384 (a key less a place of up to 49 152 still lands on no real position); a longer
-    /// phrase comes from the GIN index.
-    static let longestPostingPhrase = 16_384
-
     /// A range of `posting.token`: at least `lo`, below `hi`.
     struct TokenRange: Equatable {
         var lo: String
@@ -377,8 +375,8 @@ extension PostgresStore {
     /// spaces, the ranges of its pairs' tokens, matched at consecutive positions. A range is a
     /// token, or a pair's token (``pairToken(_:)``), alone when it is whole, with every token it
     /// begins when it is being typed (a phrase's last pair, when its last token is). Nil when a
-    /// term is another phrase, when there is no term, or when a keyword restricts the query:
-    /// then the matches come from the GIN index.
+    /// term is another phrase or one longer than ``longestPhrase``, when there is no term, or when
+    /// a keyword restricts the query: then the matches come from the GIN index.
     static func postingTerms(_ query: SearchQuery, _ filter: ReportIndex.Restriction) -> [[TokenRange]]? {
         guard !query.terms.isEmpty, filter.keywordKeys.isEmpty, !filter.impossible else { return nil }
         var terms: [[TokenRange]] = []
@@ -389,7 +387,7 @@ extension PostgresStore {
                 terms.append([range])
                 continue
             }
-            guard term.tokens.count <= longestPostingPhrase + 1 else { return nil }
+            guard term.tokens.count <= longestPhrase else { return nil }  // it matches nothing
             var ranges: [TokenRange] = []
             for i in term.tokens.indices.dropLast() {
                 let pair = SearchQuery.Term(tokens: [term.tokens[i], term.tokens[i + 1]], isPrefix: term.isPrefix && i + 2 == term.tokens.count)
@@ -488,16 +486,21 @@ extension PostgresStore {
             }
             guard !words.isEmpty else { continue }
             if let range {
-                let base = chunk << bits
-                for w in words.indices where words[w] != 0 {
-                    for b in 0..<64 where words[w] & (1 << UInt64(b)) != 0 && !range.contains(base + w * 64 + b) {
-                        words[w] &= ~(1 << UInt64(b))
-                    }
-                }
+                for w in words.indices where words[w] != 0 { words[w] &= Self.mask(keeping: range, inWordAt: chunk << bits + w * 64) }
             }
             matches.append((chunk, words))
         }
         return matches
+    }
+
+    /// The bits of a word of reports numbered from `start` (bit `i` is report `start + i`) that
+    /// lie in `range`.
+    static func mask(keeping range: ClosedRange<Int>, inWordAt start: Int) -> UInt64 {
+        let lo = range.lowerBound - start, hi = range.upperBound - start
+        guard lo <= 63, hi >= 0 else { return 0 }
+        let fromLow: UInt64 = lo <= 0 ? ~0 : ~0 << UInt64(lo)
+        let toHigh: UInt64 = hi >= 63 ? ~0 : ~0 >> UInt64(63 - hi)
+        return fromLow & toHigh
     }
 
     /// One row of `posting` as read: its reports (``encodeChunk(_:chunk:bits:)``) and, for a
@@ -507,19 +510,33 @@ extension PostgresStore {
         var positions: ByteBuffer?
         let wordsPerChunk: Int
 
+        /// Whether the row holds its reports as a bitmap of the chunk (else as two-byte offsets).
+        var isBitmap: Bool { ords.readableBytes == wordsPerChunk * 8 }
+
+        /// Passes each of the row's reports (its offset in the chunk) to `body`, in order.
+        func forEachReport(_ body: (Int) -> Void) {
+            ords.withUnsafeReadableBytes { o in
+                if isBitmap {
+                    PostgresStore.forEachSetBit(words: wordsPerChunk, { UInt64(littleEndian: o.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) }) {
+                        body($0)
+                        return true
+                    }
+                } else {
+                    for k in 0..<o.count / 2 { body(Int(UInt16(littleEndian: o.loadUnaligned(fromByteOffset: 2 * k, as: UInt16.self)))) }
+                }
+            }
+        }
+
         /// Sets the bits of the row's reports in a chunk's `words`.
         func addReports(to words: inout [UInt64]) {
+            guard isBitmap else {
+                forEachReport { i in if i >> 6 < words.count { words[i >> 6] |= 1 << UInt64(i & 63) } }
+                return
+            }
             let count = min(wordsPerChunk, words.count)
             words.withUnsafeMutableBufferPointer { out in
                 ords.withUnsafeReadableBytes { o in
-                    if o.count == wordsPerChunk * 8 {
-                        for w in 0..<count { out[w] |= UInt64(littleEndian: o.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self)) }
-                    } else {
-                        for k in 0..<o.count / 2 {
-                            let i = Int(UInt16(littleEndian: o.loadUnaligned(fromByteOffset: 2 * k, as: UInt16.self)))
-                            if i >> 6 < count { out[i >> 6] |= 1 << UInt64(i & 63) }
-                        }
-                    }
+                    for w in 0..<count { out[w] |= UInt64(littleEndian: o.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self)) }
                 }
             }
         }
@@ -529,45 +546,47 @@ extension PostgresStore {
         /// (``TokenTable/positions(_:)``), plus `shift`.
         func appendKeys(shift: UInt64, to keys: inout [UInt64]) {
             guard let positions else { return }
-            ords.withUnsafeReadableBytes { o in
-                positions.withUnsafeReadableBytes { p in
-                    var at = 0
-                    func add(_ report: Int) {
-                        guard at + 2 <= p.count else { return }
-                        let n = Int(p[at]) | Int(p[at + 1]) << 8
-                        at += 2
-                        let end = min(at + 4 * n, p.count - (p.count - at) % 4)
-                        let base = UInt64(report) << 19 &+ shift
-                        while at < end {
-                            keys.append(base &+ UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: at, as: UInt32.self))))
-                            at += 4
-                        }
-                    }
-                    if o.count == wordsPerChunk * 8 {
-                        for w in 0..<wordsPerChunk {
-                            var rest = UInt64(littleEndian: o.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self))
-                            while rest != 0 {
-                                add(w * 64 + rest.trailingZeroBitCount)
-                                rest &= rest - 1
-                            }
-                        }
-                    } else {
-                        for k in 0..<o.count / 2 { add(Int(UInt16(littleEndian: o.loadUnaligned(fromByteOffset: 2 * k, as: UInt16.self)))) }
+            positions.withUnsafeReadableBytes { p in
+                var at = 0
+                forEachReport { report in
+                    guard at + 2 <= p.count else { return }
+                    let n = Int(p[at]) | Int(p[at + 1]) << 8
+                    at += 2
+                    let end = min(at + 4 * n, p.count - (p.count - at) % 4)
+                    let base = UInt64(report) << 19 &+ shift
+                    while at < end {
+                        keys.append(base &+ UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: at, as: UInt32.self))))
+                        at += 4
                     }
                 }
             }
         }
     }
 
+    /// Passes the number of each set bit of `count` words (`word(w)` is word `w`) to `body`, in
+    /// order (bit `i` of word `w` is `64 w + i`), while `body` returns true; false when it stopped.
+    @discardableResult
+    @inline(__always)
+    static func forEachSetBit(words count: Int, _ word: (Int) -> UInt64, _ body: (Int) throws -> Bool) rethrows -> Bool {
+        for w in 0..<count {
+            var rest = word(w)
+            while rest != 0 {
+                guard try body(w &* 64 &+ rest.trailingZeroBitCount) else { return false }
+                rest &= rest &- 1
+            }
+        }
+        return true
+    }
+
     /// Per chunk, the reports that hold a phrase's pairs at consecutive positions of one field:
     /// `pairs` holds each pair's rows per chunk (several for a pair being typed). Pair `i`'s
     /// positions are keys (``PostingRow/appendKeys(shift:to:)``) less `i`, so that a report holds
-    /// the phrase where every pair's keys meet. A key less `i` that borrows from the field or the
-    /// report lands on a field and position no lexeme has (positions end at 16 383, fields at 4),
-    /// for up to ``longestPostingPhrase`` pairs (none for more).
+    /// the phrase where every pair's keys meet. A position (at most 16 383) plus a place within a
+    /// phrase of up to ``longestPhrase`` tokens stays below 2^16, in its report and field, so keys
+    /// meet only at consecutive positions; a longer phrase matches nothing.
     static func phraseMatches(_ pairs: [[Int: [PostingRow]]], wordsPerChunk: Int) -> [Int: [UInt64]] {
         var matches: [Int: [UInt64]] = [:]
-        guard let first = pairs.first, pairs.count <= longestPostingPhrase else { return matches }
+        guard let first = pairs.first, pairs.count < longestPhrase else { return matches }
         let shift = UInt64(pairs.count)
         var common: [UInt64] = []
         var keys: [UInt64] = []
@@ -693,16 +712,14 @@ extension PostgresStore {
         func first(_ n: Int, from: Int = 0) -> [Int32] {
             var out: [Int32] = []
             for (chunk, words) in chunks where (chunk + 1) << bits > from {
-                for (w, word) in words.enumerated() where word != 0 {
-                    var rest = word
-                    while rest != 0 {
-                        let ord = chunk << bits + w * 64 + rest.trailingZeroBitCount
-                        rest &= rest - 1
-                        guard ord >= from else { continue }
-                        if out.count == n { return out }
-                        out.append(Int32(ord))
-                    }
+                let base = chunk << bits
+                let more = PostgresStore.forEachSetBit(words: words.count, { words[$0] }) { offset in
+                    guard base + offset >= from else { return true }
+                    guard out.count < n else { return false }
+                    out.append(Int32(base + offset))
+                    return true
                 }
+                if !more { break }
             }
             return out
         }

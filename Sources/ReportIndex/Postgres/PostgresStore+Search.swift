@@ -399,12 +399,9 @@ extension PostgresStore {
             let bits = matches.bits
             for (chunk, words) in matches.chunks {
                 let base = chunk << bits
-                for (w, word) in words.enumerated() {
-                    var rest = word
-                    while rest != 0 {
-                        table.count(base + w * 64 + rest.trailingZeroBitCount, into: &counts)
-                        rest &= rest - 1
-                    }
+                Self.forEachSetBit(words: words.count, { words[$0] }) { offset in
+                    table.count(base + offset, into: &counts)
+                    return true
                 }
             }
         } else {

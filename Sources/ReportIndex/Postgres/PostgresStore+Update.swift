@@ -510,11 +510,11 @@ extension PostgresStore {
     }
 
     /// Makes the ``PostgresSchema/deferredIndexes`` that are missing, then fresh statistics for the
-    /// planner, and the `posting` rows of the chunks that changed: the GIN index over the vectors
-    /// on one connection while the other indexes and then the postings are made on a second (each
-    /// a transaction of its own; an index changes no answer, only its speed, and the postings are
-    /// current in the state they were made from), with the memory a sort of a million reports'
-    /// rows wants.
+    /// planner, and the `posting` rows of the chunks that changed, all at once on connections of
+    /// their own: the GIN index over the vectors on one, the other indexes on a second, the
+    /// postings on a third (each a transaction of its own; an index changes no answer, only its
+    /// speed, and the postings are current in the state they were made from), with the memory a
+    /// sort of a million reports' rows wants.
     func makeMissingIndexes() throws(IndexError) {
         let present = try transaction(readOnly: true) { c in
             var names = PostgresBindings()
@@ -524,24 +524,30 @@ extension PostgresStore {
                 .map { try $0[0].decode(String.self) }
         }
         let missing = PostgresSchema.deferredIndexes.filter { !present.contains($0.name) }
-        let vectors = missing.filter { $0.name == "search_v" }
-        let work = [(vectors, ["search"], false), (missing.filter { $0.name != "search_v" }, ["report", "keyword", "prefix_count"], true)]
-        let results = parallelMap(work, jobs: 2) { indexes, tables, postings -> IndexError? in
+        @Sendable func making(_ indexes: [PostgresSchema.DeferredIndex], analysing tables: [String]) -> IndexError? {
+            guard !indexes.isEmpty else { return nil }
             do throws(IndexError) {
-                if !indexes.isEmpty {
-                    try transaction(readOnly: false) { c in
-                        _ = try execute(c, "SET LOCAL maintenance_work_mem = '256MB'")
-                        for index in indexes { _ = try execute(c, index.create) }
-                        for table in tables { _ = try execute(c, "ANALYZE \(table)") }
-                    }
+                try transaction(readOnly: false) { c in
+                    _ = try execute(c, "SET LOCAL maintenance_work_mem = '256MB'")
+                    for index in indexes { _ = try execute(c, index.create) }
+                    for table in tables { _ = try execute(c, "ANALYZE \(table)") }
                 }
-                if postings { try transaction(readOnly: false) { c in try rebuildPostings(c) } }
                 return nil
             } catch {
                 return error
             }
         }
-        if let error = results.compactMap({ $0 }).first { throw error }
+        let others = Prepared { making(missing.filter { $0.name != "search_v" }, analysing: ["report", "keyword", "prefix_count"]) }
+        let postings = Prepared { () -> IndexError? in
+            do throws(IndexError) {
+                try self.transaction(readOnly: false) { c in try self.rebuildPostings(c) }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let vectors = making(missing.filter { $0.name == "search_v" }, analysing: ["search"])
+        if let error = [vectors, others.wait(), postings.wait()].compactMap({ $0 }).first { throw error }
     }
 
     /// Moves the index's generation on, in the writing transaction: readers make their in-memory
@@ -752,19 +758,27 @@ extension PostgresStore {
         // Only a stored report can have rows: a report is written once per update (with its
         // file's batch, or with the structure when its file is current).
         try delete(c, ords.map { Int($0) }.filter { stored[$0] != nil })
+        // The statements are sent as their values are ready, without waiting for the one before
+        // (the connection runs them in order), so that the server writes one table while the
+        // next one's values are encoded; then each is waited for, in order (after a failure the
+        // ones after it fail, and the transaction rolls back).
+        var sent: [EventLoopFuture<PostgresQueryResult>] = []
+        func send(_ sql: String, _ binds: PostgresBindings) {
+            sent.append(c.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger))
+        }
         var binds = PostgresBindings()
-        binds.append(ords)
-        binds.append(ids)
-        binds.append(titles)
-        binds.append(paths)
-        binds.append(categoryTitles)
-        binds.append(datasourceKeywords)
-        binds.append(keywordLists)
-        binds.append(fileNames)
-        binds.append(fileNull)
-        binds.append(sigs)
-        for k in 0..<5 { binds.append(columns[k]) }
-        _ = try execute(c, """
+        binds.append(PackedArray(ords))
+        binds.append(PackedArray(ids))
+        binds.append(PackedArray(titles))
+        binds.append(PackedArray(paths))
+        binds.append(PackedArray(categoryTitles))
+        binds.append(PackedArray(datasourceKeywords))
+        binds.append(PackedArray(keywordLists))
+        binds.append(PackedArray(fileNames))
+        binds.append(PackedArray(fileNull))
+        binds.append(PackedArray(sigs))
+        for k in 0..<5 { binds.append(PackedArray(columns[k])) }
+        send("""
             INSERT INTO report(ord, id, title, path, category_titles, datasource_keywords, keywords, file, sig,
                                s_title, s_pdf_title, s_keywords, s_author, s_category)
             SELECT o, i, t, p, ct, dk, k, CASE WHEN fn THEN NULL ELSE f END, s, s1, s2, s3, s4, s5
@@ -773,18 +787,20 @@ extension PostgresStore {
                  AS u(o, i, t, p, ct, dk, k, f, fn, s, s1, s2, s3, s4, s5)
             """, binds)
         var vectorBinds = PostgresBindings()
-        vectorBinds.append(ords)
-        vectorBinds.append(vectors)
-        _ = try execute(c, "INSERT INTO search(ord, v) SELECT * FROM unnest($1::int[], $2::tsvector[])", vectorBinds)
-        try markPostingsDirty(c, ords)
+        vectorBinds.append(PackedArray(ords))
+        vectorBinds.append(PackedArray(vectors))
+        send("INSERT INTO search(ord, v) SELECT * FROM unnest($1::int[], $2::tsvector[])", vectorBinds)
+        var dirty = PostgresBindings()
+        dirty.append(PackedArray(ords))
+        send(Self.markDirtySQL, dirty)
         // In key order (the dictionary's order is no order).
-        let prefixes = prefixCounts.keys.sorted()
+        let counts = prefixCounts.sorted { $0.key < $1.key }
         var countBinds = PostgresBindings()
-        countBinds.append(prefixes.map(\.text))
-        countBinds.append(prefixes.map { prefixCounts[$0]!.n })
-        countBinds.append(prefixes.map { prefixCounts[$0]!.first })
-        countBinds.append(prefixes.map { prefixCounts[$0]!.titleFirst })
-        _ = try execute(c, """
+        countBinds.append(PackedArray(counts.map(\.key.text)))
+        countBinds.append(PackedArray(counts.map(\.value.n)))
+        countBinds.append(PackedArray(counts.map(\.value.first)))
+        countBinds.append(PackedArray(counts.map(\.value.titleFirst)))
+        send("""
             INSERT INTO prefix_count(prefix, n, first_ord, title_first_ord)
             SELECT p, n, f, nullif(t, \(Int32.max)) FROM unnest($1::text[], $2::int[], $3::int[], $4::int[]) AS u(p, n, f, t)
             ON CONFLICT (prefix) DO UPDATE SET n = prefix_count.n + excluded.n, first_ord = least(prefix_count.first_ord, excluded.first_ord),
@@ -792,10 +808,11 @@ extension PostgresStore {
             """, countBinds)
         if !keyKeys.isEmpty {
             var keyBinds = PostgresBindings()
-            keyBinds.append(keyKeys)
-            keyBinds.append(keyReports)
-            keyBinds.append(keyDisplays)
-            _ = try execute(c, "INSERT INTO keyword(key, report, display) SELECT * FROM unnest($1::text[], $2::int[], $3::text[])", keyBinds)
+            keyBinds.append(PackedArray(keyKeys))
+            keyBinds.append(PackedArray(keyReports))
+            keyBinds.append(PackedArray(keyDisplays))
+            send("INSERT INTO keyword(key, report, display) SELECT * FROM unnest($1::text[], $2::int[], $3::text[])", keyBinds)
         }
+        for statement in sent { _ = try statement.wait() }
     }
 }
