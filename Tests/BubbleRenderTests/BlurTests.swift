@@ -1,4 +1,4 @@
-import BubbleRender
+@testable import BubbleRender
 import Testing
 
 /// `BoxBlur` against the plain definition: each pass a running sum along a row (or a column) with
@@ -52,14 +52,19 @@ import Testing
         for y in 0..<height {
             for i in 0..<(width * channels) { buffer[y * stride + i] = image[y * width * channels + i] }
         }
-        buffer.withUnsafeMutableBufferPointer {
-            BoxBlur.blur($0.baseAddress!, width: width, height: height, stride: stride, channels: channels, radius: radius)
+        // 16 bytes at a time (release builds) and a byte at a time (debug builds).
+        for vectorised in [true, false] {
+            var blurred = buffer
+            blurred.withUnsafeMutableBufferPointer {
+                BoxBlur.blur($0.baseAddress!, width: width, height: height, stride: stride, channels: channels, radius: radius, passes: 3,
+                             vectorised: vectorised)
+            }
+            var got: [UInt8] = []
+            for y in 0..<height { got += blurred[(y * stride)..<(y * stride + width * channels)] }
+            #expect(got == expected, "vectorised: \(vectorised)")
+            // The padding is untouched.
+            for y in 0..<height { #expect(blurred[(y * stride + width * channels)..<((y + 1) * stride)].allSatisfy { $0 == 0xAB }) }
         }
-        var got: [UInt8] = []
-        for y in 0..<height { got += buffer[(y * stride)..<(y * stride + width * channels)] }
-        #expect(got == expected)
-        // The padding is untouched.
-        for y in 0..<height { #expect(buffer[(y * stride + width * channels)..<((y + 1) * stride)].allSatisfy { $0 == 0xAB }) }
     }
 
     /// Images whose rows repeat in runs (a shadow's empty margins and straight middle), where only
@@ -88,10 +93,13 @@ import Testing
             for _ in 0..<(1 + Int(next() % 12)) where image.count < rowBytes * height { image += row }
         }
         let expected = Self.reference(image, width: width, height: height, channels: channels, radius: radius)
-        var got = image
-        got.withUnsafeMutableBufferPointer {
-            BoxBlur.blur($0.baseAddress!, width: width, height: height, stride: rowBytes, channels: channels, radius: radius)
+        for vectorised in [true, false] {
+            var got = image
+            got.withUnsafeMutableBufferPointer {
+                BoxBlur.blur($0.baseAddress!, width: width, height: height, stride: rowBytes, channels: channels, radius: radius, passes: 3,
+                             vectorised: vectorised)
+            }
+            #expect(got == expected, "vectorised: \(vectorised)")
         }
-        #expect(got == expected)
     }
 }
