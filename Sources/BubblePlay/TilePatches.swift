@@ -57,7 +57,8 @@ final class TilePatcher {
     /// Above this share of changed tiles, the whole picture is sent (packing them would cost as
     /// much and compress a little worse).
     let wholeShare: Double
-    /// The packed tiles' pixels; keeps its capacity from frame to frame.
+    /// The packed tiles' pixels (the first `width × height` of them): grows to the largest frame's
+    /// and is reused.
     private var packed: [UInt32] = []
 
     init(tileSize: Int = 64, wholeShare: Double = 0.6) {
@@ -85,11 +86,19 @@ final class TilePatcher {
         let columns = min(changed.count, gridColumns)
         let rows = (changed.count + columns - 1) / columns
         let width = columns * t, height = rows * t
-        // Opaque black where an edge tile is narrower than its cell, so that the PNG stays RGB.
-        packed.removeAll(keepingCapacity: true)
-        packed.append(contentsOf: repeatElement(0xFF00_0000, count: width * height))
+        let n = width * height
+        if packed.count < n {
+            packed = [UInt32](unsafeUninitializedCapacity: n) { buffer, count in
+                for i in 0..<n { buffer[i] = 0 }
+                count = n
+            }
+        }
         return try packed.withUnsafeMutableBufferPointer { buffer in
             let out = buffer.baseAddress!
+            // Opaque black where an edge tile is narrower than its cell, so that the PNG stays RGB
+            // (a loop of our own: `append(contentsOf: repeatElement(…))` is a generic call per
+            // pixel in a debug build).
+            for i in 0..<n { out[i] = 0xFF00_0000 }
             image.withPixels { data, stride in
                 for (k, index) in changed.enumerated() {
                     let x0 = (index % gridColumns) * t, y0 = (index / gridColumns) * t
