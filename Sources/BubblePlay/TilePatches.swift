@@ -87,12 +87,7 @@ final class TilePatcher {
         let rows = (changed.count + columns - 1) / columns
         let width = columns * t, height = rows * t
         let n = width * height
-        if packed.count < n {
-            packed = [UInt32](unsafeUninitializedCapacity: n) { buffer, count in
-                for i in 0..<n { buffer[i] = 0 }
-                count = n
-            }
-        }
+        if packed.count < n { packed = [UInt32](repeating: 0, count: n) }
         return try packed.withUnsafeMutableBufferPointer { buffer in
             let out = buffer.baseAddress!
             // Opaque black where an edge tile is narrower than its cell, so that the PNG stays RGB

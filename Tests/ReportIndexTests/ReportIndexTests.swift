@@ -547,7 +547,7 @@ final class Locked: @unchecked Sendable {
         return buffer
     }
 
-    func same<E: PackedElement & PostgresArrayEncodable & PostgresNonThrowingEncodable>(_ values: [E]) -> Bool {
+    func same<E: PackedElement>(_ values: [E]) -> Bool {
         encoded(PackedArray(values)) == encoded(values) && PackedArray<E>.psqlType == [E].psqlType
     }
 
