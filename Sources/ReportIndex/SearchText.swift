@@ -121,27 +121,64 @@ public enum SearchText {
     /// concatenation mark; both are pairwise rules of grapheme clustering that no rule on a space
     /// overrides, so each neighbour is tested alone (``joinsSpace(_:after:)``).
     static func words(_ text: Substring) -> [Substring] {
-        let utf8 = text.utf8
         var result: [Substring] = []
-        var start = utf8.startIndex, i = start
-        while i != utf8.endIndex {
-            guard utf8[i] == 0x20 else {
-                i = utf8.index(after: i)
-                continue
+        let utf8 = text.utf8
+        let walked: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+            forEachWord(in: bytes) { range in
+                result.append(text[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
             }
-            let next = utf8.index(after: i)
+        }
+        if walked == nil {
+            var copy = String(text)
+            return copy.withUTF8 { bytes in
+                var out: [Substring] = []
+                forEachWord(in: bytes) { range in
+                    out.append(text[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
+                }
+                return out
+            }
+        }
+        return result
+    }
+
+    /// ``words(_:)`` of valid UTF-8 `bytes`, each as the range of its bytes, in order.
+    static func forEachWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) {
+        var start = 0
+        for i in 0..<bytes.count where bytes[i] == 0x20 {
+            let next = i + 1
             // A byte below 0x80 is an ASCII scalar of its own.
-            let alone = (i == utf8.startIndex || utf8[utf8.index(before: i)] < 0x80
-                || !joinsSpace(text.unicodeScalars[text.unicodeScalars.index(before: i)], after: false))
-                && (next == utf8.endIndex || utf8[next] < 0x80 || !joinsSpace(text.unicodeScalars[next], after: true))
+            let alone = (i == 0 || bytes[i - 1] < 0x80 || !joinsSpace(scalar(endingBefore: i, in: bytes), after: false))
+                && (next == bytes.count || bytes[next] < 0x80 || !joinsSpace(scalar(at: next, in: bytes), after: true))
             if alone {
-                if start != i { result.append(text[start..<i]) }
+                if start != i { body(start..<i) }
                 start = next
             }
-            i = next
         }
-        if start != utf8.endIndex { result.append(text[start..<utf8.endIndex]) }
-        return result
+        if start != bytes.count { body(start..<bytes.count) }
+    }
+
+    /// The scalar whose valid UTF-8 begins at `i` of `bytes`.
+    static func scalar(at i: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar {
+        let lead = UInt32(bytes[i])
+        func tail(_ k: Int) -> UInt32 { UInt32(bytes[i + k] & 0x3F) }
+        let value: UInt32
+        if lead < 0x80 {
+            value = lead
+        } else if lead < 0xE0 {
+            value = (lead & 0x1F) << 6 | tail(1)
+        } else if lead < 0xF0 {
+            value = (lead & 0x0F) << 12 | tail(1) << 6 | tail(2)
+        } else {
+            value = (lead & 0x07) << 18 | tail(1) << 12 | tail(2) << 6 | tail(3)
+        }
+        return Unicode.Scalar(value) ?? "\u{FFFD}"
+    }
+
+    /// The scalar whose valid UTF-8 ends just before `i` of `bytes` (`i` > 0).
+    static func scalar(endingBefore i: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar {
+        var start = i - 1
+        while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        return scalar(at: start, in: bytes)
     }
 
     /// Whether `scalar` makes one character with a space: after it (`after`, a mark or joiner that
@@ -153,10 +190,11 @@ public enum SearchText {
 
     /// Ranges of scalars that make no character with a space on either side (tested against
     /// grapheme clustering, scalar by scalar): ASCII, Latin, Greek, Cyrillic, Hebrew and Arabic
-    /// letters, Thai consonants, kana, Han and Hangul syllables.
+    /// letters, Thai consonants, kana, Han and Hangul syllables, and the parts mark
+    /// (``partsMark``).
     static let scalarsNeverJoiningSpace: [ClosedRange<UInt32>] = [
         0x0000...0x02FF, 0x0370...0x0482, 0x048A...0x0590, 0x05D0...0x05EA, 0x0620...0x064A, 0x0E01...0x0E30, 0x3041...0x3096,
-        0x30A1...0x30FA, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3,
+        0x30A1...0x30FA, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xFFFF...0xFFFF,
     ]
 
     /// The folded forms of the characters met so far in this process (shared by every folder).

@@ -36,6 +36,10 @@ import Testing
             let text = Self.text(&numbers)
             #expect(SearchText.words(text[...]).map(String.init) == text.split(separator: " ").map(String.init), "\(text.debugDescription)")
             #expect(ReportIndex.words(text).map(String.init) == text.split(separator: " ").map(String.init))
+            // The same text as a slice of a longer one (its bytes counted from the slice's start).
+            let padded = "x " + text + " y"
+            let inner = padded[padded.utf8.index(padded.startIndex, offsetBy: 2)..<padded.utf8.index(padded.endIndex, offsetBy: -2)]
+            #expect(SearchText.words(inner).map(String.init) == text.split(separator: " ").map(String.init), "\(text.debugDescription)")
         }
     }
 

@@ -602,6 +602,9 @@ struct PostgresIndexTests {
             ["报 告 报 告", "", "", "", "ร า ร า \(SearchText.partsMark) ร"],
             ["b a c a b ab a", "a", "a", "a", "a"],
             ["", "", "", "", ""],
+            // Lexemes that share their first bytes, and differ at the eighth (the tag is the first)
+            // or after it, or only in length.
+            ["abcdefh abcdefg abcdefhz abcdefgz abcdefgy abcdefgzz abcdefgyzzzz abcdefgyzzzy abcdefgz abcdefgyzzzz", "", "abcdefgy", "", "abcdef abcdefg"],
         ]
         for columns in columnSets {
             var keys: [PostgresStore.CountedToken] = []

@@ -95,35 +95,36 @@ extension PostgresStore {
         lexemes.reserveCapacity(columns.reduce(16) { $0 + $1.utf8.count + 16 })
         var entries: [VectorEntry] = []
         let mark = Array(SearchText.partsMark.utf8)
-        var token: [UInt8] = []
-        func lexeme(_ tag: UInt8, _ first: Substring.UTF8View, _ second: Substring.UTF8View? = nil, position: Int) {
-            token.removeAll(keepingCapacity: true)
-            token.append(contentsOf: first)
-            if let second {
-                token.append(pairSeparator)
-                token.append(contentsOf: second)
-            }
-            entries.append(VectorEntry(start: Int32(lexemes.count), count: Int32(token.count + 1), position: Int32(min(position, 16_383))))
+        func lexeme(_ tag: UInt8, _ first: UnsafeBufferPointer<UInt8>.SubSequence, _ second: UnsafeBufferPointer<UInt8>.SubSequence? = nil, position: Int) {
+            let start = lexemes.count
             lexemes.append(tag)
-            lexemes.append(contentsOf: token)
-            tokens.append(CountedToken(token))
+            lexemes.append(contentsOf: first)
+            if let second {
+                lexemes.append(pairSeparator)
+                lexemes.append(contentsOf: second)
+            }
+            entries.append(VectorEntry(start: Int32(start), count: Int32(lexemes.count - start), position: Int32(min(position, 16_383))))
+            tokens.append(CountedToken(lexemes[(start + 1)...]))
         }
         for (field, indexed) in columns.enumerated() {
             defer { if field == 0 { titleTokens = tokens.count - before } }
             let tag = fieldTags[field].utf8.first!
             var position = 0
-            var previousUnit: Substring.UTF8View?
+            var previousUnit: UnsafeBufferPointer<UInt8>.SubSequence?
+            var column = indexed
             // Words as the scoring cuts them (a space that begins a grapheme with a mark is no cut).
-            for word in ReportIndex.words(indexed) {
-                position += 1
-                let bytes = word.utf8
-                let unit = word.unicodeScalars.first.map(SearchText.isUnitScript) ?? false
-                defer { previousUnit = unit ? bytes : nil }
-                if bytes.elementsEqual(mark) { continue }
-                guard bytes.count <= longestToken else { continue }
-                lexeme(tag, bytes, position: position)
-                if unit, let previousUnit, previousUnit.count + 1 + bytes.count <= longestToken {
-                    lexeme(pairTags[field], previousUnit, bytes, position: position - 1)
+            column.withUTF8 { bytes in
+                SearchText.forEachWord(in: bytes) { range in
+                    position += 1
+                    let word = bytes[range]
+                    let unit = bytes[range.lowerBound] >= 0x80 && SearchText.isUnitScript(SearchText.scalar(at: range.lowerBound, in: bytes))
+                    defer { previousUnit = unit ? word : nil }
+                    if word.elementsEqual(mark) { return }
+                    guard word.count <= longestToken else { return }
+                    lexeme(tag, word, position: position)
+                    if unit, let previousUnit, previousUnit.count + 1 + word.count <= longestToken {
+                        lexeme(pairTags[field], previousUnit, word, position: position - 1)
+                    }
                 }
             }
         }
@@ -157,46 +158,66 @@ extension PostgresStore {
 
         /// The vector of `entries`, whose bytes are in `lexemes`.
         init(lexemes: [UInt8], entries: [VectorEntry]) {
-            var out: [UInt8] = [0, 0, 0, 0]
-            out.reserveCapacity(lexemes.count + 5 * entries.count + 4)
-            func put16(_ value: Int) {
-                out.append(UInt8(truncatingIfNeeded: value >> 8))
-                out.append(UInt8(truncatingIfNeeded: value))
+            guard !entries.isEmpty else {
+                bytes = [0, 0, 0, 0]
+                return
             }
-            lexemes.withUnsafeBufferPointer { bytes in
-                let base = bytes.baseAddress!
-                func order(_ a: VectorEntry, _ b: VectorEntry) -> Int32 {
-                    let c = memcmp(base + Int(a.start), base + Int(b.start), Int(min(a.count, b.count)))
-                    if c != 0 { return c }
-                    return a.count - b.count
+            // At most: the count, and per entry its bytes, a NUL, a count and a position.
+            let capacity = 4 + lexemes.count + 5 * entries.count
+            bytes = lexemes.withUnsafeBufferPointer { lexemes in
+                let base = lexemes.baseAddress!
+                // Each entry with its first eight bytes as a big-endian number (zeros after a
+                // shorter lexeme: no lexeme holds a NUL), so that most comparisons are of numbers.
+                var keyed = entries.map { entry -> (head: UInt64, entry: VectorEntry) in
+                    var head: UInt64 = 0
+                    for k in 0..<Int(min(entry.count, 8)) { head |= UInt64(base[Int(entry.start) + k]) << (56 - 8 * k) }
+                    return (head, entry)
                 }
-                let sorted = entries.sorted { a, b in
-                    let c = order(a, b)
-                    return c != 0 ? c < 0 : a.position < b.position
-                }
-                var n = 0, i = 0
-                while i < sorted.count {
-                    var j = i + 1
-                    while j < sorted.count, order(sorted[i], sorted[j]) == 0 { j += 1 }
-                    out.append(contentsOf: bytes[Int(sorted[i].start)..<Int(sorted[i].start + sorted[i].count)])
-                    out.append(0)
-                    let countAt = out.count
-                    put16(0)
-                    var positions = 0, last: Int32 = 0
-                    for k in i..<j where sorted[k].position > 0 && sorted[k].position != last {
-                        last = sorted[k].position
-                        put16(Int(last))
-                        positions += 1
-                        if positions == 256 || last == 16_383 { break }
+                // The order of the lexemes' bytes (0 for equal lexemes): equal heads of lexemes of
+                // at most eight bytes are equal lexemes.
+                func order(_ a: (head: UInt64, entry: VectorEntry), _ b: (head: UInt64, entry: VectorEntry)) -> Int32 {
+                    if a.head != b.head { return a.head < b.head ? -1 : 1 }
+                    let shorter = min(a.entry.count, b.entry.count)
+                    if shorter > 8 {
+                        let c = memcmp(base + Int(a.entry.start) + 8, base + Int(b.entry.start) + 8, Int(shorter) - 8)
+                        if c != 0 { return c }
                     }
-                    out[countAt] = UInt8(positions >> 8)
-                    out[countAt + 1] = UInt8(truncatingIfNeeded: positions)
-                    n += 1
-                    i = j
+                    return a.entry.count - b.entry.count
                 }
-                for k in 0..<4 { out[k] = UInt8(truncatingIfNeeded: n >> (24 - 8 * k)) }
+                keyed.sort { a, b in
+                    let c = order(a, b)
+                    return c != 0 ? c < 0 : a.entry.position < b.entry.position
+                }
+                return [UInt8](unsafeUninitializedCapacity: capacity) { out, written in
+                    let out = out.baseAddress!
+                    var w = 4, n = 0, i = 0
+                    while i < keyed.count {
+                        var j = i + 1
+                        while j < keyed.count, order(keyed[i], keyed[j]) == 0 { j += 1 }
+                        let lexeme = keyed[i].entry
+                        (out + w).update(from: base + Int(lexeme.start), count: Int(lexeme.count))
+                        w += Int(lexeme.count)
+                        out[w] = 0
+                        let countAt = w + 1
+                        w += 3
+                        var positions = 0, last: Int32 = 0
+                        for k in i..<j where keyed[k].entry.position > 0 && keyed[k].entry.position != last {
+                            last = keyed[k].entry.position
+                            out[w] = UInt8(truncatingIfNeeded: last >> 8)
+                            out[w + 1] = UInt8(truncatingIfNeeded: last)
+                            w += 2
+                            positions += 1
+                            if positions == 256 || last == 16_383 { break }
+                        }
+                        out[countAt] = UInt8(positions >> 8)
+                        out[countAt + 1] = UInt8(truncatingIfNeeded: positions)
+                        n += 1
+                        i = j
+                    }
+                    for k in 0..<4 { out[k] = UInt8(truncatingIfNeeded: n >> (24 - 8 * k)) }
+                    written = w
+                }
             }
-            bytes = out
         }
     }
 
@@ -297,10 +318,11 @@ extension PostgresStore {
         /// Whether a scalar ends after the first ``countedPrefixBytes`` bytes.
         var scalarEndsAtLimit: Bool
 
-        init(_ token: [UInt8]) {
+        init(_ token: some RandomAccessCollection<UInt8>) {
             head = PackedPrefix(token)
             count = UInt8(min(token.count, countedPrefixBytes + 1))
-            scalarEndsAtLimit = token.count == countedPrefixBytes || (token.count > countedPrefixBytes && token[countedPrefixBytes] & 0xC0 != 0x80)
+            scalarEndsAtLimit = token.count == countedPrefixBytes
+                || (token.count > countedPrefixBytes && token[token.index(token.startIndex, offsetBy: countedPrefixBytes)] & 0xC0 != 0x80)
         }
 
         /// In byte order; among tokens with the same first bytes, those after which a scalar ends
