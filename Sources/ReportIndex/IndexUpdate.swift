@@ -577,8 +577,24 @@ extension ReportIndex {
     /// `first` then `extra`, without repeats (compared without regard to case), keeping the first
     /// spelling: a report's keywords are its PDF's, then the datasource's own.
     public static func mergeKeywords(_ first: [String], _ extra: [String]) -> [String] {
-        var seen: Set<String> = []
         var merged: [String] = []
+        merged.reserveCapacity(first.count + extra.count)
+        // A report's few keywords are compared with those kept (a set costs more than it saves).
+        guard first.count + extra.count > 16 else {
+            var seen: [String] = []
+            seen.reserveCapacity(first.count + extra.count)
+            for list in [first, extra] {
+                for k in list {
+                    let folded = k.lowercased()
+                    if !seen.contains(folded) {
+                        seen.append(folded)
+                        merged.append(k)
+                    }
+                }
+            }
+            return merged
+        }
+        var seen: Set<String> = []
         for k in first + extra where seen.insert(k.lowercased()).inserted {
             merged.append(k)
         }

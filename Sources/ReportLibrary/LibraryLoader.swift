@@ -173,7 +173,24 @@ private struct TreeBuilder {
         if document["file"] != nil {
             throw fail(.wrongType, "file", document["file"], "the root must be a category, not a report")
         }
+        let expected = Self.nodeCount(document, atMost: options.limits.maxNodes)
+        nodes.reserveCapacity(expected)
+        indexByID.reserveCapacity(expected)
         _ = try addNode(document, path: "", parent: nil, depth: 0, inheritedColour: nil)
+    }
+
+    /// How many nodes `value` holds, as far as its `children` arrays of objects say (at most
+    /// `limit`): room for the nodes, made once, before they are checked.
+    private static func nodeCount(_ value: JSONValue, atMost limit: Int) -> Int {
+        var count = 0
+        var pending = [value]
+        while let node = pending.popLast(), count < limit {
+            count += 1
+            if let children = node["children"]?.arrayValue {
+                for child in children where child.objectMembers != nil { pending.append(child) }
+            }
+        }
+        return count
     }
 
     /// Adds the node and, depth first, its children; returns its index.

@@ -66,4 +66,18 @@ import Testing
             #expect(Array(key.utf8) == Array(key.precomposedStringWithCanonicalMapping.utf8), "\(pieces[0].debugDescription)")
         }
     }
+
+    @Test func keywordsMergeWithoutRepeatsIgnoringCase() {
+        // Spellings that differ in case, or only in their Unicode form (the same keyword).
+        let spellings = ["Revenue", "revenue", "REVENUE", "Café", "cafe\u{301}", "CAFÉ", "Straße", "STRASSE", "Q3", "q3", "ﬁnance", "finance", "", " "]
+        var numbers = Numbers()
+        for _ in 0..<2_000 {
+            let first = (0..<numbers.next(12)).map { _ in spellings[numbers.next(spellings.count)] }
+            let extra = (0..<numbers.next(12)).map { _ in spellings[numbers.next(spellings.count)] }
+            // The definition: the first spelling of each keyword, compared lowercased as strings are.
+            var seen: Set<String> = []
+            let expected = (first + extra).filter { seen.insert($0.lowercased()).inserted }
+            #expect(ReportIndex.mergeKeywords(first, extra) == expected, "\(first) + \(extra)")
+        }
+    }
 }

@@ -44,6 +44,25 @@ struct JSONParserTests {
         #expect(syntaxError(bytes)?.offset == 4)
     }
 
+    @Test func everyKindOfInvalidUTF8IsRefusedAndValidTextKept() throws {
+        // Overlong forms, surrogates, past U+10FFFF, lone continuation bytes, bytes that never
+        // occur, truncated sequences (one of three bytes, as long as the U+FFFD that replaces it).
+        let invalid: [[UInt8]] = [
+            [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x80], [0xBF], [0xF5, 0x80, 0x80, 0x80],
+            [0xFF], [0xE2, 0x82], [0xF0, 0x90, 0x80], [0xF0, 0x90, 0x80, 0x41],
+        ]
+        for sequence in invalid {
+            let plain: [UInt8] = Array("[\"ab".utf8) + sequence + Array("\"]".utf8)
+            #expect(syntaxError(plain)?.offset == 4, "\(sequence)")
+            let escaped: [UInt8] = Array("[\"a\\nb".utf8) + sequence + Array("\"]".utf8)
+            #expect(syntaxError(escaped)?.offset == 6, "\(sequence)")
+        }
+        for text in ["é", "\u{FFFD}", "売上 \u{10FFFF}", "a\u{FFFD}\u{FFFD}b", String(repeating: "ж", count: 40)] {
+            let value = try JSONParser.parse(Array("[\"\(text)\", \"\(text)\\t\"]".utf8))
+            #expect(value.arrayValue?.compactMap(\.stringValue) == [text, text + "\t"])
+        }
+    }
+
     @Test func nestingLimit() {
         let deep = Array(String(repeating: "[", count: 600).utf8)
         let error = syntaxError(deep)

@@ -345,7 +345,7 @@ public struct JSONParser {
             }
             return nil
         }
-        if let end = plainEnd, let text = String(validating: bytes[index..<end], as: UTF8.self) {
+        if let end = plainEnd, let text = validString(index..<end) {
             index = end + 1
             return text
         }
@@ -353,7 +353,7 @@ public struct JSONParser {
         var runStart = index
         func flushRun(_ end: Int) throws(JSONSyntaxError) {
             if end > runStart {
-                guard let run = String(validating: bytes[runStart..<end], as: UTF8.self) else {
+                guard let run = validString(runStart..<end) else {
                     throw error("invalid UTF-8 in string", at: firstInvalidUTF8(from: runStart, to: end))
                 }
                 scalars.append(contentsOf: run.unicodeScalars)
@@ -431,13 +431,29 @@ public struct JSONParser {
         return value
     }
 
+    /// `bytes[range]` as a string when it is valid UTF-8, else nil. Decoding replaces each
+    /// invalid sequence with U+FFFD, which changes the bytes, so the bytes decoded unchanged are
+    /// valid ones (and this costs less than `String(validating:as:)`, a generic call).
+    private func validString(_ range: Range<Int>) -> String? {
+        bytes.withUnsafeBufferPointer { all in
+            let part = UnsafeBufferPointer(rebasing: all[range])
+            let text = String(decoding: part, as: UTF8.self)
+            let same = text.utf8.withContiguousStorageIfAvailable { decoded in
+                decoded.count == part.count && (part.isEmpty || memcmp(decoded.baseAddress!, part.baseAddress!, part.count) == 0)
+            }
+            return same ?? text.utf8.elementsEqual(part) ? text : nil
+        }
+    }
+
     /// The offset of the first byte that makes `bytes[from..<to]` invalid UTF-8.
     private func firstInvalidUTF8(from: Int, to: Int) -> Int {
         var i = from
         while i < to {
+            // A lead byte with the continuation bytes after it (an ASCII byte or a lone
+            // continuation byte alone).
             var end = i + 1
-            while end < to, bytes[end] & 0xC0 == 0x80 { end += 1 }
-            if String(validating: bytes[i..<end], as: UTF8.self) == nil { return i }
+            while bytes[i] >= 0xC0, end < to, bytes[end] & 0xC0 == 0x80 { end += 1 }
+            if validString(i..<end) == nil { return i }
             i = end
         }
         return from
