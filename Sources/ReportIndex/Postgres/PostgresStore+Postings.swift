@@ -30,8 +30,9 @@ extension PostgresStore {
     /// table current at the index's generation, in the caller's writing transaction (beside the
     /// GIN index's build, then again in the update's last transaction, where no chunk is left
     /// and only the generation moved). A chunk's rows are made on another thread while the next
-    /// chunk's vectors are read.
-    func rebuildPostings(_ c: PostgresConnection) throws {
+    /// chunk's vectors are read: from the table, or from `held` when given (every vector the
+    /// table holds, sorted by report number: those a cold build wrote, ``HeldVectors``).
+    func rebuildPostings(_ c: PostgresConnection, from held: [(ord: Int32, bytes: ArraySlice<UInt8>)]? = nil) throws {
         let bits = try execute(c, "SELECT value::int FROM meta WHERE key = 'posting_chunk_bits'").first?[0].decode(Int.self) ?? Self.postingChunkBits
         let dirty = try execute(c, "SELECT chunk FROM posting_dirty ORDER BY chunk").map { try $0[0].decode(Int32.self) }
         if !dirty.isEmpty {
@@ -46,6 +47,11 @@ extension PostgresStore {
                     .map { (try $0[0].decode(Int32.self), try $0[1].decode(ByteBuffer.self)) }
             }
             func making(_ k: Int) throws -> Prepared<ChunkRows> {
+                if let held {
+                    let first = dirty[k] << Int32(bits), end = (dirty[k] + 1) << Int32(bits)
+                    let chunk = Array(held[Self.firstIndex(in: held, atLeast: first)..<Self.firstIndex(in: held, atLeast: end)])
+                    return Prepared { Self.postings(of: chunk, chunk: Int(dirty[k]), bits: bits) }
+                }
                 let read = try vectors(dirty[k])
                 return Prepared { Self.postings(of: read, chunk: Int(dirty[k]), bits: bits) }
             }
@@ -79,6 +85,12 @@ extension PostgresStore {
             INSERT INTO meta(key, value) SELECT 'posting_generation', value FROM meta WHERE key = 'generation'
             ON CONFLICT (key) DO UPDATE SET value = excluded.value
             """)
+    }
+
+    /// Bytes of a vector in `tsvectorsend`'s form: read back from the server, or kept by the
+    /// writer (``HeldVectors``).
+    protocol VectorBytes {
+        func withVectorBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R
     }
 
     /// One chunk's rows of `posting`, in token order: each token, its reports
@@ -177,12 +189,12 @@ extension PostgresStore {
     /// (bytes, as `COLLATE "C"`): each token without its one-byte tag, with the reports that hold
     /// it, and for a pair's token (two characters of a script written without spaces, a lexeme
     /// tagged with one of ``pairTags``) the positions where each holds it.
-    static func postings(of vectors: [(ord: Int32, bytes: ByteBuffer)], chunk: Int, bits: Int) -> ChunkRows {
+    static func postings(of vectors: [(ord: Int32, bytes: some VectorBytes)], chunk: Int, bits: Int) -> ChunkRows {
         var table = TokenTable()
         let firstTag = pairTags[0], lastTag = pairTags[pairTags.count - 1]
         let titleTag = fieldTags[0].utf8.first!, titlePairTag = pairTags[0]
         for (ord, vector) in vectors {
-            vector.withUnsafeReadableBytes { raw in
+            vector.withVectorBytes { raw in
                 let n = raw.count
                 guard n >= 4, let base = raw.baseAddress else { return }
                 let count = Int(raw[0]) << 24 | Int(raw[1]) << 16 | Int(raw[2]) << 8 | Int(raw[3])
@@ -339,6 +351,75 @@ extension PostgresStore {
                     let c = memcmp(b.baseAddress! + starts[x], b.baseAddress! + starts[y], min(lengths[x], lengths[y]))
                     return c != 0 ? c < 0 : lengths[x] < lengths[y]
                 }
+            }
+        }
+    }
+
+    /// The index of the first of `held` (sorted by report number) numbered at least `ord`.
+    static func firstIndex(in held: [(ord: Int32, bytes: ArraySlice<UInt8>)], atLeast ord: Int32) -> Int {
+        var lo = 0, hi = held.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if held[mid].ord < ord { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The vectors that a cold build (a datasource without reports when the update began) wrote,
+    /// kept by the writer so that the `posting` rows at its end are made from them instead of
+    /// read back from the server. Dropped when they pass ``limit`` bytes (the rows are then made
+    /// from the table, as after any other update).
+    final class HeldVectors: @unchecked Sendable {
+        /// The most bytes of vectors kept: 1 GiB (a million reports of the bench library hold
+        /// about 565 MB).
+        static let limit = 1 << 30
+
+        private let lock = NSLock()
+        private var vectors: [(ord: Int32, bytes: ArraySlice<UInt8>)]?
+        private var bytes = 0
+
+        /// Starts keeping the vectors written from now on (`keeping`), or stops; drops those kept.
+        func reset(keeping: Bool) {
+            lock.withLock {
+                vectors = keeping ? [] : nil
+                bytes = 0
+            }
+        }
+
+        /// Keeps the vectors of reports just written, when keeping.
+        func add(_ reports: [PreparedReport]) {
+            lock.withLock {
+                guard vectors != nil else { return }
+                // One buffer for the run's vectors (their own arrays go: a million arrays kept
+                // would scatter the heap).
+                var run: [UInt8] = []
+                run.reserveCapacity(reports.reduce(0) { $0 + $1.vector.bytes.count })
+                var ends: [Int] = []
+                for report in reports {
+                    run.append(contentsOf: report.vector.bytes)
+                    ends.append(run.count)
+                }
+                var start = 0
+                for (report, end) in zip(reports, ends) {
+                    vectors!.append((report.ord, run[start..<end]))
+                    start = end
+                }
+                bytes += run.count
+                if bytes > Self.limit {
+                    vectors = nil
+                    bytes = 0
+                }
+            }
+        }
+
+        /// The vectors kept, sorted by report number, and stops keeping; nil when none were kept.
+        func take() -> [(ord: Int32, bytes: ArraySlice<UInt8>)]? {
+            lock.withLock {
+                defer {
+                    vectors = nil
+                    bytes = 0
+                }
+                return vectors?.sorted { $0.ord < $1.ord }
             }
         }
     }
@@ -766,4 +847,12 @@ extension PostgresStore {
             return problems
         }
     }
+}
+
+extension ByteBuffer: PostgresStore.VectorBytes {
+    func withVectorBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R { withUnsafeReadableBytes(body) }
+}
+
+extension ArraySlice: PostgresStore.VectorBytes where Element == UInt8 {
+    func withVectorBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R { withUnsafeBytes(body) }
 }

@@ -384,7 +384,8 @@ extension PostgresStore {
     }
 
     func loadState() throws(IndexError) -> StoredState {
-        try transaction(readOnly: true) { c in
+        heldVectors.reset(keeping: false)
+        return try transaction(readOnly: true) { c in
             try wholeTables(c)
             var state = StoredState()
             state.files = try loadFiles(c)
@@ -439,9 +440,12 @@ extension PostgresStore {
     func writeStructure(plan: TreePlan, files: [String: PDFFileRecord], pending: Set<String>, stored: [Int: (id: String, sig: Int64)], categoriesChanged: Bool) throws(IndexError) {
         try transaction(readOnly: false) { c in
             // A cold build: some indexes go until the update's end (see `PostgresSchema.deferredIndexes`).
-            if stored.isEmpty, try execute(c, "SELECT NOT EXISTS (SELECT 1 FROM report)").first?[0].decode(Bool.self) == true {
+            let cold = try stored.isEmpty && execute(c, "SELECT NOT EXISTS (SELECT 1 FROM report)").first?[0].decode(Bool.self) == true
+            if cold {
                 for index in PostgresSchema.deferredIndexes { _ = try execute(c, index.drop) }
             }
+            // Then every vector of the table is one this update writes (see `HeldVectors`).
+            heldVectors.reset(keeping: cold)
             try bumpGeneration(c)
             let count = try execute(c, "SELECT count(*) FROM category").first?[0].decode(Int.self) ?? 0
             if categoriesChanged || count != plan.categories.count {
@@ -562,7 +566,7 @@ extension PostgresStore {
         let others = Prepared { making(missing.filter { $0.name != "search_v" }, analysing: ["report", "keyword", "prefix_count"]) }
         let postings = Prepared { () -> IndexError? in
             do throws(IndexError) {
-                try self.transaction(readOnly: false) { c in try self.rebuildPostings(c) }
+                try self.transaction(readOnly: false) { c in try self.rebuildPostings(c, from: self.heldVectors.take()) }
                 return nil
             } catch {
                 return error
@@ -836,5 +840,6 @@ extension PostgresStore {
             send("INSERT INTO keyword(key, report, display) SELECT * FROM unnest($1::text[], $2::int[], $3::text[])", keyBinds)
         }
         for statement in sent { _ = try statement.wait() }
+        heldVectors.add(prepared)
     }
 }

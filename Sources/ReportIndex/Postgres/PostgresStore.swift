@@ -35,6 +35,8 @@ final class PostgresStore: @unchecked Sendable {
     private var nextID = 0
     /// The keyword table in memory for facet counts, made again when the generation moves.
     let facetTable = FacetTable()
+    /// The vectors a cold build wrote, for the `posting` rows at its end.
+    let heldVectors = HeldVectors()
 
     var path: String { location.redacted }
     var schema: String { location.schema }
