@@ -536,11 +536,11 @@ extension PostgresStore {
     }
 
     /// Makes the ``PostgresSchema/deferredIndexes`` that are missing, then fresh statistics for the
-    /// planner, and the `posting` rows of the chunks that changed, all at once on connections of
-    /// their own: the GIN index over the vectors on one, the other indexes on a second, the
-    /// postings on a third (each a transaction of its own; an index changes no answer, only its
-    /// speed, and the postings are current in the state they were made from), with the memory a
-    /// sort of a million reports' rows wants.
+    /// planner, and the `posting` rows of the chunks that changed, on two connections at once,
+    /// about equal work on each for two cores: the GIN index over the vectors then the postings
+    /// on one, the other indexes on the other (each a transaction of its own; an index changes no
+    /// answer, only its speed, and the postings are current in the state they were made from),
+    /// each index by one process, with the memory a sort of a million reports' rows wants.
     func makeMissingIndexes() throws(IndexError) {
         let present = try transaction(readOnly: true) { c in
             var names = PostgresBindings()
@@ -555,6 +555,9 @@ extension PostgresStore {
             do throws(IndexError) {
                 try transaction(readOnly: false) { c in
                     _ = try execute(c, "SET LOCAL maintenance_work_mem = '256MB'")
+                    // One process per connection: a parallel sort's worker would take the other
+                    // connection's core.
+                    _ = try execute(c, "SET LOCAL max_parallel_maintenance_workers = 0")
                     for index in indexes { _ = try execute(c, index.create) }
                     for table in tables { _ = try execute(c, "ANALYZE \(table)") }
                 }
@@ -564,16 +567,15 @@ extension PostgresStore {
             }
         }
         let others = Prepared { making(missing.filter { $0.name != "search_v" }, analysing: ["report", "keyword", "prefix_count"]) }
-        let postings = Prepared { () -> IndexError? in
+        var vectors = making(missing.filter { $0.name == "search_v" }, analysing: ["search"])
+        if vectors == nil {
             do throws(IndexError) {
-                try self.transaction(readOnly: false) { c in try self.rebuildPostings(c, from: self.heldVectors.take()) }
-                return nil
+                try transaction(readOnly: false) { c in try rebuildPostings(c, from: heldVectors.take()) }
             } catch {
-                return error
+                vectors = error
             }
         }
-        let vectors = making(missing.filter { $0.name == "search_v" }, analysing: ["search"])
-        if let error = [vectors, others.wait(), postings.wait()].compactMap({ $0 }).first { throw error }
+        if let error = [vectors, others.wait()].compactMap({ $0 }).first { throw error }
     }
 
     /// Moves the index's generation on, in the writing transaction: readers make their in-memory
