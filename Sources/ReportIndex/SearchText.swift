@@ -123,20 +123,12 @@ public enum SearchText {
     static func words(_ text: Substring) -> [Substring] {
         var result: [Substring] = []
         let utf8 = text.utf8
-        let walked: Void? = utf8.withContiguousStorageIfAvailable { bytes in
-            forEachWord(in: bytes) { range in
-                result.append(text[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
-            }
+        func word(_ range: Range<Int>) {
+            result.append(text[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
         }
-        if walked == nil {
+        if utf8.withContiguousStorageIfAvailable({ forEachWord(in: $0, word) }) == nil {
             var copy = String(text)
-            return copy.withUTF8 { bytes in
-                var out: [Substring] = []
-                forEachWord(in: bytes) { range in
-                    out.append(text[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
-                }
-                return out
-            }
+            copy.withUTF8 { forEachWord(in: $0, word) }
         }
         return result
     }

@@ -110,10 +110,10 @@ extension PostgresStore {
             defer { if field == 0 { titleTokens = tokens.count - before } }
             let tag = fieldTags[field].utf8.first!
             var position = 0
-            var previousUnit: UnsafeBufferPointer<UInt8>.SubSequence?
             var column = indexed
             // Words as the scoring cuts them (a space that begins a grapheme with a mark is no cut).
             column.withUTF8 { bytes in
+                var previousUnit: UnsafeBufferPointer<UInt8>.SubSequence?
                 SearchText.forEachWord(in: bytes) { range in
                     position += 1
                     let word = bytes[range]
