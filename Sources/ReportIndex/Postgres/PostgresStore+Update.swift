@@ -567,15 +567,15 @@ extension PostgresStore {
             }
         }
         let others = Prepared { making(missing.filter { $0.name != "search_v" }, analysing: ["report", "keyword", "prefix_count"]) }
-        var vectors = making(missing.filter { $0.name == "search_v" }, analysing: ["search"])
-        if vectors == nil {
+        var failure = making(missing.filter { $0.name == "search_v" }, analysing: ["search"])
+        if failure == nil {
             do throws(IndexError) {
                 try transaction(readOnly: false) { c in try rebuildPostings(c, from: heldVectors.take()) }
             } catch {
-                vectors = error
+                failure = error
             }
         }
-        if let error = [vectors, others.wait()].compactMap({ $0 }).first { throw error }
+        if let error = [failure, others.wait()].compactMap({ $0 }).first { throw error }
     }
 
     /// Moves the index's generation on, in the writing transaction: readers make their in-memory
