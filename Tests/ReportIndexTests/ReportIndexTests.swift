@@ -585,6 +585,52 @@ struct PostgresIndexTests {
     @Test func keywordsWithControlCharactersCanBeFiltered() throws { try checks.keywordsWithControlCharactersCanBeFiltered() }
     @Test func findsWordsInsideTokensOfLettersAndDigits() throws { try checks.findsWordsInsideTokensOfLettersAndDigits() }
 
+    /// The keyword rows hold each key's number from `keyword_key`: a key keeps its number from one
+    /// update to the next, a key no report holds any more goes at the update's end, a new key is
+    /// numbered past the highest; filters and facets answer as the SQLite file's after each.
+    @Test func keywordKeysKeepTheirNumbersAndGoWhenNoReportHoldsThem() throws {
+        let library = try TestLibrary(name: "keys", store: .postgres)
+        defer { library.remove() }
+        var reports = TestLibrary.reports
+        reports[1].4 = ["forecast", "Quokka Audit"]
+        try library.write(reports)
+        let sqlite = try ReportIndex.open(at: library.folder + "/keys.index.sqlite")
+        let postgres = try ReportIndex.open(at: library.indexPath)
+        let store = try #require(postgres.postgres)
+        func numbers() throws -> [String: Int32] {
+            let rows = try store.withConnection { c in try store.execute(c, "SELECT key, id FROM keyword_key") }
+            return Dictionary(uniqueKeysWithValues: try rows.map { (try $0[0].decode(String.self), try $0[1].decode(Int32.self)) })
+        }
+        func sameAnswers() throws {
+            for keywords in [["quokka audit"], ["forecast"], ["Forecast", "lemur"], ["lemur"], ["budget"]] {
+                for text in ["", "revenue"] {
+                    let options = SearchOptions(keywords: keywords, limit: 20)
+                    let expected = try sqlite.search(SearchQuery(text), options: options, withFacets: true)
+                    #expect(try postgres.search(SearchQuery(text), options: options, withFacets: true) == expected, "\(text) \(keywords)")
+                }
+            }
+            #expect(try postgres.facets(SearchQuery("")) == sqlite.facets(SearchQuery("")))
+        }
+        _ = try sqlite.update(with: try library.tree())
+        _ = try postgres.update(with: try library.tree())
+        try sameAnswers()
+        let before = try numbers()
+        let quokka = SearchText.keywordKey("Quokka Audit"), forecast = SearchText.keywordKey("forecast"), lemur = SearchText.keywordKey("Lemur")
+        #expect(before[quokka] != nil && before[forecast] != nil && before[lemur] == nil)
+
+        // The only report with "Quokka Audit" loses it and gains "Lemur".
+        reports[1].4 = ["forecast", "Lemur"]
+        try library.write(reports)
+        _ = try sqlite.update(with: try library.tree())
+        _ = try postgres.update(with: try library.tree())
+        try sameAnswers()
+        let after = try numbers()
+        #expect(after[quokka] == nil)
+        #expect(after[forecast] == before[forecast])
+        #expect(try #require(after[lemur]) > before.values.max()!)
+        #expect(Set(after.keys) == Set(before.keys).subtracting([quokka]).union([lemur]))
+    }
+
     /// The writer sends each report's vector in binary, sorted and merged as the server would
     /// make it of a literal: what the server makes of the literal that lists every word where it
     /// stands (as `tsvectorin` reads it), byte for byte, and what it stores of the binary one.

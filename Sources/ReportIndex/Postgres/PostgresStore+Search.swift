@@ -99,7 +99,7 @@ extension PostgresStore {
             clauses.append("ord BETWEEN \(c.bindInt(range.lowerBound)) AND \(c.bindInt(range.upperBound))")
         }
         for key in filter.keywordKeys {
-            clauses.append("ord IN (SELECT report FROM keyword WHERE key = \(c.bindText(Self.text(key))))")
+            clauses.append("ord IN (SELECT report FROM keyword WHERE key_id = (SELECT id FROM keyword_key WHERE key = \(c.bindText(Self.text(key)))))")
         }
         if let field {
             let index = SearchField.allCases.firstIndex(of: field)!
@@ -417,13 +417,15 @@ extension PostgresStore {
     /// number, and every (report, key number) pair as one sorted `bigint` array.
     private func makeFacetTable(_ c: PostgresConnection, generation: Int64) throws -> FacetTable.Snapshot {
         let row = try execute(c, """
-            WITH keys AS (
-                SELECT key, min(display) AS display, (row_number() OVER (ORDER BY key) - 1)::bigint AS n FROM keyword GROUP BY key
+            WITH held AS (SELECT key_id, min(display) AS display FROM keyword GROUP BY key_id),
+            keys AS (
+                SELECT held.key_id, held.display, (row_number() OVER (ORDER BY kk.key) - 1)::bigint AS n
+                FROM held JOIN keyword_key kk ON kk.id = held.key_id
             )
             SELECT (SELECT array_agg(display ORDER BY n) FROM keys),
                    (SELECT coalesce(max(ord), -1) FROM report),
                    (SELECT array_agg(pair ORDER BY pair) FROM (
-                        SELECT (k.report::bigint << 32) | keys.n AS pair FROM keyword k JOIN keys ON keys.key = k.key) pairs)
+                        SELECT (k.report::bigint << 32) | keys.n AS pair FROM keyword k JOIN keys ON keys.key_id = k.key_id) pairs)
             """).first
         var made = FacetTable.Snapshot()
         made.generation = generation
@@ -483,7 +485,7 @@ extension PostgresStore {
                 "SELECT path, size::text, upper(encode(sha256, 'hex')), title, author, keywords, pages::text, warnings, error FROM file ORDER BY path",
                 "SELECT ord::text, id, title, end_ord::text, parent::text FROM category ORDER BY ord",
                 "SELECT ord::text, id, title, path, category_titles, datasource_keywords, keywords, file, sig::text FROM report ORDER BY ord",
-                "SELECT key, report::text, display FROM keyword ORDER BY key, report",
+                "SELECT kk.key, k.report::text, k.display FROM keyword k JOIN keyword_key kk ON kk.id = k.key_id ORDER BY kk.key, k.report",
                 "SELECT ord::text, s_title, s_pdf_title, s_keywords, s_author, s_category FROM report ORDER BY ord",
                 "SELECT ord::text, v::text FROM search ORDER BY ord",
                 "SELECT prefix, n::text FROM prefix_count ORDER BY prefix",

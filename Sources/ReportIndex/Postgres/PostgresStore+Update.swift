@@ -387,6 +387,7 @@ extension PostgresStore {
         heldVectors.reset(keeping: false)
         return try transaction(readOnly: true) { c in
             try wholeTables(c)
+            keywordNumbers.reset(try execute(c, "SELECT id, key FROM keyword_key").map { (try $0[0].decode(Int32.self), try $0[1].decode(String.self)) })
             var state = StoredState()
             state.files = try loadFiles(c)
             for row in try execute(c, "SELECT ord, id, sig FROM report") {
@@ -522,6 +523,7 @@ extension PostgresStore {
             var binds = PostgresBindings()
             binds.append(unreferenced.map(Self.text))
             _ = try execute(c, "DELETE FROM file WHERE path = ANY($1::text[])", binds)
+            _ = try execute(c, "DELETE FROM keyword_key k WHERE NOT EXISTS (SELECT 1 FROM keyword WHERE key_id = k.id)")
             var sig = PostgresBindings()
             sig.append(String(treeSig))
             _ = try execute(c, "INSERT INTO meta(key, value) VALUES ('tree_sig', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value", sig)
@@ -610,6 +612,40 @@ extension PostgresStore {
         _ = try execute(c, "DELETE FROM prefix_count WHERE n <= 0")
         _ = try execute(c, "DELETE FROM keyword WHERE report = ANY($1::int[])", binds)
         try markPostingsDirty(c, ords.map { Int32($0) })
+    }
+
+    /// The numbers of the keyword keys (the table `keyword_key`) as the writer knows them: those
+    /// stored when the update began, then each new key numbered (one more than the highest) in
+    /// the order the batches write them.
+    final class KeywordNumbers: @unchecked Sendable {
+        private let lock = NSLock()
+        private var numbers: [String: Int32] = [:]
+        private var next: Int32 = 1
+
+        /// Forgets the keys known and learns those stored, `(number, key)`.
+        func reset(_ stored: [(Int32, String)]) {
+            lock.withLock {
+                numbers = Dictionary(stored.map { ($1, $0) }, uniquingKeysWith: min)
+                next = (stored.map(\.0).max() ?? 0) + 1
+            }
+        }
+
+        /// The number of each of `keys`, in order, and the keys numbered now (not known before),
+        /// in the order met.
+        func numbers(of keys: [String]) -> (ids: [Int32], new: [(id: Int32, key: String)]) {
+            lock.withLock {
+                var new: [(id: Int32, key: String)] = []
+                let ids = keys.map { key in
+                    if let known = numbers[key] { return known }
+                    let id = next
+                    next += 1
+                    numbers[key] = id
+                    new.append((id, key))
+                    return id
+                }
+                return (ids, new)
+            }
+        }
     }
 
     /// One report's rows, made ready to bind.
@@ -834,12 +870,19 @@ extension PostgresStore {
             ON CONFLICT (prefix) DO UPDATE SET n = prefix_count.n + excluded.n, first_ord = least(prefix_count.first_ord, excluded.first_ord),
                 title_first_ord = least(prefix_count.title_first_ord, excluded.title_first_ord)
             """, countBinds)
-        if !keyKeys.isEmpty {
+        let (keyIDs, newKeys) = keywordNumbers.numbers(of: keyKeys)
+        if !newKeys.isEmpty {
+            var newBinds = PostgresBindings()
+            newBinds.append(PackedArray(newKeys.map(\.id)))
+            newBinds.append(PackedArray(newKeys.map(\.key)))
+            send("INSERT INTO keyword_key(id, key) SELECT * FROM unnest($1::int[], $2::text[])", newBinds)
+        }
+        if !keyIDs.isEmpty {
             var keyBinds = PostgresBindings()
-            keyBinds.append(PackedArray(keyKeys))
+            keyBinds.append(PackedArray(keyIDs))
             keyBinds.append(PackedArray(keyReports))
             keyBinds.append(PackedArray(keyDisplays))
-            send("INSERT INTO keyword(key, report, display) SELECT * FROM unnest($1::text[], $2::int[], $3::text[])", keyBinds)
+            send("INSERT INTO keyword(key_id, report, display) SELECT * FROM unnest($1::int[], $2::int[], $3::text[])", keyBinds)
         }
         for statement in sent { _ = try statement.wait() }
         heldVectors.add(prepared)

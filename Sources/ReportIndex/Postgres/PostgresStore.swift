@@ -19,8 +19,9 @@ final class PostgresStore: @unchecked Sendable {
     /// and whole tokens; two neighbouring characters of scripts written without spaces are a pair
     /// lexeme too. 7: `prefix_count.first_ord`. 8: `prefix_count.title_first_ord`. 9: the
     /// tables `posting` and `posting_dirty`. 10: `posting.pos`. 11: `posting.first_ord` and
-    /// `title_first_ord`, the table `prefix_stale`; `prefix_count`'s first reports exact.
-    static let schemaVersion = 11
+    /// `title_first_ord`, the table `prefix_stale`; `prefix_count`'s first reports exact. 12: the
+    /// keyword rows hold a key's number from the table `keyword_key`, not its text.
+    static let schemaVersion = 12
     /// The first key of the advisory lock ("BBLX"); the second is the schema name's hash.
     static let lockClass: Int32 = 0x4242_4C58
 
@@ -37,6 +38,8 @@ final class PostgresStore: @unchecked Sendable {
     let facetTable = FacetTable()
     /// The vectors a cold build wrote, for the `posting` rows at its end.
     let heldVectors = HeldVectors()
+    /// The keyword keys' numbers, for the writer.
+    let keywordNumbers = KeywordNumbers()
 
     var path: String { location.redacted }
     var schema: String { location.schema }
@@ -320,7 +323,7 @@ final class PostgresStore: @unchecked Sendable {
             if let version {
                 if !rebuild { warn("\(path): datasource '\(location.datasource)' was written by schema version \(version), this program writes \(Self.schemaVersion); rebuilding it") }
                 for table in ["report_metadata"] { _ = try execute(c, "DROP VIEW IF EXISTS \(table)") }
-                for table in ["keyword", "search", "prefix_count", "prefix_stale", "posting", "posting_dirty", "report", "category", "file", "meta", "thumbnail"] { _ = try execute(c, "DROP TABLE IF EXISTS \(table)") }
+                for table in ["keyword", "keyword_key", "search", "prefix_count", "prefix_stale", "posting", "posting_dirty", "report", "category", "file", "meta", "thumbnail"] { _ = try execute(c, "DROP TABLE IF EXISTS \(table)") }
             }
             for statement in PostgresSchema.statements { _ = try execute(c, statement) }
             var binds = PostgresBindings()
@@ -356,12 +359,12 @@ enum PostgresSchema {
     static let deferredIndexes = [
         DeferredIndex(name: "search_v", create: "CREATE INDEX search_v ON search USING gin(v)", drop: "DROP INDEX IF EXISTS search_v"),
         DeferredIndex(
-            name: "keyword_pkey", create: "ALTER TABLE keyword ADD CONSTRAINT keyword_pkey PRIMARY KEY (key, report)",
+            name: "keyword_pkey", create: "ALTER TABLE keyword ADD CONSTRAINT keyword_pkey PRIMARY KEY (key_id, report)",
             drop: "ALTER TABLE keyword DROP CONSTRAINT IF EXISTS keyword_pkey"),
         DeferredIndex(name: "report_by_id", create: "CREATE INDEX report_by_id ON report(id)", drop: "DROP INDEX IF EXISTS report_by_id"),
         DeferredIndex(name: "report_by_file", create: "CREATE INDEX report_by_file ON report(file)", drop: "DROP INDEX IF EXISTS report_by_file"),
         DeferredIndex(
-            name: "keyword_by_report", create: "CREATE INDEX keyword_by_report ON keyword(report, key)",
+            name: "keyword_by_report", create: "CREATE INDEX keyword_by_report ON keyword(report)",
             drop: "DROP INDEX IF EXISTS keyword_by_report"),
     ]
 
@@ -431,9 +434,13 @@ enum PostgresSchema {
         "CREATE TABLE posting(token text COLLATE \"C\" NOT NULL, chunk integer NOT NULL, ords bytea NOT NULL, pos bytea, "
             + "first_ord integer NOT NULL, title_first_ord integer, PRIMARY KEY (token, chunk))",
         "CREATE TABLE posting_dirty(chunk integer PRIMARY KEY)",
+        // Each keyword key (`SearchText.keywordKey`) once, numbered by the writer in the order it
+        // met them; a key no report holds any more goes at the update's end.
+        "CREATE TABLE keyword_key(id integer PRIMARY KEY, key text COLLATE \"C\" NOT NULL UNIQUE)",
+        // A report's keyword keys (by number), each with its first keyword as written.
         """
         CREATE TABLE keyword(
-            key text COLLATE "C" NOT NULL,
+            key_id integer NOT NULL,
             report integer NOT NULL,
             display text COLLATE "C" NOT NULL
         )
