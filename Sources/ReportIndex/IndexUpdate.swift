@@ -363,6 +363,9 @@ struct FieldTexts {
     private var folder = SearchText.Folder()
     private var pieces: [TextKey: Piece] = [:]
     private var keys: [TextKey: String] = [:]
+    /// The last category titles' column: a category's reports share their titles (one array,
+    /// compared by identity first) and follow one another.
+    private var lastCategories: (titles: [String], column: String)?
 
     /// The most pieces and keyword keys each remembered (a worker's memory stays bounded).
     static let remembered = 200_000
@@ -456,7 +459,15 @@ struct FieldTexts {
     /// A report's five full-text columns (title, PDF title, keywords, author, category titles),
     /// normalised, with the parts of tokens of letters and digits (``SearchText/indexed(_:)``).
     mutating func columns(_ report: TreePlan.Report, _ record: PDFFileRecord?, _ keywords: [String]) -> [String] {
-        [column([report.title]), column([record?.title ?? ""]), column(keywords), column([record?.author ?? ""]), column(report.categoryTitles)]
+        [column([report.title]), column([record?.title ?? ""]), column(keywords), column([record?.author ?? ""]), categoryColumn(report.categoryTitles)]
+    }
+
+    /// ``column(_:)`` of category titles, remembered for the next report's.
+    private mutating func categoryColumn(_ titles: [String]) -> String {
+        if let last = lastCategories, last.titles == titles { return last.column }
+        let made = column(titles)
+        lastCategories = (titles, made)
+        return made
     }
 }
 
