@@ -1,3 +1,4 @@
+import CLibCrypto
 import Dispatch
 import Foundation
 import GRDB
@@ -66,8 +67,10 @@ extension ReportIndex {
 
         var result = IndexUpdate()
         result.reports = plan.reports.count
-        let newIDs = Set(plan.reports.map(\.id))
-        result.removed = stored.reportIDs.filter { !newIDs.contains($0) }.count
+        if !stored.reportIDs.isEmpty {
+            let newIDs = Set(plan.reports.map(\.id))
+            result.removed = stored.reportIDs.filter { !newIDs.contains($0) }.count
+        }
         let referenced = Set(plan.files)
         let unreferencedFiles = stored.files.keys.filter { !referenced.contains($0) }.sorted()
         let treeSig = plan.signature
@@ -472,9 +475,13 @@ struct FieldTexts {
 }
 
 /// A 64-bit signature of strings and numbers: the first eight bytes of their SHA-256, each
-/// string length-prefixed so that no two sequences serialise alike.
+/// string length-prefixed so that no two sequences serialise alike. The bytes are hashed as they
+/// come, 64 KiB at a time (a datasource's signature covers every report).
 struct Signature {
-    private var bytes: [UInt8] = []
+    private var context = SHA256_CTX()
+    private var pending: [UInt8] = []
+
+    init() { SHA256_Init(&context) }
 
     mutating func add(_ strings: String...) { for s in strings { add(string: s) } }
 
@@ -484,16 +491,23 @@ struct Signature {
     }
 
     mutating func add(_ n: Int64) {
-        withUnsafeBytes(of: n.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: n.littleEndian) { pending.append(contentsOf: $0) }
     }
 
     private mutating func add(string s: String) {
         add(Int64(s.utf8.count))
-        bytes.append(contentsOf: s.utf8)
+        pending.append(contentsOf: s.utf8)
+        if pending.count >= 1 << 16 {
+            pending.withUnsafeBytes { _ = SHA256_Update(&context, $0.baseAddress, $0.count) }
+            pending.removeAll(keepingCapacity: true)
+        }
     }
 
     var value: Int64 {
-        let digest = PDFFileReader.sha256(bytes)
+        var context = context
+        var digest = [UInt8](repeating: 0, count: 32)
+        pending.withUnsafeBytes { _ = SHA256_Update(&context, $0.baseAddress, $0.count) }
+        _ = SHA256_Final(&digest, &context)
         return digest[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
     }
 }

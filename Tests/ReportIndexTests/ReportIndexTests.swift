@@ -796,3 +796,32 @@ struct PostgresIndexTests {
         }
     }
 }
+
+@Suite struct SignatureTests {
+    /// The first eight bytes (big-endian) of the SHA-256 of the parts serialised: counts and
+    /// lengths as 8 little-endian bytes, strings as UTF-8; over a sequence far longer than the
+    /// bytes hashed at a time, with a string longer than them, and over nothing.
+    @Test func isTheSHA256OfTheLengthPrefixedParts() {
+        var expected: [UInt8] = []
+        func le(_ n: Int) { withUnsafeBytes(of: Int64(n).littleEndian) { expected.append(contentsOf: $0) } }
+        var signature = Signature()
+        #expect(Signature().value == PDFFileReader.sha256([])[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) })
+        for i in 0..<20_000 {
+            let text = i == 7_000 ? String(repeating: "long ", count: 30_000) : "report \(i) · Überblick \(String(repeating: "x", count: i % 37))"
+            signature.add(text)
+            le(text.utf8.count)
+            expected.append(contentsOf: text.utf8)
+            if i % 3 == 0 {
+                signature.add(Int64(i))
+                le(i)
+                signature.add(["a", "bé"])
+                le(2)
+                for s in ["a", "bé"] {
+                    le(s.utf8.count)
+                    expected.append(contentsOf: s.utf8)
+                }
+            }
+        }
+        #expect(signature.value == PDFFileReader.sha256(expected)[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) })
+    }
+}

@@ -462,11 +462,11 @@ extension PostgresStore {
                     SELECT o, i, t, e, NULLIF(p, -1) FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::int[]) AS u(o, i, t, e, p)
                     """, binds)
             }
-            var wanted: Set<Int> = []
+            var wanted: Set<Int> = []  // only asked when reports are stored
             var rewrite: [Int] = []
             var gone: [Int] = []
             for (i, report) in plan.reports.enumerated() {
-                wanted.insert(report.ord)
+                if !stored.isEmpty { wanted.insert(report.ord) }
                 if let f = report.file, pending.contains(f) {
                     if let old = stored[report.ord], old.id != report.id { gone.append(report.ord) }
                     continue
@@ -539,10 +539,11 @@ extension PostgresStore {
 
     /// Makes the ``PostgresSchema/deferredIndexes`` that are missing, then fresh statistics for the
     /// planner, and the `posting` rows of the chunks that changed, on two connections at once,
-    /// about equal work on each for two cores: the GIN index over the vectors then the postings
-    /// on one, the other indexes on the other (each a transaction of its own; an index changes no
-    /// answer, only its speed, and the postings are current in the state they were made from),
-    /// each index by one process, with the memory a sort of a million reports' rows wants.
+    /// about equal work on each for two cores: the GIN index over the vectors on one, the other
+    /// indexes then the postings on the other, which begins them while the GIN index is still
+    /// being made (each a transaction of its own; an index changes no answer, only its speed, and
+    /// the postings are current in the state they were made from), each index by one process,
+    /// with the memory a sort of a million reports' rows wants.
     func makeMissingIndexes() throws(IndexError) {
         let present = try transaction(readOnly: true) { c in
             var names = PostgresBindings()
@@ -568,15 +569,17 @@ extension PostgresStore {
                 return error
             }
         }
-        let others = Prepared { making(missing.filter { $0.name != "search_v" }, analysing: ["report", "keyword", "prefix_count"]) }
-        var failure = making(missing.filter { $0.name == "search_v" }, analysing: ["search"])
-        if failure == nil {
+        let held = heldVectors.take()
+        let others = Prepared { [self] () -> IndexError? in
+            if let failure = making(missing.filter { $0.name != "search_v" }, analysing: ["report", "keyword", "prefix_count"]) { return failure }
             do throws(IndexError) {
-                try transaction(readOnly: false) { c in try rebuildPostings(c, from: heldVectors.take()) }
+                try transaction(readOnly: false) { c in try rebuildPostings(c, from: held) }
+                return nil
             } catch {
-                failure = error
+                return error
             }
         }
+        let failure = making(missing.filter { $0.name == "search_v" }, analysing: ["search"])
         if let error = [failure, others.wait()].compactMap({ $0 }).first { throw error }
     }
 
