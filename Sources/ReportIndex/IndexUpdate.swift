@@ -178,6 +178,10 @@ struct TreePlan {
         var title: String
         var path: [String]
         var categoryTitles: [String]
+        /// `path` and `categoryTitles` as their columns store them (``StringList``), made once
+        /// per category and shared by its reports.
+        var storedPath: String
+        var storedCategoryTitles: String
         var keywords: [String]
         var file: String?
         var parent: Int
@@ -206,6 +210,8 @@ struct TreePlan {
         // shared by its reports.
         var childPaths: [[String]] = Array(repeating: [], count: nodes.count)
         var childTitles: [[String]] = Array(repeating: [], count: nodes.count)
+        var storedLists: [(path: String, titles: String)?] = Array(repeating: nil, count: nodes.count)
+        let rootLists = (path: StringList.encode([]), titles: StringList.encode([]))
         var seenFiles: Set<String> = []
         var sig = Signature()
         sig.add(tree.sourceFile)
@@ -223,11 +229,13 @@ struct TreePlan {
                 } else {
                     childPaths[i] = [nodes[i].id]
                 }
+                storedLists[i] = (StringList.encode(childPaths[i]), StringList.encode(childTitles[i]))
             case .report:
+                let lists = parent.flatMap { storedLists[$0] } ?? rootLists
                 reports.append(Report(
                     ord: i, id: nodes[i].id, title: nodes[i].title, path: parent.map { childPaths[$0] } ?? [],
-                    categoryTitles: parent.map { childTitles[$0] } ?? [], keywords: nodes[i].keywords, file: nodes[i].resolvedFile,
-                    parent: parent ?? 0))
+                    categoryTitles: parent.map { childTitles[$0] } ?? [], storedPath: lists.path, storedCategoryTitles: lists.titles,
+                    keywords: nodes[i].keywords, file: nodes[i].resolvedFile, parent: parent ?? 0))
                 if let f = nodes[i].resolvedFile, seenFiles.insert(f).inserted { files.append(f) }
             }
         }
@@ -314,7 +322,7 @@ enum Writer {
                 INSERT INTO report(ord, id, title, path, category_titles, datasource_keywords, keywords, file, sig)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
-                    report.ord, report.id, report.title, StringList.encode(report.path), StringList.encode(report.categoryTitles),
+                    report.ord, report.id, report.title, report.storedPath, report.storedCategoryTitles,
                     StringList.encode(report.keywords), StringList.encode(keywords), report.file, sig,
                 ])
             try db.cachedStatement(sql: "INSERT INTO search(rowid, title, pdf_title, keywords, author, category) VALUES (?, ?, ?, ?, ?, ?)")

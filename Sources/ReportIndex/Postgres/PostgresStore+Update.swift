@@ -681,9 +681,6 @@ extension PostgresStore {
             var titleTokens = 0
             var out: [PreparedReport] = []
             out.reserveCapacity(run.count)
-            // The last category path's and titles' lists as stored (a category's reports share
-            // them and follow one another).
-            var lastPath: (path: [String], text: String)?, lastTitles: (titles: [String], text: String)?
             for i in run {
                 let report = plan.reports[i]
                 let record = report.file.flatMap { files[$0] }
@@ -699,11 +696,9 @@ extension PostgresStore {
                     counts[TokenCut(token: token, cut: UInt8(cut)), default: KeyTally()].add(ord: ord)
                 }
                 let keys = texts.keywordKeys(keywords).map { (key: $0.key, display: text($0.keyword)) }
-                if lastPath?.path != report.path { lastPath = (report.path, text(StringList.encode(report.path))) }
-                if lastTitles?.titles != report.categoryTitles { lastTitles = (report.categoryTitles, text(StringList.encode(report.categoryTitles))) }
                 out.append(PreparedReport(
-                    ord: Int32(report.ord), id: text(report.id), title: text(report.title), path: lastPath!.text,
-                    categoryTitles: lastTitles!.text, datasourceKeywords: text(StringList.encode(report.keywords)),
+                    ord: Int32(report.ord), id: text(report.id), title: text(report.title), path: text(report.storedPath),
+                    categoryTitles: text(report.storedCategoryTitles), datasourceKeywords: text(StringList.encode(report.keywords)),
                     keywords: text(StringList.encode(keywords)), file: report.file.map(text), sig: sig, columns: indexed,
                     vector: vector, keys: keys))
             }
