@@ -3,8 +3,10 @@
 # core, seeded from committed files. See Fuzz/README.md.
 #
 #   scripts/fuzz.sh pdf|page|library|scenario|play SECONDS [extra libFuzzer flags...]
+#   scripts/fuzz.sh all 0
 #
-# SECONDS 0 builds the target and runs nothing (scripts/test.sh builds them all first, then runs
+# SECONDS 0 builds the target and runs nothing. `all 0` builds the five targets in one build, which
+# compiles the modules they do not share side by side (scripts/test.sh builds them so, then runs
 # two at a time).
 #
 # Build folder: .build-fuzz/ (the one package Fuzz/, all five targets); working corpus, log and
@@ -15,7 +17,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-usage() { echo "usage: scripts/fuzz.sh pdf|page|library|scenario|play SECONDS [libFuzzer flags...]" >&2; exit 2; }
+usage() {
+    echo "usage: scripts/fuzz.sh pdf|page|library|scenario|play SECONDS [libFuzzer flags...]" >&2
+    echo "       scripts/fuzz.sh all 0    (builds the five targets, runs nothing)" >&2
+    exit 2
+}
 [ $# -ge 2 ] || usage
 target=$1
 seconds=$2
@@ -23,7 +29,20 @@ flags=()
 shift 2
 [[ "$seconds" =~ ^[0-9]+$ ]] || usage
 
+# The package's build: the flags every target is built with, and the one build folder.
+build="$root/.build-fuzz"
+swift_build() {
+    (cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
+        --scratch-path "$build" "$@")
+}
+
 case "$target" in
+all)
+    [ "$seconds" -eq 0 ] || usage
+    echo "== building the five fuzz targets (release, -sanitize=fuzzer,address) into .build-fuzz"
+    swift_build
+    exit 0
+    ;;
 pdf)
     product=PDFReaderFuzz max_len=65536
     seeds=(Tests/PDFMetadataTests/Fixtures/*.pdf)
@@ -62,11 +81,9 @@ fi
 
 # One package (Fuzz/) and one build folder for the five targets, so that a module several targets
 # use is compiled once; each target's corpus, log and findings have their own folder.
-build="$root/.build-fuzz"
 scratch="$root/.build-fuzz-$target"
 echo "== building $product (release, -sanitize=fuzzer,address) into .build-fuzz"
-(cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
-    --scratch-path "$build" --product "$product")
+swift_build --product "$product"
 [ "$seconds" -gt 0 ] || exit 0
 mkdir -p "$scratch"
 
