@@ -140,7 +140,7 @@ let package = Package(
             ]),
         // First-page thumbnails drawn with PDFRender and stored in the index (the index itself
         // stores and reads PNG bytes only, and never depends on a renderer).
-        .target(name: "IndexThumbnails", dependencies: ["ReportIndex", "PDFRender", "CCairo", "CLibCrypto"]),
+        .target(name: "IndexThumbnails", dependencies: ["ReportIndex", "PDFRender", "PDFCore", "CCairo"]),
         // The report library as the dashboard sees it: datasource + index → dashboard tree, and
         // the dashboard's report finder over the index.
         .target(name: "DashboardLibrary", dependencies: ["BubbleDashboard", "BubbleRender", "ReportLibrary", "PDFCore", "PDFMetadata", "PDFRender", "ReportIndex", "CCairo"]),

@@ -1,6 +1,6 @@
 import CCairo
-import CLibCrypto
 import Foundation
+import PDFCore
 import PDFRender
 import ReportIndex
 
@@ -99,7 +99,7 @@ public struct ThumbnailBuilder: Sendable {
     /// Draws the first page of `task`'s PDF: nil when the file's content is no longer what the
     /// index read (or the file is gone), a record with `error` when the page cannot be drawn.
     public static func draw(_ task: ThumbnailTask) -> ThumbnailRecord? {
-        guard let bytes = FileManager.default.contents(atPath: task.path).map({ [UInt8]($0) }), sha256(bytes) == task.sha256 else {
+        guard let bytes = FileManager.default.contents(atPath: task.path).map({ [UInt8]($0) }), Crypto.sha256(bytes) == task.sha256 else {
             return nil
         }
         do throws(PDFRenderError) {
@@ -147,16 +147,6 @@ public struct ThumbnailBuilder: Sendable {
             throw PDFRenderError(.output, "could not encode the thumbnail as PNG", page: 1)
         }
         return IndexThumbnail(png: png.bytes, pixelWidth: width, pixelHeight: height, pageWidth: pageWidth, pageHeight: pageHeight)
-    }
-
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 32)
-        bytes.withUnsafeBufferPointer { input in
-            digest.withUnsafeMutableBufferPointer { output in
-                _ = SHA256(input.baseAddress, input.count, output.baseAddress)
-            }
-        }
-        return digest
     }
 }
 

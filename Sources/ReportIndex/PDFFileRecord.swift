@@ -1,5 +1,5 @@
-import CLibCrypto
 import Foundation
+import PDFCore
 import PDFMetadata
 import ReportLibrary
 
@@ -78,7 +78,7 @@ enum PDFFileReader {
                 return record
             }
             let after = FileStamp.of(path)
-            let hash = sha256(bytes)
+            let hash = Crypto.sha256(bytes)
             if let previous, previous.size >= 0, previous.modificationTime >= 0, !previous.contentHash.isEmpty, hash == previous.contentHash {
                 record = previous
                 record.size = before.size
@@ -138,15 +138,5 @@ enum PDFFileReader {
         }
         bytes.removeSubrange(filled...)
         return (bytes, stamp)
-    }
-
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 32)
-        bytes.withUnsafeBufferPointer { input in
-            digest.withUnsafeMutableBufferPointer { output in
-                _ = SHA256(input.baseAddress, input.count, output.baseAddress)
-            }
-        }
-        return digest
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PDFCore
 import ReportLibrary
 
 /// A report's first page as a small PNG, as the index keeps it.
@@ -194,6 +195,6 @@ extension ReportIndex {
     /// update reads it; nil when it cannot be read.
     public static func contentHash(ofFileAt path: String) -> (hash: [UInt8], stamp: FileStamp)? {
         guard let (bytes, stamp) = PDFFileReader.readBytes(path) else { return nil }
-        return (PDFFileReader.sha256(bytes), stamp)
+        return (Crypto.sha256(bytes), stamp)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import PDFCore
 import PostgresNIO
 import ReportLibrary
 import SampleLibrary
@@ -805,7 +806,7 @@ struct PostgresIndexTests {
         var expected: [UInt8] = []
         func le(_ n: Int) { withUnsafeBytes(of: Int64(n).littleEndian) { expected.append(contentsOf: $0) } }
         var signature = Signature()
-        #expect(Signature().value == PDFFileReader.sha256([])[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) })
+        #expect(Signature().value == Crypto.sha256([])[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) })
         for i in 0..<20_000 {
             let text = i == 7_000 ? String(repeating: "long ", count: 30_000) : "report \(i) · Überblick \(String(repeating: "x", count: i % 37))"
             signature.add(text)
@@ -822,6 +823,6 @@ struct PostgresIndexTests {
                 }
             }
         }
-        #expect(signature.value == PDFFileReader.sha256(expected)[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) })
+        #expect(signature.value == Crypto.sha256(expected)[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) })
     }
 }
