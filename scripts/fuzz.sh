@@ -29,7 +29,8 @@ flags=()
 shift 2
 [[ "$seconds" =~ ^[0-9]+$ ]] || usage
 
-# The package's build: the flags every target is built with, and the one build folder.
+# The package's build: the flags every target is built with, and one build folder for the five,
+# so that a module several targets use is compiled once.
 build="$root/.build-fuzz"
 swift_build() {
     (cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
@@ -79,8 +80,7 @@ if [ -d "Fuzz/Regressions/$target" ]; then
     shopt -u nullglob
 fi
 
-# One package (Fuzz/) and one build folder for the five targets, so that a module several targets
-# use is compiled once; each target's corpus, log and findings have their own folder.
+# Each target's corpus, log and findings have their own folder.
 scratch="$root/.build-fuzz-$target"
 echo "== building $product (release, -sanitize=fuzzer,address) into .build-fuzz"
 swift_build --product "$product"
